@@ -1,0 +1,37 @@
+# The README's two commands are `make demo` and `make test`; both run set-up first (idempotent).
+SWIFT ?= swift
+SETUP := scripts/setup.sh
+
+.PHONY: setup build release demo test test-interactive bench sanitize fuzz clean
+
+setup:
+	@bash $(SETUP)
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release --product feedlayout
+
+# The main job: a terminal preview of the bundled demo feed.
+demo: release
+	@.build/release/feedlayout preview
+
+# Every test: unit, conformance, goldens, end-to-end CLI runs and the tmux-driven interactive preview.
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+	bash scripts/test-interactive.sh
+
+bench: setup
+	cd benchmarks && bash run.sh
+
+sanitize: setup
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Parallel|Concurrent|Cache'
+
+fuzz: setup
+	bash scripts/fuzz.sh
+
+clean:
+	rm -rf .build .build-*

@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+//
+// FeedLayout: ahead-of-time layout of Weibo-style status feeds.
+//
+// Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
+//
+//   CFreeType, CHarfBuzz, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
+//   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
+import PackageDescription
+
+let package = Package(
+    name: "FeedLayout",
+    products: [
+        .executable(name: "feedlayout", targets: ["feedlayout"]),
+        .library(name: "StatusModel", targets: ["StatusModel"]),
+        .library(name: "TextMeasure", targets: ["TextMeasure"]),
+        .library(name: "CellLayout", targets: ["CellLayout"]),
+        .library(name: "TableLayout", targets: ["TableLayout"]),
+        .library(name: "FrameExport", targets: ["FrameExport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        .target(name: "UnicodeText"),
+        .target(name: "StatusModel"),
+        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "UnicodeText"]),
+        .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel"]),
+        .target(name: "TableLayout", dependencies: ["CellLayout"]),
+        .target(name: "FrameExport", dependencies: ["TableLayout"]),
+        .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),
+        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType"]),
+        .executableTarget(
+            name: "feedlayout",
+            dependencies: [
+                "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport",
+                "TerminalPreview", "RasterRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "_LayoutTestSupport", dependencies: ["TextMeasure", "StatusModel"]),
+
+        .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "_LayoutTestSupport"]),
+        .testTarget(name: "StatusModelTests", dependencies: ["StatusModel", "_LayoutTestSupport"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "_LayoutTestSupport"]),
+        .testTarget(name: "CellLayoutTests", dependencies: ["CellLayout", "_LayoutTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "TableLayoutTests", dependencies: ["TableLayout", "_LayoutTestSupport"]),
+        .testTarget(name: "FrameExportTests", dependencies: ["FrameExport", "_LayoutTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "TerminalPreviewTests", dependencies: ["TerminalPreview", "_LayoutTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "RasterRenderTests", dependencies: ["RasterRender", "FrameExport", "_LayoutTestSupport"]),
+        .testTarget(name: "feedlayoutTests", dependencies: ["_LayoutTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// CellLayout: module under construction (see docs/ARCHITECTURE.md).

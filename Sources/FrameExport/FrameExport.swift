@@ -1,0 +1,1 @@
+// FrameExport: module under construction (see docs/ARCHITECTURE.md).

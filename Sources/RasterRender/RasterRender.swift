@@ -1,0 +1,1 @@
+// RasterRender: module under construction (see docs/ARCHITECTURE.md).

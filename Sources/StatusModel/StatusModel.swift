@@ -1,0 +1,1 @@
+// StatusModel: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,1 @@
+// TableLayout: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,1 @@
+// TerminalPreview: module under construction (see docs/ARCHITECTURE.md).

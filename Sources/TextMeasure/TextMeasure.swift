@@ -1,0 +1,1 @@
+// TextMeasure: module under construction (see docs/ARCHITECTURE.md).

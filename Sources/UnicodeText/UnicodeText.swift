@@ -1,0 +1,1 @@
+// UnicodeText: module under construction (see docs/ARCHITECTURE.md).

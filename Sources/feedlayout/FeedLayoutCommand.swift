@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `feedlayout` command: one subcommand per job, each in `Subcommands/`.
+@main
+struct FeedLayoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feedlayout",
+        abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
+        version: FeedLayoutVersion.string,
+        subcommands: []
+    )
+}
+
+enum FeedLayoutVersion {
+    static let string = "0.1.0"
+}
