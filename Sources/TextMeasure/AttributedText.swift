@@ -1,0 +1,153 @@
+/// Attributed text: a string, attribute runs over UTF-16 ranges, inline objects and entity ranges.
+
+/// The weight of a run's font: regular and bold come from the two faces of the font manifest.
+public enum FontWeight: UInt8, Hashable, Sendable, Codable {
+    case regular
+    case bold
+}
+
+/// What a run means for rendering (its colour, its highlight). Layout only carries it.
+///
+/// Modules above TextMeasure define their roles as static constants; the raw value is the identity.
+public struct TextRole: RawRepresentable, Hashable, Sendable, Codable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public static let plain = TextRole(rawValue: 0)
+}
+
+/// The attributes of a run of text.
+public struct TextAttributes: Hashable, Sendable {
+    /// Font size in points; MUST be finite and ≥ 0.
+    public var size: Double
+    public var weight: FontWeight
+    public var role: TextRole
+
+    public init(size: Double, weight: FontWeight = .regular, role: TextRole = .plain) {
+        self.size = size
+        self.weight = weight
+        self.role = role
+    }
+}
+
+/// The kind of a marked range, for hit-testing and highlighting.
+public enum EntityKind: String, Hashable, Sendable, Codable, CaseIterable {
+    case mention, topic, link, emoticon, token
+}
+
+/// An inline object (emoticon image, link icon) drawn in the text flow. It occupies one U+FFFC
+/// character in the string, is never broken, and has its own width and vertical extent.
+public struct InlineObject: Hashable, Sendable {
+    /// UTF-16 offset of its U+FFFC character in the string.
+    public var offset: Int
+    public var width: Double
+    /// Extent above the baseline (positive up).
+    public var ascent: Double
+    /// Extent below the baseline (positive down).
+    public var descent: Double
+    /// What to draw (an emoticon name, "link-icon"): carried, not interpreted.
+    public var name: String
+
+    public init(offset: Int, width: Double, ascent: Double, descent: Double, name: String) {
+        self.offset = offset
+        self.width = width
+        self.ascent = ascent
+        self.descent = descent
+        self.name = name
+    }
+}
+
+/// A range of text marked as an entity (a mention, a topic, a link, an emoticon).
+public struct TextEntity: Hashable, Sendable {
+    /// UTF-16 range in the string.
+    public var range: Range<Int>
+    public var kind: EntityKind
+    /// The entity's value: the user name, the topic, the original URL, the emoticon code.
+    public var value: String
+
+    public init(range: Range<Int>, kind: EntityKind, value: String) {
+        self.range = range
+        self.kind = kind
+        self.value = value
+    }
+}
+
+/// A run of attributes over a UTF-16 range.
+public struct AttributeRun: Hashable, Sendable {
+    public var range: Range<Int>
+    public var attributes: TextAttributes
+    public init(range: Range<Int>, attributes: TextAttributes) {
+        self.range = range
+        self.attributes = attributes
+    }
+}
+
+/// Text with attribute runs, inline objects and entities, all addressed in UTF-16 offsets.
+///
+/// Invariants (kept by the mutating API): runs are sorted, contiguous and cover the whole string
+/// (an empty string has one empty run carrying the default attributes); every inline object sits on
+/// a U+FFFC of the string; entity ranges lie inside the string.
+public struct AttributedText: Hashable, Sendable {
+    public private(set) var string: String
+    public private(set) var utf16Count: Int
+    public private(set) var runs: [AttributeRun]
+    public private(set) var attachments: [InlineObject]
+    public private(set) var entities: [TextEntity]
+
+    /// The object replacement character that stands for an inline object in `string`.
+    public static let attachmentCharacter: Character = "\u{FFFC}"
+
+    public init(_ string: String = "", attributes: TextAttributes) {
+        self.string = string
+        utf16Count = string.utf16.count
+        runs = [AttributeRun(range: 0..<utf16Count, attributes: attributes)]
+        attachments = []
+        entities = []
+    }
+
+    /// Attributes of the first run: the paragraph's base font (used for empty lines).
+    public var baseAttributes: TextAttributes { runs[0].attributes }
+
+    /// Appends text with the given attributes (merged with the last run when they are equal).
+    /// - Returns: the UTF-16 range of the appended text.
+    @discardableResult
+    public mutating func append(_ text: String, attributes: TextAttributes) -> Range<Int> {
+        let start = utf16Count
+        let n = text.utf16.count
+        guard n > 0 else { return start..<start }
+        string += text
+        utf16Count += n
+        if runs.count == 1 && runs[0].range.isEmpty {
+            runs[0] = AttributeRun(range: 0..<utf16Count, attributes: attributes)
+        } else if runs[runs.count - 1].attributes == attributes {
+            runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<utf16Count
+        } else {
+            runs.append(AttributeRun(range: start..<utf16Count, attributes: attributes))
+        }
+        return start..<utf16Count
+    }
+
+    /// Appends an inline object with the given attributes for its U+FFFC character.
+    /// - Returns: the UTF-16 range (length 1) of the object.
+    @discardableResult
+    public mutating func appendAttachment(
+        width: Double, ascent: Double, descent: Double, name: String, attributes: TextAttributes
+    ) -> Range<Int> {
+        let range = append(String(Self.attachmentCharacter), attributes: attributes)
+        attachments.append(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
+        return range
+    }
+
+    /// Marks a range as an entity.
+    /// - Precondition: the range lies inside the string.
+    public mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
+        entities.append(TextEntity(range: range, kind: kind, value: value))
+    }
+}
+
+extension AttributedText {
+    /// Plain text in one style.
+    public init(_ string: String, size: Double, weight: FontWeight = .regular, role: TextRole = .plain) {
+        self.init(string, attributes: TextAttributes(size: size, weight: weight, role: role))
+    }
+}

@@ -1,0 +1,282 @@
+/// Fitting prepared clusters into lines: arithmetic only, no shaping and no font access.
+///
+/// Design. One greedy pass over the clusters keeps the current line's start, its width up to the
+/// last cluster that does not hang (`content`), its width including hanging spaces (`total`) and
+/// the last break opportunity seen on the line. When a cluster would make the line overflow:
+/// - if the line has a break opportunity, the line ends there and the clusters after it are carried
+///   to the next line (each cluster is carried at most once per line it lands on);
+/// - otherwise the run does not fit on a line of its own, and the line is broken before the
+///   cluster (a grapheme boundary): word wrapping falls back to character wrapping.
+/// Hanging clusters (spaces, line separators) never cause an overflow and are not counted in a
+/// line's width. Every line holds at least one cluster, so a width of 0 still terminates.
+
+extension PreparedText {
+    /// Lays the text out at `options.width`.
+    ///
+    /// MUST give exactly the lines a fresh prepare followed by layout gives (it reads only the
+    /// prepared values). MAY run concurrently on the same value.
+    /// - Complexity: O(clusters + entities), no shaping.
+    public func layout(_ options: LayoutOptions, truncationToken: PreparedText? = nil) -> TextLayout {
+        let n = clusterCount
+        if n == 0 { return .empty }
+        let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
+        let limit = 1e-7
+        var breaks: [LineSpan] = []
+        breaks.reserveCapacity(8)
+
+        advance.withUnsafeBufferPointer { adv in
+            flags.withUnsafeBufferPointer { fl in
+                let charWrap = options.wrap == .character
+                var start = 0
+                var total = 0.0  // width of clusters start..<i, hanging ones included
+                var content = 0.0  // width up to the last non-hanging cluster
+                var lastBreak = -1  // last cluster (>= start) after which the line may break
+                var contentAtBreak = 0.0
+                var i = 0
+                while i < n {
+                    let a = adv[i]
+                    let f = fl[i]
+                    if f & ClusterFlags.hanging == 0 {
+                        if total + a > maxWidth + limit && i > start {
+                            if lastBreak >= start {
+                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: contentAtBreak, hard: false))
+                                start = lastBreak + 1
+                                total = 0; content = 0
+                                var j = start
+                                while j < i {
+                                    total += adv[j]
+                                    if fl[j] & ClusterFlags.hanging == 0 { content = total }
+                                    j += 1
+                                }
+                                lastBreak = -1
+                                // Carried clusters end at no opportunity (else we would have broken
+                                // after them), so only the overflow test is left: re-run it.
+                                continue
+                            }
+                            breaks.append(LineSpan(start: start, end: i, width: content, hard: false))
+                            start = i
+                            total = 0; content = 0
+                            lastBreak = -1
+                        }
+                        total += a
+                        content = total
+                    } else {
+                        total += a
+                    }
+                    if f & ClusterFlags.mandatoryAfter != 0 {
+                        breaks.append(LineSpan(start: start, end: i + 1, width: content, hard: true))
+                        start = i + 1
+                        total = 0; content = 0
+                        lastBreak = -1
+                    } else if charWrap || f & ClusterFlags.breakAfter != 0 {
+                        lastBreak = i
+                        contentAtBreak = content
+                    }
+                    i += 1
+                }
+                if start < n {
+                    breaks.append(LineSpan(start: start, end: n, width: content, hard: false))
+                } else if breaks.last?.hard == true {
+                    // A hard break at the very end leaves an empty last line.
+                    breaks.append(LineSpan(start: n, end: n, width: 0, hard: false))
+                }
+            }
+        }
+        return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// Turns line spans into lines with vertical metrics, applying the line limit and the token.
+    private func assemble(
+        _ spans: [LineSpan], options: LayoutOptions, maxWidth: Double, truncationToken: PreparedText?
+    ) -> TextLayout {
+        let fullCount = spans.count
+        let limited = options.maxLines > 0 && fullCount > options.maxLines
+        let visibleCount = limited ? options.maxLines : fullCount
+        var lines: [TextLine] = []
+        lines.reserveCapacity(visibleCount)
+        var token: TokenPlacement?
+
+        var y = 0.0  // natural: bottom of the previous line
+        var fullHeight = 0.0
+        for (index, span) in spans.enumerated() {
+            var (ascent, descent) = verticalExtent(of: span, policy: options.lineHeight)
+            let baseline: Double
+            switch options.lineHeight {
+            case .natural:
+                baseline = y + ascent
+            case .grid(let pitch, let a, let d):
+                baseline = a + Double(index) * pitch
+                ascent = a
+                descent = d
+            }
+            fullHeight = baseline + descent
+            y = fullHeight
+            guard index < visibleCount else { continue }
+            var line = TextLine(
+                range: utf16Offset(ofCluster: span.start)..<utf16Offset(ofCluster: span.end),
+                clusters: span.start..<span.end, width: span.width,
+                baseline: baseline, ascent: ascent, descent: descent)
+            if limited && index == visibleCount - 1 {
+                let tokenWidth = truncationToken.map(\.naturalWidth) ?? 0
+                let (keep, keptWidth) = truncate(span, toFit: maxWidth - tokenWidth)
+                line.clusters = span.start..<keep
+                line.range = line.range.lowerBound..<utf16Offset(ofCluster: keep)
+                line.width = keptWidth
+                if let tokenText = truncationToken, options.lineHeight == .natural {
+                    for f in tokenText.runFonts {
+                        line.ascent = max(line.ascent, f.ascent)
+                        line.descent = max(line.descent, f.descent)
+                    }
+                    line.baseline = (lines.last?.bottom ?? 0) + line.ascent
+                }
+                token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
+            }
+            lines.append(line)
+        }
+        var width = 0.0
+        for (k, line) in lines.enumerated() {
+            width = max(width, line.width + (token?.line == k ? token!.width : 0))
+        }
+        var height = lines.last?.bottom ?? 0
+        if let grid = options.grid {
+            width = grid.ceil(width)
+            height = grid.ceil(height)
+            fullHeight = grid.ceil(fullHeight)
+        }
+        if !limited { fullHeight = height }
+        return TextLayout(
+            lines: lines, size: Size(width: width, height: height), isTruncated: limited,
+            fullLineCount: fullCount, fullHeight: fullHeight, token: token)
+    }
+
+    /// The largest prefix of the span whose width (without hanging clusters) fits in `room`.
+    /// - Returns: the end cluster of the kept prefix and its width.
+    private func truncate(_ span: LineSpan, toFit room: Double) -> (Int, Double) {
+        var total = 0.0, content = 0.0
+        var keep = span.start, keptWidth = 0.0
+        var i = span.start
+        while i < span.end {
+            let hangs = flags[i] & ClusterFlags.hanging != 0
+            total += advance[i]
+            if !hangs {
+                if total > room + 1e-7 { break }
+                content = total
+                keep = i + 1
+                keptWidth = content
+            }
+            i += 1
+        }
+        return (keep, keptWidth)
+    }
+
+    /// Ascent and descent of the fonts and objects on a line (the base font for an empty line).
+    private func verticalExtent(of span: LineSpan, policy: LineHeightPolicy) -> (Double, Double) {
+        if case .grid = policy { return (0, 0) }
+        if span.start == span.end {
+            return (runFonts[0].ascent, runFonts[0].descent)
+        }
+        var ascent = 0.0, descent = 0.0
+        var lastRef = -1
+        for i in span.start..<span.end {
+            let r = Int(fontRef[i])
+            if r == lastRef { continue }
+            lastRef = r
+            let f = runFonts[r]
+            ascent = max(ascent, f.ascent)
+            descent = max(descent, f.descent)
+        }
+        return (ascent, descent)
+    }
+
+    /// UTF-16 offset where cluster `i` starts (`utf16Count` past the end).
+    func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(clusterEnd[i - 1]) }
+
+    /// Width of the whole text on one line, without trailing hanging clusters.
+    public var naturalWidth: Double {
+        var total = 0.0, content = 0.0
+        for i in 0..<clusterCount {
+            total += advance[i]
+            if flags[i] & ClusterFlags.hanging == 0 { content = total }
+        }
+        return content
+    }
+}
+
+/// A line before vertical metrics: clusters `start..<end`, its width without hanging clusters,
+/// and whether a hard break ended it.
+struct LineSpan: Equatable {
+    var start: Int
+    var end: Int
+    var width: Double
+    var hard: Bool
+}
+
+extension TextLayout {
+    /// The x position of each cluster on a line, computed from the prepared advances.
+    /// - Returns: `line.clusters.count + 1` positions (the last is the line's full advance).
+    public func clusterPositions(onLine index: Int, of prepared: PreparedText) -> [Double] {
+        let line = lines[index]
+        var xs: [Double] = [0]
+        xs.reserveCapacity(line.clusters.count + 1)
+        var x = 0.0
+        for c in line.clusters {
+            x += prepared.advance[c]
+            xs.append(x)
+        }
+        return xs
+    }
+
+    /// The rects of every entity of the text, one per line fragment (empty for an entity that is
+    /// cut away by truncation). Rects span the line box vertically.
+    /// - Complexity: O(entities × lines they touch × clusters on those lines).
+    public func entityRects(of prepared: PreparedText) -> [EntityRects] {
+        let entities = prepared.text.entities
+        guard !entities.isEmpty else { return [] }
+        var result: [EntityRects] = []
+        result.reserveCapacity(entities.count)
+        for (e, entity) in entities.enumerated() {
+            var rects: [Rect] = []
+            for line in lines where line.range.overlaps(entity.range) {
+                var x = 0.0, x0 = -1.0, x1 = 0.0
+                for c in line.clusters {
+                    let r = prepared.utf16Range(ofCluster: c)
+                    let a = prepared.advance[c]
+                    if r.overlaps(entity.range) {
+                        if x0 < 0 { x0 = x }
+                        if prepared.flags[c] & ClusterFlags.hanging == 0 { x1 = x + a }
+                    }
+                    x += a
+                }
+                if x0 >= 0 && x1 > x0 {
+                    rects.append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
+                }
+            }
+            result.append(EntityRects(entity: e, rects: rects))
+        }
+        return result
+    }
+
+    /// The frame of each visible inline object, relative to the text's origin.
+    public func attachmentRects(of prepared: PreparedText) -> [(object: InlineObject, rect: Rect)] {
+        let objects = prepared.text.attachments
+        guard !objects.isEmpty else { return [] }
+        var result: [(object: InlineObject, rect: Rect)] = []
+        var next = 0
+        for line in lines {
+            var x = 0.0
+            for c in line.clusters {
+                let r = prepared.utf16Range(ofCluster: c)
+                while next < objects.count && objects[next].offset < r.lowerBound { next += 1 }
+                if next < objects.count && objects[next].offset == r.lowerBound,
+                    prepared.flags[c] & ClusterFlags.attachment != 0
+                {
+                    let o = objects[next]
+                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: o.width, height: o.ascent + o.descent)))
+                    next += 1
+                }
+                x += prepared.advance[c]
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,171 @@
+/// Prepared text: everything about a text that does not depend on the width.
+///
+/// `TextMeasuring.prepare` segments, itemizes and shapes once; `layout(width:options:)` is
+/// arithmetic over the stored cluster advances (no shaping, no font access), so laying out the
+/// same prepared text at another width costs a few nanoseconds per cluster and gives exactly the
+/// lines a fresh prepare + layout gives.
+///
+/// Storage is a struct of arrays indexed by cluster. A cluster is a grapheme cluster (or an inline
+/// object): the unit that is never split across lines. Thread-safety: an immutable value, safe to
+/// share across threads.
+public struct PreparedText: Sendable {
+    /// The source text.
+    public let text: AttributedText
+
+    /// UTF-16 end offset of each cluster; cluster `i` starts at `clusterEnd[i - 1]` (or 0).
+    package var clusterEnd: [Int32] = []
+    /// Advance of each cluster in points (0 for line separators).
+    package var advance: [Double] = []
+    /// `ClusterFlags` of each cluster.
+    package var flags: [UInt8] = []
+    /// Index into `runFonts` of each cluster: the font and size it was measured with.
+    package var fontRef: [UInt16] = []
+    /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
+    /// paragraph's base font, used for empty lines.
+    package var runFonts: [RunFont] = []
+    /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
+    package var glyphs: GlyphStorage?
+    /// Code points no font of the cascade covers (measured as the primary font's .notdef).
+    public package(set) var missingGlyphCount = 0
+
+    package init(text: AttributedText) { self.text = text }
+
+    /// Number of clusters.
+    public var clusterCount: Int { advance.count }
+
+    /// UTF-16 range of cluster `i`.
+    public func utf16Range(ofCluster i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(clusterEnd[i - 1]))..<Int(clusterEnd[i])
+    }
+
+    /// Width of cluster `i` in points.
+    public func advance(ofCluster i: Int) -> Double { advance[i] }
+
+    /// The font and size cluster `i` was measured with.
+    public func font(ofCluster i: Int) -> RunFont { runFonts[Int(fontRef[i])] }
+
+    /// The index of the cluster that contains UTF-16 offset `offset` (or `clusterCount` at the end).
+    /// - Complexity: O(log n).
+    public func cluster(containing offset: Int) -> Int {
+        var lo = 0, hi = clusterEnd.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if Int(clusterEnd[mid]) <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Approximate bytes held by this value (for cache budgets).
+    public var residentBytes: Int {
+        64 + clusterEnd.count * (4 + 8 + 1 + 2) + runFonts.count * 48 + text.utf16Count * 2
+            + (glyphs?.residentBytes ?? 0)
+    }
+}
+
+/// Per-cluster flags.
+package struct ClusterFlags {
+    /// A line may break after this cluster (UAX #14).
+    package static let breakAfter: UInt8 = 1
+    /// A line must break after this cluster (a hard break character ends here).
+    package static let mandatoryAfter: UInt8 = 2
+    /// The cluster hangs at a line end: spaces, and line separators (whose advance is 0).
+    package static let hanging: UInt8 = 4
+    /// The cluster is an inline object.
+    package static let attachment: UInt8 = 8
+    /// The cluster is a hard line break character.
+    package static let lineSeparator: UInt8 = 16
+}
+
+/// Which face of the font cascade a run uses.
+public enum FontSlot: UInt8, Hashable, Sendable, Codable {
+    case primary, bold, emoji
+    /// An inline object (not a font).
+    case object
+}
+
+/// A font at a size, with its vertical metrics in points (ascent and descent positive).
+public struct RunFont: Hashable, Sendable {
+    public var slot: FontSlot
+    public var size: Double
+    public var ascent: Double
+    public var descent: Double
+    public init(slot: FontSlot, size: Double, ascent: Double, descent: Double) {
+        self.slot = slot
+        self.size = size
+        self.ascent = ascent
+        self.descent = descent
+    }
+}
+
+/// Shaped glyphs of a prepared text, for renderers: each glyph belongs to a cluster and is
+/// positioned relative to that cluster's pen position.
+public struct GlyphStorage: Sendable, Equatable {
+    public var glyphID: [UInt32] = []
+    public var cluster: [Int32] = []
+    /// Offsets from the pen position in points (y up, as in fonts).
+    public var xOffset: [Float] = []
+    public var yOffset: [Float] = []
+    /// Advance of each glyph in points.
+    public var xAdvance: [Float] = []
+    public init() {}
+    var residentBytes: Int { glyphID.count * 20 }
+}
+
+/// Builds a `PreparedText` cluster by cluster. Measurers (the real one and test fakes) use it, so
+/// both produce values the same layout code reads.
+public struct PreparedTextBuilder {
+    private var prepared: PreparedText
+    private var fontIndex: [RunFont: UInt16] = [:]
+
+    /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
+    public init(text: AttributedText, baseFont: RunFont) {
+        prepared = PreparedText(text: text)
+        prepared.clusterEnd.reserveCapacity(text.utf16Count)
+        prepared.advance.reserveCapacity(text.utf16Count)
+        prepared.flags.reserveCapacity(text.utf16Count)
+        prepared.fontRef.reserveCapacity(text.utf16Count)
+        _ = ref(baseFont)
+    }
+
+    private mutating func ref(_ font: RunFont) -> UInt16 {
+        if let last = prepared.runFonts.last, last == font { return UInt16(prepared.runFonts.count - 1) }
+        if let i = fontIndex[font] { return i }
+        let i = UInt16(prepared.runFonts.count)
+        prepared.runFonts.append(font)
+        fontIndex[font] = i
+        return i
+    }
+
+    /// Appends a cluster that ends at UTF-16 offset `end`.
+    /// - Parameters:
+    ///   - breakAfter: a line may break after it.
+    ///   - mandatoryAfter: a line must break after it (it ends with a hard break character).
+    ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
+    ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
+    public mutating func appendCluster(
+        end: Int, advance: Double, font: RunFont,
+        breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
+        lineSeparator: Bool = false, attachment: Bool = false
+    ) {
+        var f: UInt8 = 0
+        if breakAfter || mandatoryAfter { f |= ClusterFlags.breakAfter }
+        if mandatoryAfter { f |= ClusterFlags.mandatoryAfter }
+        if hanging || lineSeparator { f |= ClusterFlags.hanging }
+        if lineSeparator { f |= ClusterFlags.lineSeparator }
+        if attachment { f |= ClusterFlags.attachment }
+        prepared.clusterEnd.append(Int32(end))
+        prepared.advance.append(lineSeparator ? 0 : advance)
+        prepared.flags.append(f)
+        prepared.fontRef.append(ref(font))
+    }
+
+    /// Adds to the advance of the last cluster (a ligature or mark that extends it).
+    package mutating func extendLastCluster(advance: Double) {
+        prepared.advance[prepared.advance.count - 1] += advance
+    }
+
+    package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
+    package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
+
+    public func finish() -> PreparedText { prepared }
+}

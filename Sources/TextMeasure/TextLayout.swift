@@ -1,0 +1,99 @@
+/// The result of laying out prepared text at a width, and the options that control it.
+
+/// How tall lines are.
+public enum LineHeightPolicy: Hashable, Sendable {
+    /// Each line is as tall as the largest ascent plus the largest descent of the fonts and inline
+    /// objects on it (like CoreText and Pango); lines stack without gaps.
+    case natural
+    /// A fixed grid: line `i`'s baseline is at `ascent + i * pitch`; a line's box is `ascent` above
+    /// and `descent` below its baseline, whatever fonts it holds, so emoji and fallback fonts never
+    /// change a line's height.
+    case grid(pitch: Double, ascent: Double, descent: Double)
+
+    /// The grid of a font size: pitch `multiple × size`, ascent `ascentFraction × size`, descent
+    /// `(1 − ascentFraction) × size` (the Weibo cell uses 1.34 and 0.86).
+    public static func grid(size: Double, multiple: Double, ascentFraction: Double) -> LineHeightPolicy {
+        .grid(pitch: multiple * size, ascent: ascentFraction * size, descent: (1 - ascentFraction) * size)
+    }
+}
+
+/// Where lines may break.
+public enum WrapMode: UInt8, Hashable, Sendable {
+    /// At UAX #14 opportunities; a run that does not fit on a line of its own is then broken at
+    /// grapheme-cluster boundaries (UIKit's word wrapping, Pango's WRAP_WORD_CHAR).
+    case word
+    /// At any grapheme-cluster boundary (character wrapping).
+    case character
+}
+
+/// Options for `PreparedText.layout`.
+public struct LayoutOptions: Hashable, Sendable {
+    /// The line width in points. Non-finite or negative widths are treated as 0 (one cluster per line).
+    public var width: Double
+    /// At most this many lines are shown; 0 means no limit.
+    public var maxLines: Int
+    public var lineHeight: LineHeightPolicy
+    public var wrap: WrapMode
+    /// The bounding size is rounded up to this pixel grid (nil: not rounded).
+    public var grid: PixelGrid?
+
+    public init(
+        width: Double, maxLines: Int = 0, lineHeight: LineHeightPolicy = .natural,
+        wrap: WrapMode = .word, grid: PixelGrid? = nil
+    ) {
+        self.width = width
+        self.maxLines = maxLines
+        self.lineHeight = lineHeight
+        self.wrap = wrap
+        self.grid = grid
+    }
+}
+
+/// One laid-out line.
+public struct TextLine: Hashable, Sendable {
+    /// UTF-16 range of the text on this line, trailing spaces and the hard break included. On a
+    /// truncated last line it ends where the truncation token begins.
+    public var range: Range<Int>
+    /// Cluster range (indices into the prepared text's clusters).
+    public var clusters: Range<Int>
+    /// Advance width of the line without hanging spaces (and without the truncation token).
+    public var width: Double
+    /// Baseline, from the top of the text.
+    public var baseline: Double
+    public var ascent: Double
+    public var descent: Double
+
+    public var top: Double { baseline - ascent }
+    public var bottom: Double { baseline + descent }
+}
+
+/// Where the truncation token sits: on the last visible line, after the kept text.
+public struct TokenPlacement: Hashable, Sendable {
+    public var line: Int
+    public var x: Double
+    public var width: Double
+}
+
+/// The rects of an entity, one per line fragment, for hit-testing.
+public struct EntityRects: Hashable, Sendable {
+    /// Index into the attributed text's `entities`.
+    public var entity: Int
+    public var rects: [Rect]
+}
+
+/// Lines, their metrics and the bounding size of a text at a width.
+public struct TextLayout: Hashable, Sendable {
+    public var lines: [TextLine]
+    /// Width of the widest line and height of the text, rounded up to the options' pixel grid.
+    public var size: Size
+    /// True only when text was cut by `maxLines`.
+    public var isTruncated: Bool
+    /// The number of lines without `maxLines`.
+    public var fullLineCount: Int
+    /// Height the untruncated text would take (rounded like `size`), so expanding is a lookup.
+    public var fullHeight: Double
+    public var token: TokenPlacement?
+
+    public static let empty = TextLayout(
+        lines: [], size: .zero, isTruncated: false, fullLineCount: 0, fullHeight: 0, token: nil)
+}

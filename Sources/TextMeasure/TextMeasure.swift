@@ -1,1 +1,0 @@
-// TextMeasure: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,22 @@
+/// The text engine as cell layout sees it: prepare once, lay out at any width.
+///
+/// Cell layout depends on this protocol only, so its tests can run with a fixed-advance fake
+/// (`_LayoutTestSupport.FixedAdvanceMeasurer`) and check frames by hand, while the real engine
+/// (`TextMeasurer`) measures with FreeType and HarfBuzz.
+public protocol TextMeasuring: Sendable {
+    /// Segments, itemizes and measures `text`: everything that does not depend on the width.
+    /// MUST be deterministic (the same text gives the same value on every run and thread) and MAY
+    /// be called concurrently.
+    func prepare(_ text: AttributedText) -> PreparedText
+
+    /// Size of `string` on one line (no wrapping), height from the fonts' natural metrics: the
+    /// `sizeWithAttributes` case. MAY be called concurrently.
+    func singleLineSize(_ string: String, attributes: TextAttributes) -> Size
+}
+
+extension TextMeasuring {
+    /// Prepares and lays out in one call.
+    public func layout(_ text: AttributedText, _ options: LayoutOptions, truncationToken: AttributedText? = nil) -> TextLayout {
+        prepare(text).layout(options, truncationToken: truncationToken.map(prepare))
+    }
+}
