@@ -27,6 +27,8 @@ public final class FontSet: Sendable {
     /// Advance tables of the per-character path, for the primary and bold faces.
     let simplePrimary: SimpleAdvanceTable
     let simpleBold: SimpleAdvanceTable
+    /// cmap coverage of the BMP per face, read once at load (a bit per code point).
+    let coverage: [FontSlot: CoverageBits]
 
     private init(directory: URL, manifest: FontManifest, files: [String: FontFile]) {
         self.directory = directory
@@ -36,6 +38,12 @@ public final class FontSet: Sendable {
         emoji = files["emoji"]!
         simplePrimary = SimpleAdvanceTable(font: primary)
         simpleBold = SimpleAdvanceTable(font: bold)
+        coverage = [.primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji)]
+    }
+
+    /// True when the face of `slot` maps `scalar` to a glyph.
+    @inline(__always) func covers(_ slot: FontSlot, _ scalar: UInt32, bits: CoverageBits) -> Bool {
+        scalar < 0x10000 ? bits.contains(scalar) : file(slot).nominalGlyph(scalar) != nil
     }
 
     /// Loads the cascade named by `directory/fonts.json`.
@@ -128,6 +136,21 @@ public final class FontSet: Sendable {
         let f = file(slot)
         let k = size / Double(f.upem)
         return RunFont(slot: slot, size: size, ascent: Double(f.ascender) * k, descent: Double(f.descender) * k)
+    }
+}
+
+/// One bit per BMP code point: does the face's cmap map it (8 KiB per face).
+struct CoverageBits: Sendable {
+    let words: [UInt64]
+    init(font: FontFile) {
+        var w = [UInt64](repeating: 0, count: 0x10000 / 64)
+        for cp in UInt32(0)..<0x10000 where font.nominalGlyph(cp) != nil {
+            w[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
+        }
+        words = w
+    }
+    @inline(__always) func contains(_ scalar: UInt32) -> Bool {
+        words[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
     }
 }
 

@@ -115,7 +115,7 @@ public struct GlyphStorage: Sendable, Equatable {
 /// both produce values the same layout code reads.
 public struct PreparedTextBuilder {
     private var prepared: PreparedText
-    private var fontIndex: [RunFont: UInt16] = [:]
+    private var lastRef: UInt16 = 0
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     public init(text: AttributedText, baseFont: RunFont) {
@@ -124,16 +124,19 @@ public struct PreparedTextBuilder {
         prepared.advance.reserveCapacity(text.utf16Count)
         prepared.flags.reserveCapacity(text.utf16Count)
         prepared.fontRef.reserveCapacity(text.utf16Count)
-        _ = ref(baseFont)
+        prepared.runFonts.append(baseFont)
     }
 
+    /// The index of `font` in `runFonts` (texts use a handful of fonts: a linear search).
     private mutating func ref(_ font: RunFont) -> UInt16 {
-        if let last = prepared.runFonts.last, last == font { return UInt16(prepared.runFonts.count - 1) }
-        if let i = fontIndex[font] { return i }
-        let i = UInt16(prepared.runFonts.count)
+        if prepared.runFonts[Int(lastRef)] == font { return lastRef }
+        if let i = prepared.runFonts.firstIndex(of: font) {
+            lastRef = UInt16(i)
+            return lastRef
+        }
         prepared.runFonts.append(font)
-        fontIndex[font] = i
-        return i
+        lastRef = UInt16(prepared.runFonts.count - 1)
+        return lastRef
     }
 
     /// Appends a cluster that ends at UTF-16 offset `end`.

@@ -36,7 +36,8 @@ final class FontFile: @unchecked Sendable {
         self.blob = blob
         face = hb_face_create(blob, UInt32(faceIndex))
         font = hb_font_create(face)
-        upem = metrics.0
+        // HarfBuzz reads units per em from `head`; FreeType reports 0 for bitmap-only faces.
+        upem = Int32(hb_face_get_upem(face))
         ascender = metrics.1
         descender = metrics.2
         familyName = metrics.3
@@ -68,7 +69,7 @@ final class FontFile: @unchecked Sendable {
         guard err == 0, let face else { throw .freeType(code: Int(err), function: "FT_New_Memory_Face", file: path) }
         defer { FT_Done_Face(face) }
         let upem = Int32(face.pointee.units_per_EM)
-        guard upem > 0 else { throw .fontInvalid(file: path, reason: "units per em is 0") }
+        guard face.pointee.num_glyphs > 0 else { throw .fontInvalid(file: path, reason: "the face has no glyphs") }
         let family = face.pointee.family_name.map { String(cString: $0) } ?? ""
         var ascender = Int32(face.pointee.ascender)
         var descender = -Int32(face.pointee.descender)
