@@ -76,6 +76,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var clusterIndex = 0
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
+        var lastStrong: UnicodeScript?
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
 
@@ -130,6 +131,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if info.isSingleScalar && slot != .emoji {
                 let packed = (slot == .bold ? simpleBold : simple).lookup(info.first)
                 if packed != 0 {
+                    if info.first >= 0x3040 { lastStrong = Self.cjkScript(info.first) ?? lastStrong }
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
                     let adv = Double(packed & 0xFFFF) * runFonts.unitScale(slot)
                     glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
@@ -141,14 +143,30 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 }
             }
 
-            // A cluster to shape: it joins the current word when the face and size match.
-            if word.count > 0 && (word.slot != slot || word.font.size != size) {
+            // A cluster to shape: it joins the current word when face, size and script match.
+            // Common and inherited characters take the script of the text before them (or, at
+            // the start, after them), as Pango's script itemization does (UAX #24).
+            var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
+            if script.isWeak {
+                if slot == .emoji {
+                    script = .common
+                } else if word.count > 0 {
+                    script = word.script
+                } else {
+                    if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                    script = lastStrong!
+                }
+            } else {
+                lastStrong = script
+            }
+            if word.count > 0 && (word.slot != slot || word.font.size != size || word.script != script) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
             }
             if word.count == 0 {
                 word.start = start
                 word.slot = slot
                 word.font = font
+                word.script = script
             }
             word.ends.append(Int32(end))
             word.breakAfter.append(breakAfter)
@@ -191,8 +209,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         }
 
         let cacheable = text.count <= WordCache.maxWordLength
-        let hash = cacheable ? WordCache.hash(word.slot, text) : 0
-        if cacheable && cache.lookup(word.slot, text, hash: hash, { emit($0, $1) }) {
+        let key = WordCache.key(word.slot, word.script.rawValue)
+        let hash = cacheable ? WordCache.hash(key, text) : 0
+        if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
             clusterIndex += count
             return
         }
@@ -200,7 +219,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         // be cached and reused anywhere.
         var shaped: [ShapedGlyph] = []
         shaped.reserveCapacity(text.count)
-        shaper.buffer.shape(text, start: 0, end: text.count, font: file, into: &shaped)
+        shaper.buffer.shape(
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script.code, into: &shaped)
         var advances = [Int32](repeating: 0, count: count)
         var cached: [CachedGlyph] = []
         cached.reserveCapacity(shaped.count)
@@ -214,7 +234,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         advances.withUnsafeBufferPointer { adv in
             cached.withUnsafeBufferPointer { gl in
                 emit(adv, gl)
-                if cacheable { cache.insert(word.slot, text, hash: hash, advances: adv, glyphs: gl) }
+                if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
             }
         }
         clusterIndex += count
@@ -228,6 +248,33 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         if !info.isTextPresentation, fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
         missing += 1
         return text
+    }
+
+    /// The script of a per-character-path code point that has a strong one.
+    @inline(__always) static func cjkScript(_ v: UInt32) -> UnicodeScript? {
+        switch v {
+        case 0x3040...0x309F: return .hiragana
+        case 0x30A0...0x30FF: return .katakana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: return .han
+        default: return nil
+        }
+    }
+
+    /// The first strong script in the text from `start` on (Han when there is none: the engine's
+    /// language is Chinese).
+    static func firstStrongScript(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> UnicodeScript {
+        var i = start
+        while i < u.count {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            let s = UnicodeScript.of(v)
+            if !s.isWeak { return s }
+        }
+        return .han
     }
 
     /// Font sizes that are not finite and positive are measured as 0.
@@ -259,6 +306,7 @@ private struct RunFonts {
 private struct WordState {
     var start = 0
     var slot = FontSlot.primary
+    var script = UnicodeScript.common
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
     var ends: [Int32] = []
     var breakAfter: [Bool] = []

@@ -115,13 +115,16 @@ final class ShapingBuffer {
     /// Shapes `text[start..<end]` (UTF-16, with the whole text as context) left to right with the
     /// font's default features (kerning and ligatures on) and appends the glyphs to `out`.
     /// Cluster values are UTF-16 offsets into `text`, merged to grapheme clusters.
+    /// `script` is an ISO 15924 code ("Hani", "Latn"), or nil to let HarfBuzz guess.
     func shape(
-        _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, into out: inout [ShapedGlyph]
+        _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: String?,
+        into out: inout [ShapedGlyph]
     ) {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
         hb_buffer_set_language(buffer, language)
+        if let script { hb_buffer_set_script(buffer, hb_script_from_string(script, 4)) }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font.font, buffer, nil, 0)
         var count: UInt32 = 0

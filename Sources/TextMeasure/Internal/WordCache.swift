@@ -24,8 +24,13 @@ final class WordCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in ShardBox(Shard(budget: perShard)) }
     }
 
-    @inline(__always) static func hash(_ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(slot.rawValue)
+    /// Key of a word: its face and the script it is shaped as, in one byte.
+    @inline(__always) static func key(_ slot: FontSlot, _ script: UInt8) -> UInt16 {
+        UInt16(slot.rawValue) << 8 | UInt16(script)
+    }
+
+    @inline(__always) static func hash(_ key: UInt16, _ word: UnsafeBufferPointer<UInt16>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(key)
         for u in word {
             h = (h ^ UInt64(u)) &* 0x100_0000_01b3
         }
@@ -34,14 +39,14 @@ final class WordCache: Sendable {
 
     /// Calls `body` with the cached value of the word, or returns false on a miss.
     func lookup(
-        _ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<CachedGlyph>) -> Void
     ) -> Bool {
         shards[Int(hash & 15)].lock.withLock { $0.lookup(slot, word, hash: hash, body) }
     }
 
     func insert(
-        _ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         advances: UnsafeBufferPointer<Int32>, glyphs: UnsafeBufferPointer<CachedGlyph>
     ) {
         shards[Int(hash & 15)].lock.withLock { $0.insert(slot, word, hash: hash, advances: advances, glyphs: glyphs) }
@@ -97,7 +102,7 @@ struct Shard {
     let budget: Int
     var slots: [Int32] = []  // entry index or -1; capacity a power of two
     var entryHash: [UInt64] = []
-    var entrySlot: [UInt8] = []
+    var entrySlot: [UInt16] = []
     var keyStart: [Int32] = []
     var keyLength: [Int32] = []
     var advanceStart: [Int32] = []
@@ -118,7 +123,7 @@ struct Shard {
 
     var entryCount: Int { entryHash.count }
     var bytes: Int {
-        slots.count * 4 + entryHash.count * 41 + keys.count * 2 + advances.count * 4 + glyphs.count * 20
+        slots.count * 4 + entryHash.count * 42 + keys.count * 2 + advances.count * 4 + glyphs.count * 20
     }
 
     mutating func reset() {
@@ -136,13 +141,13 @@ struct Shard {
         glyphs.removeAll(keepingCapacity: false)
     }
 
-    private func find(_ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64) -> Int {
+    private func find(_ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64) -> Int {
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
         while true {
             let e = Int(slots[i])
             if e < 0 { return -1 }
-            if entryHash[e] == hash && entrySlot[e] == slot.rawValue && Int(keyLength[e]) == word.count {
+            if entryHash[e] == hash && entrySlot[e] == slot && Int(keyLength[e]) == word.count {
                 let start = Int(keyStart[e])
                 var same = true
                 for k in 0..<word.count where keys[start + k] != word[k] {
@@ -156,7 +161,7 @@ struct Shard {
     }
 
     mutating func lookup(
-        _ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<CachedGlyph>) -> Void
     ) -> Bool {
         let e = find(slot, word, hash: hash)
@@ -176,7 +181,7 @@ struct Shard {
     }
 
     mutating func insert(
-        _ slot: FontSlot, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         advances newAdvances: UnsafeBufferPointer<Int32>, glyphs newGlyphs: UnsafeBufferPointer<CachedGlyph>
     ) {
         if find(slot, word, hash: hash) >= 0 { return }
@@ -196,7 +201,7 @@ struct Shard {
         }
         let e = Int32(entryCount)
         entryHash.append(hash)
-        entrySlot.append(slot.rawValue)
+        entrySlot.append(slot)
         keyStart.append(Int32(keys.count))
         keyLength.append(Int32(word.count))
         keys.append(contentsOf: word)
