@@ -11,8 +11,10 @@ import UnicodeText
 ///    the object.
 /// 3. Measurement: CJK ideographs, kana and CJK/fullwidth punctuation take the per-character path
 ///    (hmtx advances read at font load; proven equal to shaping by a test on the corpus); every other
-///    run between two break opportunities (a "word") is shaped with HarfBuzz, or read from the
-///    shaped-word cache.
+///    maximal run of one face, size and script between spaces (a "word", such as a Latin word, a
+///    URL or an emoji sequence) is shaped with HarfBuzz as a whole, or read from the shaped-word
+///    cache. Break opportunities inside a word are kept per cluster, so shaping across them keeps
+///    kerning exactly as shaping the whole line does.
 ///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
 /// immutable `hb_ot` fonts, the word cache is sharded behind locks, buffers are per call).
@@ -170,7 +172,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             word.ends.append(Int32(end))
             word.breakAfter.append(breakAfter)
-            if breakAfter { flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper) }
             start = end
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)

@@ -106,6 +106,8 @@ final class ShapingBuffer {
     fileprivate let buffer: OpaquePointer
     private let language = hb_language_from_string("zh-cn", -1)
 
+    private static let chineseScripts: Set<String> = ["Hani", "Hira", "Kana", "Bopo", "Zyyy", "Zinh", "Zzzz"]
+
     init() {
         buffer = hb_buffer_create()
     }
@@ -123,8 +125,11 @@ final class ShapingBuffer {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
-        hb_buffer_set_language(buffer, language)
+        // The engine's language is Chinese for CJK and common runs; runs of other scripts get no
+        // language (Pango picks the script's own sample language), so that `locl` does not turn,
+        // say, a Latin em dash into a fullwidth one.
         if let script { hb_buffer_set_script(buffer, hb_script_from_string(script, 4)) }
+        if script == nil || Self.chineseScripts.contains(script!) { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font.font, buffer, nil, 0)
         var count: UInt32 = 0
