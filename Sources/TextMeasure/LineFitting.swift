@@ -39,7 +39,8 @@ extension PreparedText {
                     if f & ClusterFlags.hanging == 0 {
                         if total + a > maxWidth + limit && i > start {
                             if lastBreak >= start {
-                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: contentAtBreak, hard: false))
+                                let w = contentAtBreak + lineEndCorrection(after: lastBreak)
+                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: w, hard: false))
                                 start = lastBreak + 1
                                 total = 0; content = 0
                                 var j = start
@@ -53,7 +54,8 @@ extension PreparedText {
                                 // after them), so only the overflow test is left: re-run it.
                                 continue
                             }
-                            breaks.append(LineSpan(start: start, end: i, width: content, hard: false))
+                            let w = content + lineEndCorrection(after: i - 1)
+                            breaks.append(LineSpan(start: start, end: i, width: w, hard: false))
                             start = i
                             total = 0; content = 0
                             lastBreak = -1

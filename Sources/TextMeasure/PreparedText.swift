@@ -23,12 +23,28 @@ public struct PreparedText: Sendable {
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
     package var runFonts: [RunFont] = []
+    /// Sparse corrections of a line's width when it ends after a cluster inside a shaped word
+    /// (the kerning between that cluster and the next one is dropped): cluster index and delta in
+    /// points, sorted by cluster.
+    package var lineEndCorrections: [(cluster: Int32, delta: Double)] = []
     /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
     package var glyphs: GlyphStorage?
     /// Code points no font of the cascade covers (measured as the primary font's .notdef).
     public package(set) var missingGlyphCount = 0
 
     package init(text: AttributedText) { self.text = text }
+
+    /// The width correction when a line ends after cluster `i` (0 for most clusters).
+    /// - Complexity: O(log k) over the k corrections.
+    func lineEndCorrection(after i: Int) -> Double {
+        guard !lineEndCorrections.isEmpty else { return 0 }
+        var lo = 0, hi = lineEndCorrections.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if Int(lineEndCorrections[mid].cluster) < i { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < lineEndCorrections.count && Int(lineEndCorrections[lo].cluster) == i ? lineEndCorrections[lo].delta : 0
+    }
 
     /// Number of clusters.
     public var clusterCount: Int { advance.count }
@@ -165,6 +181,11 @@ public struct PreparedTextBuilder {
     /// Adds to the advance of the last cluster (a ligature or mark that extends it).
     package mutating func extendLastCluster(advance: Double) {
         prepared.advance[prepared.advance.count - 1] += advance
+    }
+
+    /// Records the line-end correction of the last appended cluster.
+    package mutating func addLineEndCorrection(_ delta: Double) {
+        prepared.lineEndCorrections.append((Int32(prepared.advance.count - 1), delta))
     }
 
     package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }

@@ -79,6 +79,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
         var lastStrong: UnicodeScript?
+        var previousSlot = FontSlot.primary
+        var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
 
@@ -110,7 +112,23 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 continue
             }
 
-            let slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
+            // Paired brackets: text after a closing bracket is back in the script that was current
+            // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
+            if let pair = Self.bracketPair(info.first) {
+                if pair.isOpen {
+                    if brackets.count < 64 { brackets.append((pair.id, lastStrong)) }
+                } else if let k = brackets.lastIndex(where: { $0.id == pair.id }) {
+                    let saved = brackets[k].script
+                    brackets.removeSubrange(k...)
+                    if let saved { lastStrong = saved }
+                }
+            }
+            var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
+            // Like Pango, spaces right after an emoji stay in the emoji face.
+            if info.first == 0x20 && previousSlot == .emoji && fonts.covers(.emoji, 0x20, bits: coverageEmoji) {
+                slot = .emoji
+            }
+            previousSlot = slot
             let font = runFonts.font(slot)
             if info.isSeparator || info.isHanging {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
@@ -119,7 +137,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 if !info.isSeparator {
                     let f = fonts.file(slot)
                     let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
-                    adv = Double(f.advance(ofGlyph: g)) * size / Double(f.upem)
+                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(slot)
                     glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
                 }
                 builder.appendCluster(
@@ -149,16 +167,14 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // Common and inherited characters take the script of the text before them (or, at
             // the start, after them), as Pango's script itemization does (UAX #24).
             var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
-            if script.isWeak {
-                if slot == .emoji {
-                    script = .common
-                } else if word.count > 0 {
+            if slot != .emoji && script.isWeak {
+                if word.count > 0 && word.slot == slot && !word.script.isWeak {
                     script = word.script
                 } else {
                     if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                     script = lastStrong!
                 }
-            } else {
+            } else if slot != .emoji {
                 lastStrong = script
             }
             if word.count > 0 && (word.slot != slot || word.font.size != size || word.script != script) {
@@ -194,11 +210,15 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         let k = word.font.size / Double(file.upem)
         let firstCluster = clusterIndex
 
+        // `advances` holds each cluster's advance, then each cluster's line-end correction.
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
             for c in 0..<count {
                 builder.appendCluster(
                     end: Int(word.ends[c]), advance: Double(advances[c]) * k, font: word.font,
                     breakAfter: word.breakAfter[c], mandatoryAfter: false, hanging: false)
+                if c < count - 1 && advances[count + c] != 0 {
+                    builder.addLineEndCorrection(Double(advances[count + c]) * k)
+                }
             }
             if glyphs != nil {
                 for g in shaped {
@@ -222,7 +242,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         shaped.reserveCapacity(text.count)
         shaper.buffer.shape(
             text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script.code, into: &shaped)
-        var advances = [Int32](repeating: 0, count: count)
+        // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
+        // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
+        // is its glyphs' nominal advances minus their shaped ones.
+        var advances = [Int32](repeating: 0, count: 2 * count)
         var cached: [CachedGlyph] = []
         cached.reserveCapacity(shaped.count)
         var c = 0
@@ -230,6 +253,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             let offset = Int(g.cluster) + word.start
             while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
+            advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance
             cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
         }
         advances.withUnsafeBufferPointer { adv in
@@ -249,6 +273,35 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         if !info.isTextPresentation, fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
         missing += 1
         return text
+    }
+
+    /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
+    @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
+        switch v {
+        case 0x28: return (0, true)
+        case 0x29: return (0, false)
+        case 0x5B: return (1, true)
+        case 0x5D: return (1, false)
+        case 0x7B: return (2, true)
+        case 0x7D: return (2, false)
+        case 0xFF08: return (3, true)
+        case 0xFF09: return (3, false)
+        case 0x3010: return (4, true)
+        case 0x3011: return (4, false)
+        case 0x300C: return (5, true)
+        case 0x300D: return (5, false)
+        case 0x300E: return (6, true)
+        case 0x300F: return (6, false)
+        case 0x300A: return (7, true)
+        case 0x300B: return (7, false)
+        case 0x3008: return (8, true)
+        case 0x3009: return (8, false)
+        case 0x201C: return (9, true)
+        case 0x201D: return (9, false)
+        case 0x2018: return (10, true)
+        case 0x2019: return (10, false)
+        default: return nil
+        }
     }
 
     /// The script of a per-character-path code point that has a strong one.
