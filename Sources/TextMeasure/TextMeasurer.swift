@@ -124,11 +124,12 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 }
             }
             var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
-            // Like Pango, spaces right after an emoji stay in the emoji face.
-            if info.first == 0x20 && previousSlot == .emoji && fonts.covers(.emoji, 0x20, bits: coverageEmoji) {
+            // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
+            // take its metrics).
+            if previousSlot == .emoji && (info.first == 0x20 || info.isSeparator) {
                 slot = .emoji
             }
-            previousSlot = slot
+            previousSlot = info.isSeparator ? .primary : slot
             let font = runFonts.font(slot)
             if info.isSeparator || info.isHanging {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
@@ -168,12 +169,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // the start, after them), as Pango's script itemization does (UAX #24).
             var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
             if slot != .emoji && script.isWeak {
-                if word.count > 0 && word.slot == slot && !word.script.isWeak {
-                    script = word.script
-                } else {
-                    if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-                    script = lastStrong!
-                }
+                if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                script = lastStrong!
             } else if slot != .emoji {
                 lastStrong = script
             }
