@@ -75,6 +75,17 @@ public enum TextBreaks {
         }
     }
 
+    /// `analyze` that also returns how many state-machine steps it took (one per scalar plus one per
+    /// backwards LB25 fix-up), so tests can check linearity without timing anything.
+    package static func _analyzeCountingSteps(_ utf16: [UInt16]) -> (flags: [BreakFlags], steps: Int) {
+        var flags = [BreakFlags](repeating: [], count: utf16.count + 1)
+        var analyzer = Analyzer()
+        utf16.withUnsafeBufferPointer { text in
+            flags.withUnsafeMutableBufferPointer { out in analyzer.run(text, into: out.baseAddress!) }
+        }
+        return (flags, analyzer.steps)
+    }
+
     /// Grapheme boundaries and line-break opportunities of a UTF-16 array; see
     /// `analyze(_:into:)` for the meaning of the result.
     /// - Complexity: O(n).
@@ -219,6 +230,9 @@ private struct Analyzer {
     /// LB25: 0 outside a number, 1 after `NU (NU|SY|IS)*`, 2 after `NU (NU|SY|IS)* (CL|CP)`.
     var numState: UInt8 = 0
 
+    /// Work done: one step per scalar and one per backwards fix-up (for the linearity test).
+    var steps = 0
+
     mutating func run(_ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>) {
         let n = utf16.count
         out[n] = [.grapheme, .lineAllowed, .lineMandatory]
@@ -239,6 +253,7 @@ private struct Analyzer {
                 }
             }
             let p = table.lookup(cp)
+            steps &+= 1
             var f = BreakFlags()
             if grapheme(p) { f.insert(.grapheme) }
             switch line(p, at: start, out: out) {
@@ -311,6 +326,7 @@ private struct Analyzer {
             // LB25 `(PR | PO) × (OP | HY) NU`, decided now that NU is here. Whatever rule decides the
             // position before NU, only LB31 can have broken between PR/PO and OP/HY.
             out[prevStart].subtract([.lineAllowed, .lineMandatory])
+            steps &+= 1
         }
         let result = decide(cls, raw: raw, absorbed: absorbed, wide: wide)
         prevWasZWJ = raw == LB.ZWJ
