@@ -1,5 +1,6 @@
 import UnicodeText
 import XCTest
+import _LayoutTestSupport
 
 /// Hand-checked cases for the break analysis: each expectation is derived from the UAX #14 / #29
 /// rules named beside it, not recorded from the implementation.
@@ -206,5 +207,55 @@ final class TextBreaksTests: XCTestCase {
         let s = "Weibo 微博 👍🏽 ¥5\r\n"
         XCTAssertEqual(TextBreaks.analyze(s), TextBreaks.analyze(Array(s.utf16)))
         XCTAssertEqual(TextBreaks.graphemeBoundaries(s), TextBreaks.graphemeBoundaries(Array(s.utf16)))
+    }
+}
+
+/// The pair-table fast path against the full rule cascade on seeded random strings.
+final class PairTableTests: XCTestCase {
+    /// One scalar for each combination of line-break class, grapheme property, width and
+    /// pictographic flags found in U+0000...U+3FFFF, so random strings
+    /// reach every rule.
+    static let samples: [UInt32] = {
+        var seen = Set<[Int]>()
+        var result: [UInt32] = []
+        for v: UInt32 in 0...0x3FFFF where !(0xD800...0xDFFF).contains(v) {
+            let w = UnicodeProperties.eastAsianWidth(v)
+            let key = [
+                Int(UnicodeProperties.lineBreakClass(v).rawValue), Int(UnicodeProperties.graphemeBreak(v).rawValue),
+                w == .wide || w == .fullwidth || w == .halfwidth ? 1 : 0,
+                UnicodeProperties.isExtendedPictographic(v) ? 1 : 0,
+            ]
+            if seen.insert(key).inserted { result.append(v) }
+        }
+        return result
+    }()
+
+    func testFastPathMatchesFullRules() {
+        var rng = SeededRandom(seed: 0x5EED_2026)
+        // Common classes again, weighted up, so sequences like `PR OP NU` and `HL HY` come up often.
+        let common: [UInt32] = [0x20, 0x41, 0x30, 0x2C, 0x2E, 0x28, 0x29, 0x24, 0x25, 0x2D, 0x5D0, 0x4E00, 0x3002,
+                                0xFF0C, 0x1F1E6, 0x261D, 0x1F3FB, 0x200D, 0x301, 0x1F600, 0x2014, 0x200B, 0xA0,
+                                0xD800, 0xDC00]  // lone surrogates
+        let pool = Self.samples + common + common
+        // At least one sample per line-break class that occurs outside the surrogates (all but SG).
+        XCTAssertGreaterThanOrEqual(Set(Self.samples.map { UnicodeProperties.lineBreakClass($0) }).count, 42)
+        for iteration in 0..<20_000 {
+            var units: [UInt16] = []
+            for _ in 0..<(1 + Int(rng.next() % 10)) {
+                let v = pool[Int(rng.next() % UInt64(pool.count))]
+                if v >= 0x10000 {
+                    units.append(UInt16(0xD800 + ((v - 0x10000) >> 10)))
+                    units.append(UInt16(0xDC00 + ((v - 0x10000) & 0x3FF)))
+                } else {
+                    units.append(UInt16(v))
+                }
+            }
+            let fast = TextBreaks._analyzeCountingSteps(units).flags
+            let slow = TextBreaks._analyzeCountingSteps(units, withoutPairTable: true).flags
+            if fast != slow {
+                XCTFail("iteration \(iteration): \(units.map { String($0, radix: 16) }) fast \(fast) slow \(slow)")
+                return
+            }
+        }
     }
 }
