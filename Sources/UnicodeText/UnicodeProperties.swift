@@ -73,10 +73,11 @@ public struct UnicodeProperties: Sendable {
     /// Terminal columns a scalar occupies on its own.
     ///
     /// - 0 for nonspacing and enclosing marks (Mn, Me), format characters (Cf, so ZWJ and the variation
-    ///   selectors' neighbours; U+00AD SOFT HYPHEN excepted), controls (Cc, which the caller draws
-    ///   itself if at all), U+2028/U+2029 and Hangul medial vowels and final consonants (jamo V and T);
-    ///   variation selectors are Mn.
-    /// - 2 for East_Asian_Width W and F (this includes the Emoji_Presentation characters).
+    ///   U+200B and the bidi controls; U+00AD SOFT HYPHEN excepted), controls (Cc, which the caller
+    ///   draws itself if at all), U+2028/U+2029 and Hangul medial vowels and final consonants (jamo V
+    ///   and T). Variation selectors are Mn, so they count 0 too.
+    /// - 2 for East_Asian_Width W and F (this includes every Emoji_Presentation character except the
+    ///   regional indicators, which are N: one column each, two for a flag).
     /// - 1 otherwise, including East_Asian_Width A, unassigned code points and invalid values.
     ///
     /// Emoji sequences (ZWJ sequences, flags, text-style characters with VS16) need cluster-level
