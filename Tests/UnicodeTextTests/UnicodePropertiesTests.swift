@@ -105,6 +105,28 @@ final class UnicodePropertiesTests: XCTestCase {
         }
     }
 
+    func testTerminalColumnsOfClusters() {
+        func columns(_ s: String) -> Int {
+            UnicodeProperties.terminalColumns(ofCluster: s.unicodeScalars.map(\.value))
+        }
+        XCTAssertEqual(columns("e\u{301}"), 1)
+        XCTAssertEqual(columns("中"), 2)
+        XCTAssertEqual(columns("👨‍👩‍👧‍👦"), 2)  // first scalar is W
+        XCTAssertEqual(columns("👍🏽"), 2)
+        XCTAssertEqual(columns("🇨🇳"), 2)  // RI pair
+        XCTAssertEqual(columns("🇨"), 1)  // lone RI
+        XCTAssertEqual(columns("1\u{FE0F}\u{20E3}"), 2)  // keycap with VS16
+        XCTAssertEqual(columns("\u{2764}\u{FE0F}"), 2)  // ❤️: text-default heart with VS16
+        XCTAssertEqual(columns("\u{2764}"), 1)
+        XCTAssertEqual(columns("\u{1F600}\u{FE0E}"), 1)  // VS15 asks for text presentation
+        XCTAssertEqual(columns("a\u{FE0F}"), 1)  // VS16 after a non-emoji changes nothing
+        XCTAssertEqual(columns("\u{301}"), 0)
+        XCTAssertEqual(columns("\u{200D}中"), 2)
+        XCTAssertEqual(columns("\u{1100}\u{1161}\u{11A8}"), 2)  // conjoining jamo L V T
+        XCTAssertEqual(columns("\r\n"), 0)
+        XCTAssertEqual(UnicodeProperties.terminalColumns(ofCluster: [UInt32]()), 0)
+    }
+
     func testLookupsAgreeWithEachOther() {
         // Consistency over the whole code space: RI bit matches the grapheme property, W/F means 2
         // columns unless zero-width, and surrogates are invalid.
