@@ -68,7 +68,8 @@ public enum TextBreaks {
     /// - a position between the two halves of a surrogate pair has no flag;
     /// - an unpaired surrogate is analysed as U+FFFD.
     ///
-    /// The existing capacity of `flags` is reused.
+    /// The existing capacity of `flags` is reused. The first call in a process also builds the shared
+    /// property and pair tables (a few milliseconds in a release build).
     /// - Complexity: O(n) in `utf16.count`, no allocation beyond growing `flags`.
     public static func analyze(_ utf16: UnsafeBufferPointer<UInt16>, into flags: inout [BreakFlags]) {
         let n = utf16.count
