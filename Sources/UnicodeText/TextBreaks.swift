@@ -236,6 +236,9 @@ private enum GB {
     static var spacingMark: UInt8 { GraphemeBreakProperty.spacingMark.rawValue }
     static var prepend: UInt8 { GraphemeBreakProperty.prepend.rawValue }
     static var ri: UInt8 { GraphemeBreakProperty.regionalIndicator.rawValue }
+    /// Not a property value: Other that is also Extended_Pictographic (every Extended_Pictographic
+    /// scalar is Other; scripts/gen-unicode-tables.py refuses data where that is not so).
+    static var pict: UInt8 { 14 }
     /// "No previous scalar" (start of text); `bit(none)` is bit 15, in no mask.
     static var none: UInt8 { 15 }
 
@@ -341,8 +344,8 @@ private struct LineContext {
 ///   class before, the LB25 state, RI parity, widths) and `decide` must run. `row` is the effective
 ///   previous class, or `64 + base` after spaces (the rules after `SP*` only look at the class
 ///   before the spaces); row 63 and 127 (start of text) are all `slow`.
-/// - `grapheme[prev << 4 | cur]`: 1 when GB3-GB9b leave a boundary (GB11-GB13 are checked by the
-///   caller, they only remove GB999 boundaries).
+/// - `grapheme[state << 4 | class]`: the UAX #29 rules as an automaton (`graphemeStep` tabulated):
+///   bits 0-6 the next state, bit 7 a boundary before the scalar.
 ///
 /// Built once on first use (about 360 000 `decide` calls); immutable afterwards.
 private struct PairTables: @unchecked Sendable {
@@ -401,10 +404,11 @@ private struct PairTables: @unchecked Sendable {
         }
         line = UnsafePointer(lineTable)
 
-        let gbTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 16 * 16)
-        for prev in UInt8(0)..<16 {
-            for cur in UInt8(0)..<16 {
-                gbTable[Int(prev) << 4 | Int(cur)] = Self.graphemePairBoundary(prev, cur) ? 1 : 0
+        let gbTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 128 * 16)
+        for state in UInt8(0)..<128 {
+            for cls in UInt8(0)..<16 {
+                let (next, boundary) = Self.graphemeStep(state, cls)
+                gbTable[Int(state) << 4 | Int(cls)] = next | (boundary ? 0x80 : 0)
             }
         }
         grapheme = UnsafePointer(gbTable)
@@ -425,17 +429,52 @@ private struct PairTables: @unchecked Sendable {
         numberState = UnsafePointer(numberTable)
     }
 
-    /// GB3-GB9b, then GB999.
-    private static func graphemePairBoundary(_ prev: UInt8, _ cur: UInt8) -> Bool {
+    /// One step of the UAX #29 rules: the state after a scalar of class `cls` (a grapheme property
+    /// value, or `GB.pict`) and whether there is a boundary before it.
+    ///
+    /// State layout: bits 0-3 the previous class (`GB.none` at the start), bits 4-5 the GB11
+    /// progress (1 after `ExtPict Extend*`, 2 after `ExtPict Extend* ZWJ`), bit 6 "the run of regional
+    /// indicators ending here has odd length" (GB12/13).
+    static func graphemeStep(_ state: UInt8, _ cls: UInt8) -> (next: UInt8, boundary: Bool) {
+        let prevClass = state & 0xF
+        let emoji = (state >> 4) & 3
+        let riOdd = state & 0x40 != 0
+        let prev = prevClass == GB.pict ? 0 : prevClass  // Extended_Pictographic scalars are Other
+        let cur = cls == GB.pict ? 0 : cls
         let prevBit = GB.bit(prev)
         let curBit = GB.bit(cur)
-        if prev == GB.cr && cur == GB.lf { return false }  // GB3
-        if prevBit & GB.controls != 0 || curBit & GB.controls != 0 { return true }  // GB4, GB5
-        if prev == GB.l && curBit & GB.afterL != 0 { return false }  // GB6
-        if prevBit & GB.lvv != 0 && curBit & GB.vt != 0 { return false }  // GB7
-        if prevBit & GB.lvtt != 0 && cur == GB.t { return false }  // GB8
-        if curBit & GB.gb9 != 0 || prev == GB.prepend { return false }  // GB9, GB9a, GB9b
-        return true
+        let boundary: Bool
+        if prev == GB.cr && cur == GB.lf {
+            boundary = false  // GB3
+        } else if prevBit & GB.controls != 0 || curBit & GB.controls != 0 {
+            boundary = true  // GB4, GB5
+        } else if prev == GB.l && curBit & GB.afterL != 0 {
+            boundary = false  // GB6
+        } else if prevBit & GB.lvv != 0 && curBit & GB.vt != 0 {
+            boundary = false  // GB7
+        } else if prevBit & GB.lvtt != 0 && cur == GB.t {
+            boundary = false  // GB8
+        } else if curBit & GB.gb9 != 0 || prev == GB.prepend {
+            boundary = false  // GB9, GB9a, GB9b
+        } else if prev == GB.zwj && emoji == 2 && cls == GB.pict {
+            boundary = false  // GB11
+        } else if prev == GB.ri && cur == GB.ri && riOdd {
+            boundary = false  // GB12, GB13
+        } else {
+            boundary = true  // GB999
+        }
+        let nextEmoji: UInt8
+        if cls == GB.pict {
+            nextEmoji = 1
+        } else if emoji == 1 && cur == GB.extend {
+            nextEmoji = 1
+        } else if emoji == 1 && cur == GB.zwj {
+            nextEmoji = 2
+        } else {
+            nextEmoji = 0
+        }
+        let nextRIOdd = cur == GB.ri && !(prev == GB.ri && riOdd)
+        return (cls | nextEmoji << 4 | (nextRIOdd ? 0x40 : 0), boundary)
     }
 }
 
@@ -457,10 +496,8 @@ private enum Analyzer {
         let pairs = PairTables.shared
         var steps = 0
 
-        // Grapheme state.
-        var gbPrev = GB.none
-        var emojiState: UInt8 = 0  // 1: after `ExtPict Extend*`; 2: after `ExtPict Extend* ZWJ`.
-        var gbRIOdd = false
+        // Grapheme state (layout in `PairTables.graphemeStep`).
+        var gbState = GB.none
 
         // Line state; see `LineContext` for the meaning of each.
         var prev = LB.none
@@ -490,27 +527,11 @@ private enum Analyzer {
             let p = table.lookup(cp)
             steps &+= 1
 
-            // Grapheme clusters.
-            let gb = p.graphemeBreak
-            let isPict = p.has(PackedProperties.extendedPictographicBit)
-            var graphemeBoundary = pairs.grapheme[Int(gbPrev) << 4 | Int(gb)] != 0
-            if graphemeBoundary
-                && ((gbPrev == GB.zwj && emojiState == 2 && isPict)  // GB11
-                    || (gbPrev == GB.ri && gb == GB.ri && gbRIOdd))  // GB12, GB13
-            {
-                graphemeBoundary = false
-            }
-            if isPict {
-                emojiState = 1
-            } else if emojiState != 1 {
-                emojiState = 0
-            } else if gb == GB.zwj {
-                emojiState = 2
-            } else if gb != GB.extend {
-                emojiState = 0
-            }
-            gbRIOdd = gb == GB.ri && !(gbPrev == GB.ri && gbRIOdd)
-            gbPrev = gb
+            // Grapheme clusters: one step of the tabulated UAX #29 automaton.
+            let gbClass = p.has(PackedProperties.extendedPictographicBit) ? GB.pict : p.graphemeBreak
+            let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(gbClass)]
+            gbState = gbStep & 0x7F
+            let graphemeBit = gbStep >> 7  // == BreakFlags.grapheme.rawValue
 
             // Line breaking.
             let raw = p.resolvedLineBreak  // after LB1
@@ -554,7 +575,7 @@ private enum Analyzer {
             }
 
             if start > 0 {
-                out[start] = BreakFlags(rawValue: lineBits | (graphemeBoundary ? BreakFlags.grapheme.rawValue : 0))
+                out[start] = BreakFlags(rawValue: lineBits | graphemeBit)
             }
         }
         return steps
