@@ -14,11 +14,13 @@
 //   regional-indicator run (LB30a) and the East Asian width / unassigned-pictographic bits of the
 //   previous class (LB30, LB30b).
 //
-// Speed: most positions are decided by one load from a pair table (previous class, or the class
-// before a run of spaces, × current class) that is precomputed from the rule cascade itself
-// (`PairTables`): an entry is filled only where the cascade gives the same answer in every context,
-// otherwise it says "slow" and the cascade (`LineContext.decide`) runs. Combining marks and the
-// position after a ZWJ always take the cascade. Tests compare both paths on random strings.
+// Speed: the grapheme rules are a small automaton (`PairTables.graphemeStep`, tabulated once: one
+// load per scalar). Most line-break positions are decided by one load from a pair table (previous
+// class, or the class before a run of spaces, × current class) that is precomputed from the rule
+// cascade itself (`PairTables`): an entry is filled only where the cascade gives the same answer in
+// every context, otherwise it says "slow" and the cascade (`LineContext.decide`) runs. Combining
+// marks and the position after a ZWJ always take the cascade. Tests compare both paths on random
+// strings.
 //
 // Every rule looks back a bounded distance through this state, so the pass is O(n) whatever the
 // text (100 000 combining marks after one base cost 100 000 constant-time steps). The only rule
