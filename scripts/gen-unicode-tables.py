@@ -128,6 +128,13 @@ def main():
             for cp in range(first, last + 1):
                 bits[cp] |= bit
 
+    # The Swift side folds Extended_Pictographic into the grapheme class as an extra value of
+    # Other (TextBreaks.swift, GB.pict), which is exact only while every pictographic is Other.
+    pict_bit = 1 << EMOJI_BITS["Extended_Pictographic"]
+    for cp in range(N):
+        if bits[cp] & pict_bit and gcb[cp] != GB_VALUES["Other"]:
+            sys.exit(f"U+{cp:04X} is Extended_Pictographic but not Grapheme_Cluster_Break=Other")
+
     resolved_of = {}
     for name, i in lb_index.items():
         resolved_of[i] = lb_index[{"AI": "AL", "SG": "AL", "XX": "AL", "CJ": "NS"}.get(name, name)]

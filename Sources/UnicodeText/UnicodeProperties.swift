@@ -73,10 +73,11 @@ public struct UnicodeProperties: Sendable {
     /// Terminal columns a scalar occupies on its own.
     ///
     /// - 0 for nonspacing and enclosing marks (Mn, Me), format characters (Cf, so ZWJ and the variation
-    ///   selectors' neighbours; U+00AD SOFT HYPHEN excepted), controls (Cc, which the caller draws
-    ///   itself if at all), U+2028/U+2029 and Hangul medial vowels and final consonants (jamo V and T);
-    ///   variation selectors are Mn.
-    /// - 2 for East_Asian_Width W and F (this includes the Emoji_Presentation characters).
+    ///   U+200B and the bidi controls; U+00AD SOFT HYPHEN excepted), controls (Cc, which the caller
+    ///   draws itself if at all), U+2028/U+2029 and Hangul medial vowels and final consonants (jamo V
+    ///   and T). Variation selectors are Mn, so they count 0 too.
+    /// - 2 for East_Asian_Width W and F (this includes every Emoji_Presentation character except the
+    ///   regional indicators, which are N: one column each, two for a flag).
     /// - 1 otherwise, including East_Asian_Width A, unassigned code points and invalid values.
     ///
     /// Emoji sequences (ZWJ sequences, flags, text-style characters with VS16) need cluster-level
@@ -87,5 +88,34 @@ public struct UnicodeProperties: Sendable {
         if p.has(PackedProperties.zeroWidthBit) { return 0 }
         let w = p.eastAsianWidth
         return w == EastAsianWidth.wide.rawValue || w == EastAsianWidth.fullwidth.rawValue ? 2 : 1
+    }
+
+    /// Terminal columns of one extended grapheme cluster, given its scalars in order.
+    ///
+    /// The cluster takes the width of its first scalar (`terminalColumns(_:)`), except:
+    /// - a regional-indicator pair (a flag) takes 2;
+    /// - U+FE0F VARIATION SELECTOR-16 after an Emoji scalar asks for emoji presentation: 2;
+    /// - U+FE0E VARIATION SELECTOR-15 after an Emoji scalar asks for text presentation: 1;
+    /// - a cluster whose first scalar is zero-width takes the widest of its scalars (a lone
+    ///   combining mark is 0, a ZWJ sequence that starts with ZWJ is measured by what follows).
+    /// - Complexity: O(k) in the number of scalars.
+    public static func terminalColumns<S: Sequence>(ofCluster scalars: S) -> Int where S.Element == UInt32 {
+        var iterator = scalars.makeIterator()
+        guard let first = iterator.next() else { return 0 }
+        let firstProperties = PackedProperties.lookup(first)
+        var columns = terminalColumns(first)
+        var widest = columns
+        var previousIsEmoji = firstProperties.has(PackedProperties.emojiBit)
+        let firstIsRI = firstProperties.has(PackedProperties.regionalIndicatorBit)
+        var index = 1
+        while let v = iterator.next() {
+            if index == 1 && firstIsRI && isRegionalIndicator(v) { columns = 2 }
+            if previousIsEmoji && v == 0xFE0F { columns = 2 }
+            if previousIsEmoji && v == 0xFE0E { columns = 1 }
+            widest = max(widest, terminalColumns(v))
+            previousIsEmoji = isEmoji(v)
+            index += 1
+        }
+        return columns == 0 ? widest : columns
     }
 }
