@@ -175,7 +175,8 @@ struct SimpleAdvanceTable: Sendable {
     init(font: FontFile) {
         var t = [UInt32](repeating: 0, count: 0x10000)
         for range in Self.ranges {
-            for cp in range {
+            // U+3000 (ideographic space) hangs at line ends: it takes the whitespace path.
+            for cp in range where cp != 0x3000 {
                 guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
                 let adv = font.advance(ofGlyph: glyph)
                 guard adv > 0, adv < 0x10000 else { continue }

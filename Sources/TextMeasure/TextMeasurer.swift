@@ -94,8 +94,28 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             let attributes = runs[run].attributes
             let size = runFonts.size
-            let info = ClusterInfo(u, start, end)
             let breakAfter = end < n && breaks[end].contains(.lineAllowed)
+
+            // The common case of Chinese text: a one-unit cluster on the per-character path (no
+            // itemization needed: the table only holds code points the text face maps).
+            if end == start + 1 {
+                let v = UInt32(u[start])
+                let packed = (attributes.weight == .bold ? simpleBold : simple).lookup(v)
+                if packed != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09 {
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                    if v >= 0x3040 { lastStrong = Self.cjkScript(v) ?? lastStrong }
+                    let adv = Double(packed & 0xFFFF) * runFonts.textScale
+                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
+                        hanging: false)
+                    previousSlot = .primary
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
+            }
+            let info = ClusterInfo(u, start, end)
 
             while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
             if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
