@@ -194,7 +194,11 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             } else if slot != .emoji {
                 lastStrong = script
             }
-            if word.count > 0 && (word.slot != slot || word.font.size != size || word.script != script) {
+            // HarfBuzz's mark attachment is quadratic in the length of a mark stack: a cluster longer
+            // than `maxShapedClusterUnits` (100 000 accents on one letter) is shaped on its first
+            // units only; the marks after them add no advance, as combining marks do not.
+            let oversized = end - start > Self.maxShapedClusterUnits
+            if word.count > 0 && (oversized || word.slot != slot || word.font.size != size || word.script != script) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
             }
             if word.count == 0 {
@@ -205,6 +209,12 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             word.ends.append(Int32(end))
             word.breakAfter.append(breakAfter)
+            if oversized {
+                var limit = start + Self.maxShapedClusterUnits
+                if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
+                word.shapeLimit = limit
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
             start = end
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
@@ -221,7 +231,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         let count = word.count
         guard count > 0 else { return }
         defer { word.reset() }
-        let wordEnd = Int(word.ends[count - 1])
+        let wordEnd = min(Int(word.ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         let file = fonts.file(word.slot)
         let k = word.font.size / Double(file.upem)
@@ -246,7 +256,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
         }
 
-        let cacheable = text.count <= WordCache.maxWordLength
+        let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
@@ -291,6 +301,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         missing += 1
         return text
     }
+
+    /// The longest cluster shaped in full (UTF-16 units).
+    static let maxShapedClusterUnits = 64
 
     /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
     @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
@@ -381,8 +394,11 @@ private struct WordState {
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
     var ends: [Int32] = []
     var breakAfter: [Bool] = []
+    /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
+    var shapeLimit: Int?
     var count: Int { ends.count }
     mutating func reset() {
+        shapeLimit = nil
         ends.removeAll(keepingCapacity: true)
         breakAfter.removeAll(keepingCapacity: true)
     }
