@@ -285,7 +285,8 @@ public struct TableGeometry: Sendable, Equatable {
     }
 
     /// The visible rows whose frames intersect `yRange` (`minY < upperBound` and
-    /// `maxY > lowerBound`; zero-height rows strictly inside count), in order.
+    /// `maxY > lowerBound`; zero-height rows strictly inside count), in order. Bounds are snapped
+    /// outwards to the pixel grid, so an empty range between two pixels returns the row containing it.
     /// - Complexity: O(log S + log n + k + m · log n) for k rows returned and m sections crossed.
     public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] {
         var result: [TableIndexPath] = []
