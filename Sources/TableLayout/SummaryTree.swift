@@ -55,6 +55,10 @@ package struct TreeShape: Sendable, Equatable {
 
     /// The production shape: 256 heights (1 KiB of Int32) per leaf, 64 children per node.
     package static let standard = TreeShape(leafCapacity: 256, fanout: 64)
+
+    /// The production shape for section entries (32 bytes each): 64 per leaf keeps the linear
+    /// leaf scan of a lookup short.
+    package static let sections = TreeShape(leafCapacity: 64, fanout: 64)
 }
 
 final class _TreeNode<E: _TreeElement> {

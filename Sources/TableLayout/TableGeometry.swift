@@ -99,7 +99,7 @@ public struct TableGeometry: Sendable, Equatable {
         self.configuration = configuration
         spacingPixels = try Self.pixels(configuration.sectionSpacing, scale: configuration.scale, context: "section spacing")
         rows = RowHeightSequence(pixelHeights: [], shape: shape)
-        sections = _SummaryTree(shape: shape)
+        sections = _SummaryTree(shape: shape == .standard ? .sections : shape)
         tableHeader = try pixels(tableHeaderHeight, "table header")
         tableFooter = try pixels(tableFooterHeight, "table footer")
         var allRows: [Int32] = []
