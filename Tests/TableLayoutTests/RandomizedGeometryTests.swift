@@ -345,12 +345,12 @@ final class RandomizedGeometryTests: XCTestCase {
         var ys: [Double] = []
         for b in boundaries { ys += [n.pt(b), n.pt(b - 1), n.pt(b + 1), n.pt(b) + 0.3 / n.scale, n.pt(b) - 0.3 / n.scale] }
         for _ in 0..<20 { ys.append(Double.random(in: -10...(n.pt(l.content) + 10), using: &rng)) }
-        if ys.count > 400 { ys = Array(ys.shuffled(using: &rng).prefix(400)) }
+        if ys.count > 250 { ys = Array(ys.shuffled(using: &rng).prefix(250)) }
         for y in ys {
             try expect(g.indexPathForRow(at: y), n.indexPathForRow(at: y, l), "indexPathForRow(at: \(y))")
         }
         // Range queries with endpoints drawn from the same candidates.
-        for k in 0..<24 {
+        for k in 0..<16 {
             let a = ys.randomElement(using: &rng) ?? 0
             let b = k == 0 ? a : (ys.randomElement(using: &rng) ?? 1)
             let range = min(a, b)..<max(a, b)
