@@ -287,7 +287,8 @@ public struct TableGeometry: Sendable, Equatable {
     /// The visible rows whose frames intersect `yRange` (`minY < upperBound` and
     /// `maxY > lowerBound`; zero-height rows strictly inside count), in order. Bounds are snapped
     /// outwards to the pixel grid, so an empty range between two pixels returns the row containing it.
-    /// - Complexity: O(log S + log n + k + m · log n) for k rows returned and m sections crossed.
+    /// - Complexity: O(log S + log n + k + m) for k rows returned and m sections crossed: only the
+    ///   (at most two) sections cut by a bound search their rows; the others are inside entirely.
     public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] {
         var result: [TableIndexPath] = []
         let lo = pixelFloor(yRange.lowerBound)
@@ -302,7 +303,10 @@ public struct TableGeometry: Sendable, Equatable {
         sections.forEach(from: s) { e in
             if top >= hi { return false }
             let rowsTop = top + Int64(e.spacing) + Int64(e.header)
-            if !e.isCollapsed, e.rowCount > 0, rowsTop < hi, rowsTop + e.rowsHeight > lo {
+            if !e.isCollapsed, e.rowCount > 0, rowsTop > lo, rowsTop + e.rowsHeight < hi {
+                // Every row lies strictly inside the range: no need to read their heights.
+                for r in 0..<Int(e.rowCount) { result.append(TableIndexPath(section: s, row: r)) }
+            } else if !e.isCollapsed, e.rowCount > 0, rowsTop < hi, rowsTop + e.rowsHeight > lo {
                 var g = firstGlobal
                 var rowTop = rowsTop
                 if lo > rowsTop {
