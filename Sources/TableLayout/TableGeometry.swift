@@ -294,8 +294,9 @@ public struct TableGeometry: Sendable, Equatable {
         let lo = pixelFloor(yRange.lowerBound)
         let hi = pixelCeil(yRange.upperBound)
         guard lo < hi, sections.count > 0 else { return result }
-        let start = max(0, lo - Int64(tableHeader))
-        var (s, before) = sections.find(extent: start)
+        // Below the table header, start at section 0: `find` skips zero-height sections, which may
+        // hold zero-height rows strictly inside the range.
+        var (s, before) = lo < Int64(tableHeader) ? (0, .zero) : sections.find(extent: lo - Int64(tableHeader))
         guard s < sections.count else { return result }
         var top = Int64(tableHeader) + before.height
         var firstGlobal = Int(before.rows)

@@ -29,6 +29,19 @@ final class RandomizedGeometryTests: XCTestCase {
         try run(seed: 31, operations: 600, style: .plain, scale: 3, shape: TreeShape(leafCapacity: 8, fanout: 6), spacing: 0.5)
     }
 
+    /// A longer sweep for local runs: `TABLELAYOUT_FUZZ_SEEDS=200 swift test --filter TableLayoutTests`.
+    func testExtendedSeedSweepFromEnvironment() throws {
+        guard let value = ProcessInfo.processInfo.environment["TABLELAYOUT_FUZZ_SEEDS"], let seeds = UInt64(value) else {
+            throw XCTSkip("set TABLELAYOUT_FUZZ_SEEDS=<count> to run a longer seed sweep")
+        }
+        for seed in 1000..<(1000 + seeds) {
+            let style: TableStyle = seed % 2 == 0 ? .plain : .grouped
+            let shape = TreeShape(leafCapacity: 4 + Int(seed % 5), fanout: 4 + Int(seed % 3))
+            try run(seed: seed, operations: 300, style: style, scale: Double(1 + seed % 3), shape: shape,
+                    spacing: seed % 4 == 0 ? 0.5 : nil)
+        }
+    }
+
     // MARK: Driver
 
     func run(seed: UInt64, operations: Int, style: TableStyle, scale: Double, shape: TreeShape, spacing: Double? = nil) throws {
