@@ -1,0 +1,412 @@
+// Loading feeds: format detection by content, parsing, decoding, error context.
+//
+// Detection looks at the first non-whitespace bytes (after a UTF-8 BOM), never only at the name:
+//   "bplist" or "<"  -> property list; an array whose first dict has `Id`/`userName` is the
+//                       classic format, anything else the full model (Weibo keys);
+//   "["              -> Weibo JSON (a bare array of statuses);
+//   "{"              -> JSON Lines when the name ends in .jsonl/.ndjson or when more data follows
+//                       the first complete top-level object; Weibo JSON otherwise.
+// Anything else is `unrecognizedFormat`.
+//
+// Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
+// so hostile inputs cannot overflow the stack of Foundation's recursive parsers. Binary property
+// lists are handed to Foundation unchecked (their depth is bounded by their object table, and the
+// project's inputs are XML); see the README's known gaps.
+import Foundation
+
+/// How strictly and with which limits a feed is loaded.
+public struct LoadOptions: Sendable, Hashable {
+    /// When false (default) the first invalid status fails the load; when true invalid statuses
+    /// are skipped and reported in `LoadResult.skipped`. File-level errors (unreadable, malformed
+    /// JSON, wrong root) always fail, except per-line errors of JSON Lines, which are skippable.
+    public var skipInvalid: Bool
+    /// Longest accepted string value, in UTF-8 bytes (default 1 MiB; Weibo texts are ≤ 2 000 characters).
+    public var maxStringBytes: Int
+    /// Deepest accepted nesting of arrays/objects (default 128; Weibo statuses nest about 8 deep).
+    public var maxNestingDepth: Int
+    /// Longest accepted JSON Lines line, in bytes (default 64 MiB).
+    public var maxLineBytes: Int
+    /// Forces a format instead of detecting it.
+    public var format: FeedFormat?
+
+    public init(
+        skipInvalid: Bool = false, maxStringBytes: Int = 1 << 20, maxNestingDepth: Int = 128,
+        maxLineBytes: Int = 64 << 20, format: FeedFormat? = nil
+    ) {
+        self.skipInvalid = skipInvalid
+        self.maxStringBytes = maxStringBytes
+        self.maxNestingDepth = maxNestingDepth
+        self.maxLineBytes = maxLineBytes
+        self.format = format
+    }
+}
+
+/// A status left out by a `skipInvalid` load, with the reason.
+public struct SkippedStatus: Sendable, Hashable {
+    /// Zero-based index of the status in the file (for JSON Lines: among non-blank lines).
+    public var index: Int
+    /// Its id, when it could be read.
+    public var id: Int64?
+    public var error: StatusModelError
+}
+
+/// The result of a load: the feed and, with `skipInvalid`, what was left out.
+public struct LoadResult: Sendable, Hashable {
+    public var feed: Feed
+    public var skipped: [SkippedStatus]
+}
+
+/// Loads feeds from files or memory. Stateless; safe to call from any thread.
+public enum FeedLoader {
+    static let chunkSize = 1 << 16
+
+    /// Loads the feed in `url`, detecting its format from its content.
+    ///
+    /// Throws the first problem as a `StatusModelError` (with file, status index, id and key path)
+    /// unless `options.skipInvalid` is set. JSON Lines files are streamed, not read whole.
+    public static func load(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError)
+        -> LoadResult
+    {
+        let name = url.lastPathComponent
+        var format = options.format ?? .weiboJSON
+        if options.format == nil { format = try detectFormat(of: url) }
+        if format == .jsonLines {
+            var statuses: [Status] = []
+            let skipped = try forEachStatus(inJSONLines: url, options: options) { statuses.append($0) }
+            return LoadResult(feed: Feed(statuses: statuses, sourceName: name, format: .jsonLines), skipped: skipped)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(file: name, reason: readableReason(error))
+        }
+        return try load(data: data, fileName: name, options: options)
+    }
+
+    /// Loads a feed from bytes already in memory; `fileName` is used for detection and in errors.
+    public static func load(data: Data, fileName: String, options: LoadOptions = LoadOptions()) throws(StatusModelError)
+        -> LoadResult
+    {
+        let bytes = [UInt8](data)
+        var offset = 0
+        var format = options.format ?? .weiboJSON
+        if options.format == nil {
+            format = try detectFormat(fileName: fileName) { () -> ArraySlice<UInt8>? in
+                guard offset < bytes.count else { return nil }
+                let end = min(bytes.count, offset + chunkSize)
+                defer { offset = end }
+                return bytes[offset..<end]
+            }
+        }
+        switch format {
+        case .jsonLines:
+            var statuses: [Status] = []
+            var lines = LineDecoder(file: fileName, options: options)
+            var start = 0
+            for (i, b) in bytes.enumerated() where b == 0x0A {
+                try lines.decode(bytes[start..<i]) { statuses.append($0) }
+                start = i + 1
+            }
+            try lines.decode(bytes[start...]) { statuses.append($0) }
+            return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .jsonLines), skipped: lines.skipped)
+        case .weiboJSON:
+            return try loadJSON(bytes, data: data, fileName: fileName, options: options)
+        case .classicPlist, .modelPlist:
+            return try loadPlist(bytes, data: data, fileName: fileName, options: options)
+        }
+    }
+
+    /// Calls `body` for every status of a JSON Lines file, in order, reading it in chunks:
+    /// memory stays bounded by the longest line, whatever the file's length.
+    ///
+    /// Returns the skipped statuses (always empty unless `options.skipInvalid`).
+    public static func forEachStatus(
+        inJSONLines url: URL, options: LoadOptions = LoadOptions(), _ body: (Status) -> Void
+    ) throws(StatusModelError) -> [SkippedStatus] {
+        let name = url.lastPathComponent
+        let reader = try ChunkReader(url: url)
+        var lines = LineDecoder(file: name, options: options)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(chunkSize * 2)
+        var scanFrom = 0
+        while true {
+            let chunk = try reader.next()
+            if let chunk { buffer.append(contentsOf: chunk) }
+            var start = 0
+            var i = scanFrom
+            while i < buffer.count {
+                if buffer[i] == 0x0A {
+                    try lines.decode(buffer[start..<i], body)
+                    start = i + 1
+                }
+                i += 1
+            }
+            if chunk == nil {
+                try lines.decode(buffer[start...], body)
+                break
+            }
+            if start > 0 { buffer.removeSubrange(0..<start) }
+            scanFrom = buffer.count
+            if buffer.count > options.maxLineBytes {
+                throw .malformed(
+                    file: name, format: "JSON Lines", line: lines.lineNumber + 1,
+                    reason: "line longer than \(options.maxLineBytes) bytes")
+            }
+        }
+        return lines.skipped
+    }
+
+    /// Detects the format of the file at `url` from its first bytes (see the file comment).
+    public static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
+        let reader = try ChunkReader(url: url)
+        return try detectFormat(fileName: url.lastPathComponent) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
+            try reader.next().map { $0[...] }
+        }
+    }
+
+    static func detectFormat(
+        fileName: String, next: () throws(StatusModelError) -> ArraySlice<UInt8>?
+    ) throws(StatusModelError) -> FeedFormat {
+        var chunk: ArraySlice<UInt8> = []
+        var first = true
+        // The first non-whitespace byte.
+        while true {
+            if chunk.isEmpty {
+                guard let c = try next() else { throw .empty(file: fileName) }
+                chunk = c
+                if first {
+                    first = false
+                    if chunk.starts(with: [0xEF, 0xBB, 0xBF]) { chunk = chunk.dropFirst(3) }
+                }
+                continue
+            }
+            if isJSONWhitespace(chunk.first!) {
+                chunk = chunk.drop(while: isJSONWhitespace)
+                continue
+            }
+            break
+        }
+        let lead = chunk.first!
+        if chunk.starts(with: Array("bplist".utf8)) || lead == UInt8(ascii: "<") {
+            return .modelPlist  // refined to classic once parsed
+        }
+        if lead == UInt8(ascii: "[") { return .weiboJSON }
+        guard lead == UInt8(ascii: "{") else { throw .unrecognizedFormat(file: fileName, found: describeLeadingBytes(chunk)) }
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        if ext == "jsonl" || ext == "ndjson" { return .jsonLines }
+        var scanner = JSONDepthScanner()
+        while true {
+            while let b = chunk.first, !scanner.closedTopLevel {
+                chunk = chunk.dropFirst()
+                if !scanner.feed(b, limit: 1 << 20) { return .weiboJSON }
+            }
+            if scanner.closedTopLevel {
+                chunk = chunk.drop(while: isJSONWhitespace)
+                if !chunk.isEmpty { return .jsonLines }
+            }
+            guard let c = try next() else { return .weiboJSON }
+            chunk = c
+        }
+    }
+
+    // MARK: - JSON and property lists
+
+    static func loadJSON(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
+        -> LoadResult
+    {
+        if bytes.allSatisfy(isJSONWhitespace) { throw .empty(file: fileName) }
+        guard jsonDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
+            throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw .malformed(file: fileName, format: "JSON", line: nil, reason: readableReason(error))
+        }
+        let expected = "an array of statuses or an object with \"statuses\""
+        let items: [Any]
+        let prefix: String
+        if let a = root as? [Any] {
+            items = a
+            prefix = ""
+        } else if let d = root as? [String: Any] {
+            guard let s = d["statuses"] else {
+                throw .wrongRoot(file: fileName, line: nil, expected: expected, found: "object without \"statuses\"")
+            }
+            guard let a = s as? [Any] else {
+                throw .typeMismatch(
+                    StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: describeValue(s))
+            }
+            items = a
+            prefix = "statuses"
+        } else {
+            throw .wrongRoot(file: fileName, line: nil, expected: expected, found: describeValue(root))
+        }
+        let (statuses, skipped) = try decodeAll(
+            items, prefix: prefix, fileName: fileName, classic: false, options: options)
+        return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .weiboJSON), skipped: skipped)
+    }
+
+    static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
+        -> LoadResult
+    {
+        if !bytes.starts(with: Array("bplist".utf8)) {
+            guard plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
+                throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
+            }
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw .malformed(file: fileName, format: "property list", line: nil, reason: readableReason(error))
+        }
+        let expected = "an array of statuses or a dict with \"statuses\""
+        var items: [Any]
+        var prefix = ""
+        if let a = root as? [Any] {
+            items = a
+        } else if let d = root as? [String: Any], let s = d["statuses"] {
+            guard let a = s as? [Any] else {
+                throw .typeMismatch(
+                    StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: describeValue(s))
+            }
+            items = a
+            prefix = "statuses"
+        } else {
+            throw .wrongRoot(file: fileName, line: nil, expected: expected, found: describeValue(root))
+        }
+        let classic = prefix.isEmpty && (items.first as? [String: Any]).map { $0["Id"] != nil || $0["userName"] != nil } ?? false
+        let (statuses, skipped) = try decodeAll(items, prefix: prefix, fileName: fileName, classic: classic, options: options)
+        items = []
+        return LoadResult(
+            feed: Feed(statuses: statuses, sourceName: fileName, format: classic ? .classicPlist : .modelPlist),
+            skipped: skipped)
+    }
+
+    static func decodeAll(
+        _ items: [Any], prefix: String, fileName: String, classic: Bool, options: LoadOptions
+    ) throws(StatusModelError) -> ([Status], [SkippedStatus]) {
+        var statuses: [Status] = []
+        statuses.reserveCapacity(items.count)
+        var skipped: [SkippedStatus] = []
+        for (i, item) in items.enumerated() {
+            do throws(StatusModelError) {
+                statuses.append(
+                    try decodeStatus(item, index: i, keyPrefix: "\(prefix)[\(i)]", line: nil, fileName: fileName,
+                        classic: classic, options: options))
+            } catch {
+                guard options.skipInvalid else { throw error }
+                skipped.append(SkippedStatus(index: i, id: error.location?.id, error: error))
+            }
+        }
+        return (statuses, skipped)
+    }
+
+    static func decodeStatus(
+        _ item: Any, index: Int, keyPrefix: String, line: Int?, fileName: String, classic: Bool, options: LoadOptions
+    ) throws(StatusModelError) -> Status {
+        guard let dict = item as? [String: Any] else {
+            throw .typeMismatch(
+                StatusLocation(file: fileName, index: index, keyPath: keyPrefix, line: line), expected: "object",
+                found: describeValue(item))
+        }
+        let fields = Fields(dict, maxStringBytes: options.maxStringBytes)
+        do {
+            return classic ? try StatusDecoder.classic(fields) : try StatusDecoder.weibo(fields)
+        } catch {
+            let id = dict[classic ? "Id" : "id"].flatMap(lenientInt64)
+            let loc = StatusLocation(
+                file: fileName, index: index, id: id, keyPath: error.path.rendered(prefix: keyPrefix), line: line)
+            throw error.error(in: loc)
+        }
+    }
+
+    static func readableReason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return d }
+        if let u = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return u.localizedDescription }
+        return ns.localizedDescription
+    }
+}
+
+/// Decodes JSON Lines one line at a time, numbering lines and statuses and collecting skips.
+struct LineDecoder {
+    let file: String
+    let options: LoadOptions
+    private(set) var lineNumber = 0
+    private(set) var index = 0
+    private(set) var skipped: [SkippedStatus] = []
+
+    init(file: String, options: LoadOptions) {
+        self.file = file
+        self.options = options
+    }
+
+    mutating func decode(_ raw: ArraySlice<UInt8>, _ body: (Status) -> Void) throws(StatusModelError) {
+        lineNumber += 1
+        var line = raw
+        if lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        while let l = line.last, isJSONWhitespace(l) { line = line.dropLast() }
+        while let f = line.first, isJSONWhitespace(f) { line = line.dropFirst() }
+        if line.isEmpty { return }
+        let i = index
+        index += 1
+        do throws(StatusModelError) {
+            body(try status(line, index: i))
+        } catch {
+            guard options.skipInvalid else { throw error }
+            skipped.append(SkippedStatus(index: i, id: error.location?.id, error: error))
+        }
+    }
+
+    private func status(_ line: ArraySlice<UInt8>, index: Int) throws(StatusModelError) -> Status {
+        guard jsonDepthWithinLimit(line, limit: options.maxNestingDepth) else {
+            throw .nestingTooDeep(file: file, line: lineNumber, limit: options.maxNestingDepth)
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+        } catch {
+            throw .malformed(file: file, format: "JSON Lines", line: lineNumber, reason: FeedLoader.readableReason(error))
+        }
+        guard root is [String: Any] else {
+            throw .wrongRoot(file: file, line: lineNumber, expected: "a status object", found: describeValue(root))
+        }
+        return try FeedLoader.decodeStatus(
+            root, index: index, keyPrefix: "[\(index)]", line: lineNumber, fileName: file, classic: false, options: options)
+    }
+}
+
+/// Reads a file in fixed-size chunks.
+final class ChunkReader {
+    private let handle: FileHandle
+    private let name: String
+
+    init(url: URL) throws(StatusModelError) {
+        name = url.lastPathComponent
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+            throw .unreadable(file: name, reason: "is a directory")
+        }
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    /// The next chunk, or nil at the end of the file.
+    func next() throws(StatusModelError) -> [UInt8]? {
+        do {
+            guard let d = try handle.read(upToCount: FeedLoader.chunkSize), !d.isEmpty else { return nil }
+            return [UInt8](d)
+        } catch {
+            throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+
+/// One status (a post) of a Weibo-style feed, as the layout engine needs it.
+///
+/// Value type; immutable once loaded; `Sendable`, so feeds may be laid out on any thread.
+/// Fields the source format does not provide take the defaults documented on each property.
+public struct Status: Sendable, Hashable {
+    /// The status id (`id` in the Weibo API, `Id` in the classic plist).
+    public var id: Int64
+    /// When the status was posted; nil when the source only gave an unparseable display string.
+    public var createdAt: Date?
+    /// The created-at string exactly as the source gave it (the classic plist's `createdAt`
+    /// such as "2小时前"); nil for formats that carry a machine date.
+    public var createdAtText: String?
+    /// The client name: the text of the API's `source` HTML anchor (the classic plist's plain
+    /// `source`). Empty when absent.
+    public var source: String
+    /// The status text, unmodified (entities are resolved by the layout).
+    public var text: String
+    /// The author. For a deleted retweet (`deleted` set in the API) this is `User.unknown`.
+    public var user: User
+    /// True when the API marks the status as deleted (`deleted`: "1").
+    public var isDeleted: Bool
+    /// The retweeted (reposted) status, if any; never itself a retweet in practice, but nesting is allowed.
+    public var retweetedStatus: Status? {
+        get { retweetBox?.status }
+        set { retweetBox = newValue.map(RetweetBox.init) }
+    }
+    /// Pictures in display order (`pic_ids` order).
+    public var pictures: [Picture]
+    /// Short URLs in the text (`url_struct`); a retweet without its own inherits its parent's.
+    public var urlEntities: [URLEntity]
+    /// `#topic#` entities (`topic_struct`).
+    public var topics: [Topic]
+    /// The first tag (`tag_struct[0]`), if any.
+    public var tag: Tag?
+    /// The card (`page_info`); a retweet without its own inherits its parent's.
+    public var pageInfo: PageInfo?
+    /// The title bar above the status (`title`), e.g. "热门".
+    public var titleBar: TitleBar?
+    /// Repost, comment and like counts (never negative).
+    public var repostsCount: Int
+    public var commentsCount: Int
+    public var attitudesCount: Int
+    /// Whether the viewer liked the status (`attitudes_status` == 1).
+    public var liked: Bool
+    /// The member badge image name of the classic format (`mbtype`), e.g. "vip"; nil otherwise.
+    public var memberBadge: String?
+
+    private var retweetBox: RetweetBox?
+
+    /// Creates a status; every field but `id`, `text` and `user` has an empty default.
+    public init(
+        id: Int64, createdAt: Date? = nil, createdAtText: String? = nil, source: String = "",
+        text: String, user: User, isDeleted: Bool = false, retweetedStatus: Status? = nil,
+        pictures: [Picture] = [], urlEntities: [URLEntity] = [], topics: [Topic] = [], tag: Tag? = nil,
+        pageInfo: PageInfo? = nil, titleBar: TitleBar? = nil, repostsCount: Int = 0,
+        commentsCount: Int = 0, attitudesCount: Int = 0, liked: Bool = false, memberBadge: String? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.createdAtText = createdAtText
+        self.source = source
+        self.text = text
+        self.user = user
+        self.isDeleted = isDeleted
+        self.retweetBox = retweetedStatus.map(RetweetBox.init)
+        self.pictures = pictures
+        self.urlEntities = urlEntities
+        self.topics = topics
+        self.tag = tag
+        self.pageInfo = pageInfo
+        self.titleBar = titleBar
+        self.repostsCount = repostsCount
+        self.commentsCount = commentsCount
+        self.attitudesCount = attitudesCount
+        self.liked = liked
+        self.memberBadge = memberBadge
+    }
+
+    /// True when the status reposts another one.
+    public var isRetweet: Bool { retweetBox != nil }
+}
+
+/// Immutable box giving `Status` a recursive stored property with value semantics.
+private final class RetweetBox: Sendable, Hashable {
+    let status: Status
+    init(_ status: Status) { self.status = status }
+    static func == (a: RetweetBox, b: RetweetBox) -> Bool { a === b || a.status == b.status }
+    func hash(into hasher: inout Hasher) { hasher.combine(status) }
+}
+
+/// The author of a status.
+public struct User: Sendable, Hashable {
+    public var id: Int64
+    /// `name`, falling back to `screen_name` when the API omits it.
+    public var name: String
+    /// The display name (`screen_name`).
+    public var screenName: String
+    /// The viewer's remark for this user; empty when none.
+    public var remark: String
+    /// `profile_image_url`; empty when absent.
+    public var avatarURL: String
+    /// `verified_type`: -1 none, 0 personal, 1–7 organisation, 220 club (grass-roots); default -1.
+    public var verifiedType: Int
+    /// Member (VIP) level `mbrank`, 0 when none.
+    public var mbrank: Int
+    /// Member type `mbtype`; values above 2 mean an active membership. 0 when absent.
+    public var mbtype: Int
+
+    public init(
+        id: Int64, name: String, screenName: String? = nil, remark: String = "", avatarURL: String = "",
+        verifiedType: Int = -1, mbrank: Int = 0, mbtype: Int = 0
+    ) {
+        self.id = id
+        self.name = name
+        self.screenName = screenName ?? name
+        self.remark = remark
+        self.avatarURL = avatarURL
+        self.verifiedType = verifiedType
+        self.mbrank = mbrank
+        self.mbtype = mbtype
+    }
+
+    /// The placeholder author of a deleted status.
+    public static let unknown = User(id: 0, name: "")
+}
+
+/// One picture of a status or of a URL entity.
+public struct Picture: Sendable, Hashable {
+    /// The image format as the API reports it.
+    public enum Kind: String, Sendable, Hashable {
+        case gif = "GIF", jpeg = "JPEG", webp = "WEBP", other = ""
+        init(apiName: String) { self = Kind(rawValue: apiName.uppercased()) ?? .other }
+    }
+
+    /// `pic_id`.
+    public var id: String
+    /// URL of the variant the size was taken from (`large`, else bmiddle, thumbnail, original).
+    public var url: String
+    /// Pixel size of that variant; 0 when unknown.
+    public var width: Int
+    public var height: Int
+    public var kind: Kind
+    /// `keep_size`: show at a fixed square instead of aspect-fit.
+    public var keepSize: Bool
+
+    public init(id: String, url: String, width: Int, height: Int, kind: Kind = .jpeg, keepSize: Bool = false) {
+        self.id = id
+        self.url = url
+        self.width = width
+        self.height = height
+        self.kind = kind
+        self.keepSize = keepSize
+    }
+
+    /// True for animated GIFs (badge "GIF").
+    public var isGIF: Bool { kind == .gif }
+    /// True when height / width > 3 (badge "long picture"); false for an unknown size.
+    public var isLong: Bool { width > 0 && height > 3 * width }
+}
+
+/// A short URL in the text (`url_struct` entry).
+public struct URLEntity: Sendable, Hashable {
+    public var shortURL: String
+    /// `url_title`, shown instead of the short URL.
+    public var title: String
+    /// `ori_url`; empty when absent.
+    public var originalURL: String
+    /// `url_type` (0 web page, 36 place, 39 picture/video …); 0 when absent.
+    public var type: Int
+    /// `url_type_pic`: the link icon; empty when absent.
+    public var iconURL: String
+    /// `page_id` when the URL points at the status card; empty otherwise.
+    public var pageID: String
+    /// Pictures behind the URL (`pic_ids` / `pic_infos`), if any.
+    public var pictures: [Picture]
+
+    public init(
+        shortURL: String, title: String, originalURL: String = "", type: Int = 0, iconURL: String = "",
+        pageID: String = "", pictures: [Picture] = []
+    ) {
+        self.shortURL = shortURL
+        self.title = title
+        self.originalURL = originalURL
+        self.type = type
+        self.iconURL = iconURL
+        self.pageID = pageID
+        self.pictures = pictures
+    }
+}
+
+/// A `#topic#` entity (`topic_struct` entry).
+public struct Topic: Sendable, Hashable {
+    public var title: String
+    public var url: String
+    public init(title: String, url: String = "") {
+        self.title = title
+        self.url = url
+    }
+}
+
+/// The tag below a status (`tag_struct[0]`).
+public struct Tag: Sendable, Hashable {
+    public var name: String
+    /// `tag_type`: 1 is a place (taller row with an icon); other values are plain tags.
+    public var type: Int
+    /// `url_type_pic`; empty when absent.
+    public var iconURL: String
+    public var scheme: String
+
+    public init(name: String, type: Int = 0, iconURL: String = "", scheme: String = "") {
+        self.name = name
+        self.type = type
+        self.iconURL = iconURL
+        self.scheme = scheme
+    }
+
+    public var isPlace: Bool { type == 1 }
+}
+
+/// The card below the text (`page_info`).
+public struct PageInfo: Sendable, Hashable {
+    /// `page_title`.
+    public var title: String
+    /// `page_desc`; empty when absent.
+    public var desc: String
+    /// `tips`; empty when absent.
+    public var tips: String
+    /// `type` (numbers or numeric strings in the API); 0 when absent.
+    public var type: Int
+    /// `object_type`, e.g. "video", "place", "webpage"; empty when absent.
+    public var objectType: String
+    /// `page_pic`; empty when absent or null.
+    public var pictureURL: String
+    /// `type_icon`: the badge over the picture; empty when absent or null.
+    public var typeIconURL: String
+    /// True when `buttons` is a non-empty array.
+    public var hasButton: Bool
+    public var pageURL: String
+    public var pageID: String
+
+    public init(
+        title: String, desc: String = "", tips: String = "", type: Int = 0, objectType: String = "",
+        pictureURL: String = "", typeIconURL: String = "", hasButton: Bool = false, pageURL: String = "",
+        pageID: String = ""
+    ) {
+        self.title = title
+        self.desc = desc
+        self.tips = tips
+        self.type = type
+        self.objectType = objectType
+        self.pictureURL = pictureURL
+        self.typeIconURL = typeIconURL
+        self.hasButton = hasButton
+        self.pageURL = pageURL
+        self.pageID = pageID
+    }
+
+    /// True for a video card (taller, 16:9-ish picture).
+    public var isVideo: Bool { objectType == "video" }
+}
+
+/// The title bar above a status (`title`), e.g. "热门" with an icon.
+public struct TitleBar: Sendable, Hashable {
+    public var text: String
+    public var iconURL: String
+    public init(text: String, iconURL: String = "") {
+        self.text = text
+        self.iconURL = iconURL
+    }
+}
+
+/// The format a feed was loaded from (and a writer's output format).
+public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
+    /// The tutorial's plist: an array of dicts with `Id`, `userName`, `text`, …
+    case classicPlist = "classic-plist"
+    /// A Weibo API timeline response (object with `statuses`, or an array).
+    case weiboJSON = "json"
+    /// The full model as a property list (the same keys as the JSON).
+    case modelPlist = "plist"
+    /// One Weibo status object per line.
+    case jsonLines = "jsonl"
+}
+
+/// A loaded feed: statuses in file order plus where they came from.
+public struct Feed: Sendable, Hashable {
+    public var statuses: [Status]
+    /// The file name (last path component) the feed was loaded from; empty for in-memory feeds.
+    public var sourceName: String
+    public var format: FeedFormat
+
+    public init(statuses: [Status], sourceName: String = "", format: FeedFormat = .weiboJSON) {
+        self.statuses = statuses
+        self.sourceName = sourceName
+        self.format = format
+    }
+
+    /// Number of statuses that repost another one.
+    public var retweetCount: Int { statuses.reduce(0) { $0 + ($1.isRetweet ? 1 : 0) } }
+    /// Number of pictures shown, own and retweeted.
+    public var pictureCount: Int {
+        statuses.reduce(0) { $0 + $1.pictures.count + ($1.retweetedStatus?.pictures.count ?? 0) }
+    }
+}

@@ -1,1 +1,0 @@
-// StatusModel: module under construction (see docs/ARCHITECTURE.md).

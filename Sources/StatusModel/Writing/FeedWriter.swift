@@ -1,0 +1,257 @@
+// Writing feeds in the Weibo key schema (JSON, JSON Lines, model plist).
+//
+// Statuses are first turned into a small ordered value tree (`WireValue`), then emitted:
+// JSON by our own emitter (keys in a fixed order, so output is byte-identical on every run and
+// platform, and fast enough to stream millions of lines), property lists through Foundation.
+// Everything the loader reads is written, so load(write(feed)) == feed.
+import Foundation
+
+/// An ordered JSON/plist value.
+enum WireValue {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+    case array([WireValue])
+    case object([(String, WireValue)])
+
+    /// The Foundation object tree for PropertyListSerialization.
+    var foundationObject: Any {
+        switch self {
+        case .string(let s): s
+        case .int(let i): NSNumber(value: i)
+        case .bool(let b): b
+        case .array(let a): a.map(\.foundationObject)
+        case .object(let o): Dictionary(o.map { ($0.0, $0.1.foundationObject) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// Appends compact JSON (UTF-8, no insignificant whitespace) to `out`.
+    func appendJSON(to out: inout [UInt8]) {
+        switch self {
+        case .string(let s): Self.appendJSONString(s, to: &out)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                v.appendJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            for (i, (k, v)) in o.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.appendJSONString(k, to: &out)
+                out.append(UInt8(ascii: ":"))
+                v.appendJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let hex = Array("0123456789abcdef".utf8)
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Turns model values into the Weibo key schema.
+enum WireEncoder {
+    static func status(_ s: Status) -> WireValue {
+        var o: [(String, WireValue)] = [("id", .int(s.id)), ("idstr", .string(String(s.id)))]
+        if let d = s.createdAt { o.append(("created_at", .string(WeiboDate.format(d)))) }
+        o.append(("text", .string(s.text)))
+        if !s.source.isEmpty {
+            o.append(("source", .string("<a href=\"\" rel=\"nofollow\">\(escapeHTML(s.source))</a>")))
+        }
+        if s.isDeleted { o.append(("deleted", .string("1"))) }
+        if s.user != .unknown || !s.isDeleted { o.append(("user", user(s.user))) }
+        if let r = s.retweetedStatus { o.append(("retweeted_status", status(r))) }
+        o.append(contentsOf: pictures(s.pictures))
+        if !s.urlEntities.isEmpty {
+            o.append(("url_struct", .array(s.urlEntities.map { u in
+                var e: [(String, WireValue)] = [
+                    ("short_url", .string(u.shortURL)), ("url_title", .string(u.title)), ("ori_url", .string(u.originalURL)),
+                    ("url_type", .int(Int64(u.type))), ("url_type_pic", .string(u.iconURL)),
+                ]
+                if !u.pageID.isEmpty { e.append(("page_id", .string(u.pageID))) }
+                e.append(contentsOf: pictures(u.pictures))
+                return .object(e)
+            })))
+        }
+        if !s.topics.isEmpty {
+            o.append(("topic_struct", .array(s.topics.map {
+                .object([("topic_title", .string($0.title)), ("topic_url", .string($0.url))])
+            })))
+        }
+        if let t = s.tag {
+            o.append(("tag_struct", .array([.object([
+                ("tag_name", .string(t.name)), ("tag_type", .int(Int64(t.type))), ("url_type_pic", .string(t.iconURL)),
+                ("tag_scheme", .string(t.scheme)),
+            ])])))
+        }
+        if let p = s.pageInfo {
+            var c: [(String, WireValue)] = [
+                ("page_title", .string(p.title)), ("page_desc", .string(p.desc)), ("tips", .string(p.tips)),
+                ("type", .int(Int64(p.type))), ("object_type", .string(p.objectType)), ("page_pic", .string(p.pictureURL)),
+                ("type_icon", .string(p.typeIconURL)), ("page_url", .string(p.pageURL)), ("page_id", .string(p.pageID)),
+            ]
+            if p.hasButton { c.append(("buttons", .array([.object([("type", .string("default"))])]))) }
+            o.append(("page_info", .object(c)))
+        }
+        if let t = s.titleBar {
+            o.append(("title", .object([("text", .string(t.text)), ("icon_url", .string(t.iconURL))])))
+        }
+        o.append(("reposts_count", .int(Int64(s.repostsCount))))
+        o.append(("comments_count", .int(Int64(s.commentsCount))))
+        o.append(("attitudes_count", .int(Int64(s.attitudesCount))))
+        o.append(("attitudes_status", .int(s.liked ? 1 : 0)))
+        if let b = s.memberBadge { o.append(("mbtype_image", .string(b))) }
+        return .object(o)
+    }
+
+    static func user(_ u: User) -> WireValue {
+        .object([
+            ("id", .int(u.id)), ("name", .string(u.name)), ("screen_name", .string(u.screenName)),
+            ("remark", .string(u.remark)), ("profile_image_url", .string(u.avatarURL)),
+            ("verified_type", .int(Int64(u.verifiedType))), ("mbrank", .int(Int64(u.mbrank))),
+            ("mbtype", .int(Int64(u.mbtype))),
+        ])
+    }
+
+    static func pictures(_ ps: [Picture]) -> [(String, WireValue)] {
+        guard !ps.isEmpty else { return [] }
+        var infos: [(String, WireValue)] = []
+        for p in ps where !infos.contains(where: { $0.0 == p.id }) {
+            infos.append((p.id, .object([
+                ("pic_id", .string(p.id)), ("keep_size", .int(p.keepSize ? 1 : 0)),
+                ("large", .object([
+                    ("url", .string(p.url)), ("width", .int(Int64(p.width))), ("height", .int(Int64(p.height))),
+                    ("type", .string(p.kind.rawValue)),
+                ])),
+            ])))
+        }
+        return [("pic_ids", .array(ps.map { .string($0.id) })), ("pic_infos", .object(infos))]
+    }
+
+    static func escapeHTML(_ s: String) -> String {
+        guard s.contains(where: { "&<>\"'".contains($0) }) else { return s }
+        return s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+}
+
+/// Serializes feeds in the Weibo key schema. Output is deterministic (fixed key order).
+public enum FeedWriter {
+    /// The bytes of `statuses` in `format` (`.weiboJSON`: `{"statuses":[…]}`; `.modelPlist`: an XML
+    /// plist dict with `statuses`; `.jsonLines`: one compact object per line).
+    /// `.classicPlist` is not a write format and is a programmer error.
+    public static func data(_ statuses: [Status], format: FeedFormat) -> Data {
+        switch format {
+        case .weiboJSON:
+            var out: [UInt8] = Array("{\"statuses\":[\n".utf8)
+            for (i, s) in statuses.enumerated() {
+                if i > 0 { out.append(contentsOf: Array(",\n".utf8)) }
+                WireEncoder.status(s).appendJSON(to: &out)
+            }
+            out.append(contentsOf: Array("\n]}\n".utf8))
+            return Data(out)
+        case .jsonLines:
+            var out: [UInt8] = []
+            for s in statuses { jsonLine(s, into: &out) }
+            return Data(out)
+        case .modelPlist:
+            let root: [String: Any] = ["statuses": statuses.map { WireEncoder.status($0).foundationObject }]
+            // Serializing plain strings, numbers, booleans, arrays and dicts cannot fail.
+            return (try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)) ?? Data()
+        case .classicPlist:
+            preconditionFailure("the classic plist is an input format only")
+        }
+    }
+
+    /// Appends `status` as one compact JSON object (no newline) to `out`.
+    public static func json(_ status: Status, into out: inout [UInt8]) {
+        WireEncoder.status(status).appendJSON(to: &out)
+    }
+
+    /// Appends one JSON Lines line (compact JSON + "\n") for `status` to `out`.
+    public static func jsonLine(_ status: Status, into out: inout [UInt8]) {
+        WireEncoder.status(status).appendJSON(to: &out)
+        out.append(0x0A)
+    }
+
+    /// Writes `data` to `url` atomically: a temporary file in the same directory, then a rename.
+    public static func writeAtomically(_ data: Data, to url: URL) throws(StatusModelError) {
+        let w = try AtomicFileWriter(url: url)
+        try w.write(data)
+        try w.commit()
+    }
+}
+
+/// Writes a file through a temporary sibling, renamed over the destination on `commit()`;
+/// the temporary file is removed when the writer is dropped uncommitted.
+public final class AtomicFileWriter {
+    private let handle: FileHandle
+    private let tempURL: URL
+    private let url: URL
+    private var committed = false
+
+    public init(url: URL) throws(StatusModelError) {
+        self.url = url
+        let dir = url.deletingLastPathComponent()
+        tempURL = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard FileManager.default.createFile(atPath: tempURL.path, contents: nil) else {
+            throw .unwritable(file: url.lastPathComponent, reason: "cannot create a temporary file in \(dir.path)")
+        }
+        do {
+            handle = try FileHandle(forWritingTo: tempURL)
+        } catch {
+            try? FileManager.default.removeItem(at: tempURL)
+            throw .unwritable(file: url.lastPathComponent, reason: FeedLoader.readableReason(error))
+        }
+    }
+
+    public func write(_ data: Data) throws(StatusModelError) {
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            throw .unwritable(file: url.lastPathComponent, reason: FeedLoader.readableReason(error))
+        }
+    }
+
+    /// Flushes and renames the temporary file over the destination.
+    public func commit() throws(StatusModelError) {
+        do {
+            try handle.synchronize()
+            try handle.close()
+            if rename(tempURL.path, url.path) != 0 {
+                throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
+            }
+            committed = true
+        } catch {
+            try? FileManager.default.removeItem(at: tempURL)
+            throw .unwritable(file: url.lastPathComponent, reason: FeedLoader.readableReason(error))
+        }
+    }
+
+    deinit {
+        if !committed {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: tempURL)
+        }
+    }
+}
