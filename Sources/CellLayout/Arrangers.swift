@@ -9,6 +9,7 @@ import TextMeasure
 // heights are sums of grid-aligned values, so block edges never need rounding at all.
 
 /// Places a laid-out text at `frame`, with its entities, inline objects and token in cell coordinates.
+/// A text cut without a token (a one-line label) has no token frame.
 func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
     let entities = prepared.text.entities
     var hits: [EntityHit] = []
@@ -22,7 +23,7 @@ func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, gr
         ImageFrame(name: $0.object.name, frame: grid.round($0.rect.offsetBy(dx: frame.minX, dy: frame.minY)))
     }
     var token: Rect?
-    if let t = layout.token {
+    if let t = layout.token, t.width > 0 {
         let line = layout.lines[t.line]
         token = grid.round(Rect(x: frame.minX + t.x, y: frame.minY + line.top, width: t.width, height: line.ascent + line.descent))
     }

@@ -14,18 +14,30 @@ import TextMeasure
 /// `layout` MAY run concurrently.
 public struct CellLayoutEngine: Sendable {
     public let measurer: any TextMeasuring
-    /// Known emoticon codes, brackets included ("[微笑]").
-    public let emoticons: Set<String>
+    /// Known emoticon codes ("[微笑]") and their image names.
+    public let emoticons: EmoticonTable
     /// The reference time of relative dates.
     public let now: Date?
     /// UTC offset of displayed times, in seconds (Beijing time by default, as in the API's dates).
     public let utcOffset: Int
 
-    public init(measurer: some TextMeasuring, emoticons: Set<String> = [], now: Date? = nil, utcOffset: Int = 8 * 3600) {
+    /// - Parameters:
+    ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
+    ///   - now: the reference time of relative dates; nil shows absolute dates.
+    public init(
+        measurer: some TextMeasuring, emoticons: EmoticonTable = .builtIn, now: Date? = nil, utcOffset: Int = 8 * 3600
+    ) {
         self.measurer = measurer
         self.emoticons = emoticons
         self.now = now
         self.utcOffset = utcOffset
+    }
+
+    /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
+    public init(measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600) {
+        var names: [String: String] = [:]
+        for c in codes { names[c] = c }
+        self.init(measurer: measurer, emoticons: EmoticonTable(imageNames: names), now: now, utcOffset: utcOffset)
     }
 
     /// Prepares and lays out in one call.

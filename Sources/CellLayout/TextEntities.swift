@@ -17,8 +17,8 @@ package struct EntityStyle: Sendable {
     /// Attributes of links, topics and mentions (same size, link role).
     var link: TextAttributes
     var linkTitleMaxLength: Int
-    /// Known emoticon codes, brackets included ("[微笑]").
-    var emoticons: Set<String>
+    /// Known emoticon codes, brackets included ("[微笑]"), and their image names.
+    var emoticons: EmoticonTable
     var ascentFraction: Double
 }
 
@@ -29,7 +29,7 @@ struct TextPiece {
         case link(URLEntity)
         case topic(String)
         case mention
-        case emoticon
+        case emoticon(image: String)
     }
     var range: Range<Int>
     var kind: Kind
@@ -65,7 +65,7 @@ package enum StatusTextBuilder {
             pieces = split(pieces) { findAll(needle, in: scalars, range: $0, kind: .topic(topic.title)) }
         }
         pieces = split(pieces) { mentions(in: scalars, range: $0) }
-        if !style.emoticons.isEmpty {
+        if style.emoticons.count > 0 {
             pieces = split(pieces) { emoticons(in: scalars, range: $0, known: style.emoticons) }
         }
         for piece in pieces {
@@ -101,11 +101,11 @@ package enum StatusTextBuilder {
         case .mention:
             let r = out.append(string(scalars, piece.range), attributes: style.link)
             out.addEntity(.mention, range: r, value: string(scalars, piece.range.dropFirst()))
-        case .emoticon:
+        case .emoticon(let image):
             let code = string(scalars, piece.range)
             let r = out.appendAttachment(
                 width: size, ascent: style.ascentFraction * size, descent: (1 - style.ascentFraction) * size,
-                name: code, attributes: style.plain)
+                name: image.isEmpty ? code : image, attributes: style.plain)
             out.addEntity(.emoticon, range: r, value: code)
         }
     }
@@ -179,7 +179,7 @@ package enum StatusTextBuilder {
     }
 
     /// Matches of `\[[^ \[\]]+?\]` whose text is a known emoticon, left to right.
-    static func emoticons(in s: [Unicode.Scalar], range: Range<Int>, known: Set<String>) -> [TextPiece] {
+    static func emoticons(in s: [Unicode.Scalar], range: Range<Int>, known: EmoticonTable) -> [TextPiece] {
         var out: [TextPiece] = []
         var i = range.lowerBound
         while i < range.upperBound {
@@ -187,8 +187,8 @@ package enum StatusTextBuilder {
             var j = i + 1
             while j < range.upperBound && s[j] != "]" && s[j] != "[" && s[j] != " " { j += 1 }
             if j < range.upperBound && s[j] == "]" && j > i + 1 {
-                if known.contains(string(s, i..<(j + 1))) {
-                    out.append(TextPiece(range: i..<(j + 1), kind: .emoticon))
+                if let image = known.imageName(for: string(s, i..<(j + 1))) {
+                    out.append(TextPiece(range: i..<(j + 1), kind: .emoticon(image: image)))
                     i = j + 1
                 } else {
                     // A regex would retry from the next "[" only, which is at or after j.
