@@ -23,17 +23,29 @@ final class CorpusTests: XCTestCase {
         return try FeedLoader.load(contentsOf: url).feed.statuses
     }
 
+    /// The corpus and its emoticon tables, loaded once for all tests (nil when absent).
+    private static let loaded: Result<([Status], EmoticonTable), StatusModelError>? = {
+        guard let files = TestPaths.weiboCorpusFiles, let dir = TestPaths.sharedCorpus else { return nil }
+        do throws(StatusModelError) {
+            var statuses: [Status] = []
+            for f in files { statuses += try FeedLoader.load(contentsOf: f).feed.statuses }
+            let bundle = dir.appendingPathComponent("emoticons/EmoticonWeibo.bundle")
+            return .success((statuses, try EmoticonTable.load(bundle: bundle)))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
     /// The 206 statuses of the shared corpus, or a skip when it is absent.
     private func corpus() throws -> [Status] {
-        guard let files = TestPaths.weiboCorpusFiles else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
-        return try files.flatMap { try FeedLoader.load(contentsOf: $0).feed.statuses }
+        guard let loaded = Self.loaded else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
+        return try loaded.get().0
     }
 
-    /// The corpus's own emoticon tables, when present (else the built-in table).
-    private func corpusEmoticons() -> EmoticonTable {
-        guard let dir = TestPaths.sharedCorpus else { return .builtIn }
-        let bundle = dir.appendingPathComponent("emoticons/EmoticonWeibo.bundle")
-        return (try? EmoticonTable.load(bundle: bundle)) ?? .builtIn
+    /// The corpus's own emoticon tables.
+    private func corpusEmoticons() throws -> EmoticonTable {
+        guard let loaded = Self.loaded else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
+        return try loaded.get().1
     }
 
     private func checkAll(_ statuses: [Status], style: CellStyle, engine e: CellLayoutEngine, maxLines: Int? = nil, file: StaticString = #filePath, line: UInt = #line) -> Int {
@@ -70,7 +82,7 @@ final class CorpusTests: XCTestCase {
     func testWeiboInvariantsOnTheCorpus() throws {
         let statuses = try corpus()
         XCTAssertEqual(statuses.count, 206)
-        let e = engine(corpusEmoticons())
+        let e = engine(try corpusEmoticons())
         XCTAssertEqual(checkAll(statuses, style: .weibo, engine: e), 206 * 6)
         // With a read-more limit the geometry still holds and expanding is a lookup.
         _ = checkAll(statuses, style: .weibo, engine: e, maxLines: 6)
@@ -92,14 +104,14 @@ final class CorpusTests: XCTestCase {
 
     func testClassicInvariantsOnTheCorpus() throws {
         let statuses = try corpus()
-        XCTAssertEqual(checkAll(statuses, style: .classic, engine: engine(corpusEmoticons())), 206 * 6)
+        XCTAssertEqual(checkAll(statuses, style: .classic, engine: engine(try corpusEmoticons())), 206 * 6)
     }
 
     /// Counts of statuses per block kind on the corpus; every status shows exactly one of
     /// retweet | pictures | card | nothing below its text.
     func testBlockKindCounts() throws {
         let statuses = try corpus()
-        let e = engine(corpusEmoticons())
+        let e = engine(try corpusEmoticons())
         var counts: [ContentKind: Int] = [:]
         var nothingBelow = 0
         for s in statuses {
@@ -145,7 +157,7 @@ final class CorpusTests: XCTestCase {
     /// truncated by a read-more limit), at 375 and 320.
     func testWeiboGoldens() throws {
         let statuses = try corpus()
-        let e = engine(corpusEmoticons())
+        let e = engine(try corpusEmoticons())
         var picked: [Status] = []
         var seen: Set<String> = []
         for s in statuses {
