@@ -241,14 +241,16 @@ struct StackedArranger {
             text: text, retweet: retweet, pictures: pictures, card: card, tag: tag, toolbar: toolbar)
     }
 
-    /// A text block: `textPadding` above and below lines on the baseline grid of `size`.
+    /// A text block: `textPadding` above and below lines on the baseline grid of `size` (0 tall
+    /// without lines).
     /// - Returns: the text and the block's height.
     private func textBlock(_ p: PreparedText, top: Double, size: Double, maxLines: Int, token: PreparedText?) -> (TextBox, Double) {
         let l = p.layout(
             LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: size), grid: grid),
             truncationToken: token)
         let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
-        return (makeTextBox(p, l, frame: frame, grid: grid), 2 * m.textPadding + l.size.height)
+        // A text without lines (an empty retweet text) takes no space, paddings included.
+        return (makeTextBox(p, l, frame: frame, grid: grid), l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height)
     }
 
     private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {

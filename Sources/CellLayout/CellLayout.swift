@@ -64,6 +64,53 @@ public struct CellLayout: Sendable, Equatable {
     }
 }
 
+extension CellLayout {
+    /// The entity under `point` (cell coordinates) in the main or retweeted text, if any: what a
+    /// tap at that point opens. The read-more token hits as a `.token` entity.
+    /// - Complexity: O(entity rects of the cell's texts).
+    public func entity(at point: Point) -> EntityHit? {
+        func inside(_ r: Rect) -> Bool { point.x >= r.minX && point.x < r.maxX && point.y >= r.minY && point.y < r.maxY }
+        for box in [text, retweet?.text].compactMap({ $0 }) {
+            if let t = box.token, inside(t) { return EntityHit(kind: .token, value: "read-more", rects: [t]) }
+            if let hit = box.entities.first(where: { $0.rects.contains(where: inside) }) { return hit }
+        }
+        return nil
+    }
+}
+
+/// Counts of cells per content kind, e.g. over a feed (for statistics and tests).
+public struct ContentKindCounts: Sendable, Equatable, CustomStringConvertible {
+    /// Cells counted.
+    public private(set) var total = 0
+    /// Cells with nothing below their text (no retweet, pictures or card).
+    public private(set) var nothingBelowText = 0
+    private var counts: [ContentKind: Int] = [:]
+
+    public init() {}
+
+    /// Counts the kinds of `layouts`.
+    public init(_ layouts: some Sequence<CellLayout>) {
+        for l in layouts { add(l) }
+    }
+
+    /// Adds one cell.
+    public mutating func add(_ layout: CellLayout) {
+        let kinds = layout.contentKinds
+        total += 1
+        for k in kinds { counts[k, default: 0] += 1 }
+        if kinds.isDisjoint(with: [.retweet, .pictures, .card]) { nothingBelowText += 1 }
+    }
+
+    /// The number of counted cells that show `kind`.
+    public subscript(kind: ContentKind) -> Int { counts[kind, default: 0] }
+
+    /// "title=6 text=206 …" in `ContentKind` order.
+    public var description: String {
+        ContentKind.allCases.map { "\($0.rawValue)=\(self[$0])" }.joined(separator: " ")
+            + " nothingBelowText=\(nothingBelowText) total=\(total)"
+    }
+}
+
 /// Which optional content a cell shows (for statistics and tests).
 public enum ContentKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case title, text, retweet, retweetPictures, retweetCard, pictures, card, tag

@@ -194,4 +194,40 @@ final class HandCheckedFrameTests: XCTestCase {
             }
         }
     }
+
+    func testClassicReadMore() {
+        // 100 CJK characters at 14 pt in 300 pt: 21 per line → 5 lines of 14; cut at 2.
+        let s = classicStatus(text: String(repeating: "字", count: 100))
+        let e = engine()
+        let full = e.layout(s, width: 320, style: .classic, scale: 2)
+        let cut = e.layout(s, width: 320, style: .classic, scale: 2, maxTextLines: 2)
+        XCTAssertEqual(full.height, 60 + 70 + 10)
+        XCTAssertTrue(cut.isTextTruncated)
+        XCTAssertEqual(cut.height, 60 + 28 + 10)
+        XCTAssertEqual(cut.expandedHeight, full.height)
+        XCTAssertNotNil(cut.text?.token)
+    }
+
+    func testEntityHitTesting() throws {
+        var s = weiboStatus()
+        s.text = "@甲 你好"
+        let c = engine().layout(s, width: 375, style: .weibo, scale: 2)
+        // "@甲" spans x 12 ..< 37.5 on the first line (y 74 ..< 91).
+        XCTAssertEqual(c.entity(at: Point(x: 20, y: 80))?.value, "甲")
+        XCTAssertNil(c.entity(at: Point(x: 60, y: 80)))
+        XCTAssertNil(c.entity(at: Point(x: 20, y: 95)))
+        var long = weiboStatus()
+        long.text = String(repeating: "字", count: 200)
+        let cut = engine().layout(long, width: 375, style: .weibo, scale: 2, maxTextLines: 2)
+        let token = try XCTUnwrap(cut.text?.token)
+        XCTAssertEqual(cut.entity(at: Point(x: token.minX + token.width / 2, y: token.midY))?.kind, .token)
+    }
+
+    func testRetweetWithoutTextOrAuthorTakesNoTextBlock() {
+        var s = weiboStatus()
+        s.retweetedStatus = Status(id: 4, text: "", user: .unknown, isDeleted: true)
+        let c = engine().layout(s, width: 375, style: .weibo, scale: 2)
+        XCTAssertEqual(c.retweet?.frame.height, 0)
+        XCTAssertEqual(c.height, 8 + 56 + 37 + 35 + 2)
+    }
 }
