@@ -145,7 +145,10 @@ public struct PreparedTextBox: Sendable, Equatable {
     public var prepared: PreparedText
     public init(_ prepared: PreparedText) { self.prepared = prepared }
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
-        a.prepared.text == b.prepared.text && a.prepared.advance == b.prepared.advance
+        let x = a.prepared, y = b.prepared
+        guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
+        for i in 0..<x.clusterCount where x.advance(ofCluster: i) != y.advance(ofCluster: i) { return false }
+        return true
     }
 }
 
