@@ -24,8 +24,8 @@ extension PreparedText {
         var breaks: [LineSpan] = []
         breaks.reserveCapacity(8)
 
-        advance.withUnsafeBufferPointer { adv in
-            flags.withUnsafeBufferPointer { fl in
+        clusters.withUnsafeBufferPointer { cl in
+            do {
                 let charWrap = options.wrap == .character
                 var start = 0
                 var total = 0.0  // width of clusters start..<i, hanging ones included
@@ -34,18 +34,19 @@ extension PreparedText {
                 var contentAtBreak = 0.0
                 var i = 0
                 while i < n {
-                    let a = adv[i]
-                    let f = fl[i]
+                    let a = cl[i].advance
+                    let f = cl[i].flags
                     if f & ClusterFlags.hanging == 0 {
                         if total + a > maxWidth + limit && i > start {
                             if lastBreak >= start {
-                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: contentAtBreak, hard: false))
+                                let w = contentAtBreak + lineEndCorrection(after: lastBreak)
+                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: w, hard: false))
                                 start = lastBreak + 1
                                 total = 0; content = 0
                                 var j = start
                                 while j < i {
-                                    total += adv[j]
-                                    if fl[j] & ClusterFlags.hanging == 0 { content = total }
+                                    total += cl[j].advance
+                                    if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
                                     j += 1
                                 }
                                 lastBreak = -1
@@ -53,7 +54,8 @@ extension PreparedText {
                                 // after them), so only the overflow test is left: re-run it.
                                 continue
                             }
-                            breaks.append(LineSpan(start: start, end: i, width: content, hard: false))
+                            let w = content + lineEndCorrection(after: i - 1)
+                            breaks.append(LineSpan(start: start, end: i, width: w, hard: false))
                             start = i
                             total = 0; content = 0
                             lastBreak = -1
@@ -156,8 +158,8 @@ extension PreparedText {
         var keep = span.start, keptWidth = 0.0
         var i = span.start
         while i < span.end {
-            let hangs = flags[i] & ClusterFlags.hanging != 0
-            total += advance[i]
+            let hangs = clusters[i].flags & ClusterFlags.hanging != 0
+            total += clusters[i].advance
             if !hangs {
                 if total > room + 1e-7 { break }
                 content = total
@@ -178,7 +180,7 @@ extension PreparedText {
         var ascent = 0.0, descent = 0.0
         var lastRef = -1
         for i in span.start..<span.end {
-            let r = Int(fontRef[i])
+            let r = Int(clusters[i].fontRef)
             if r == lastRef { continue }
             lastRef = r
             let f = runFonts[r]
@@ -189,14 +191,14 @@ extension PreparedText {
     }
 
     /// UTF-16 offset where cluster `i` starts (`utf16Count` past the end).
-    func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(clusterEnd[i - 1]) }
+    func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(clusters[i - 1].end) }
 
     /// Width of the whole text on one line, without trailing hanging clusters.
     public var naturalWidth: Double {
         var total = 0.0, content = 0.0
-        for i in 0..<clusterCount {
-            total += advance[i]
-            if flags[i] & ClusterFlags.hanging == 0 { content = total }
+        for c in clusters {
+            total += c.advance
+            if c.flags & ClusterFlags.hanging == 0 { content = total }
         }
         return content
     }
@@ -220,7 +222,7 @@ extension TextLayout {
         xs.reserveCapacity(line.clusters.count + 1)
         var x = 0.0
         for c in line.clusters {
-            x += prepared.advance[c]
+            x += prepared.clusters[c].advance
             xs.append(x)
         }
         return xs
@@ -240,10 +242,10 @@ extension TextLayout {
                 var x = 0.0, x0 = -1.0, x1 = 0.0
                 for c in line.clusters {
                     let r = prepared.utf16Range(ofCluster: c)
-                    let a = prepared.advance[c]
+                    let a = prepared.clusters[c].advance
                     if r.overlaps(entity.range) {
                         if x0 < 0 { x0 = x }
-                        if prepared.flags[c] & ClusterFlags.hanging == 0 { x1 = x + a }
+                        if prepared.clusters[c].flags & ClusterFlags.hanging == 0 { x1 = x + a }
                     }
                     x += a
                 }
@@ -268,13 +270,13 @@ extension TextLayout {
                 let r = prepared.utf16Range(ofCluster: c)
                 while next < objects.count && objects[next].offset < r.lowerBound { next += 1 }
                 if next < objects.count && objects[next].offset == r.lowerBound,
-                    prepared.flags[c] & ClusterFlags.attachment != 0
+                    prepared.clusters[c].flags & ClusterFlags.attachment != 0
                 {
                     let o = objects[next]
                     result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: o.width, height: o.ascent + o.descent)))
                     next += 1
                 }
-                x += prepared.advance[c]
+                x += prepared.clusters[c].advance
             }
         }
         return result

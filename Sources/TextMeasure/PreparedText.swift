@@ -5,24 +5,22 @@
 /// same prepared text at another width costs a few nanoseconds per cluster and gives exactly the
 /// lines a fresh prepare + layout gives.
 ///
-/// Storage is a struct of arrays indexed by cluster. A cluster is a grapheme cluster (or an inline
+/// Storage is one array of 16-byte cluster records. A cluster is a grapheme cluster (or an inline
 /// object): the unit that is never split across lines. Thread-safety: an immutable value, safe to
 /// share across threads.
 public struct PreparedText: Sendable {
     /// The source text.
     public let text: AttributedText
 
-    /// UTF-16 end offset of each cluster; cluster `i` starts at `clusterEnd[i - 1]` (or 0).
-    package var clusterEnd: [Int32] = []
-    /// Advance of each cluster in points (0 for line separators).
-    package var advance: [Double] = []
-    /// `ClusterFlags` of each cluster.
-    package var flags: [UInt8] = []
-    /// Index into `runFonts` of each cluster: the font and size it was measured with.
-    package var fontRef: [UInt16] = []
+    /// The clusters, in text order.
+    package var clusters: [Cluster] = []
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
     package var runFonts: [RunFont] = []
+    /// Sparse corrections of a line's width when it ends after a cluster inside a shaped word
+    /// (the kerning between that cluster and the next one is dropped): cluster index and delta in
+    /// points, sorted by cluster.
+    package var lineEndCorrections: [(cluster: Int32, delta: Double)] = []
     /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
     package var glyphs: GlyphStorage?
     /// Code points no font of the cascade covers (measured as the primary font's .notdef).
@@ -30,36 +28,63 @@ public struct PreparedText: Sendable {
 
     package init(text: AttributedText) { self.text = text }
 
+    /// The width correction when a line ends after cluster `i` (0 for most clusters).
+    /// - Complexity: O(log k) over the k corrections.
+    func lineEndCorrection(after i: Int) -> Double {
+        guard !lineEndCorrections.isEmpty else { return 0 }
+        var lo = 0, hi = lineEndCorrections.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if Int(lineEndCorrections[mid].cluster) < i { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < lineEndCorrections.count && Int(lineEndCorrections[lo].cluster) == i ? lineEndCorrections[lo].delta : 0
+    }
+
     /// Number of clusters.
-    public var clusterCount: Int { advance.count }
+    public var clusterCount: Int { clusters.count }
 
     /// UTF-16 range of cluster `i`.
     public func utf16Range(ofCluster i: Int) -> Range<Int> {
-        (i == 0 ? 0 : Int(clusterEnd[i - 1]))..<Int(clusterEnd[i])
+        (i == 0 ? 0 : Int(clusters[i - 1].end))..<Int(clusters[i].end)
     }
 
     /// Width of cluster `i` in points.
-    public func advance(ofCluster i: Int) -> Double { advance[i] }
+    public func advance(ofCluster i: Int) -> Double { clusters[i].advance }
+
+    /// True when cluster `i` is an inline object.
+    public func isAttachment(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.attachment != 0 }
+
+    /// True when cluster `i` hangs at a line end (a space or a line separator).
+    public func isHanging(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.hanging != 0 }
 
     /// The font and size cluster `i` was measured with.
-    public func font(ofCluster i: Int) -> RunFont { runFonts[Int(fontRef[i])] }
+    public func font(ofCluster i: Int) -> RunFont { runFonts[Int(clusters[i].fontRef)] }
 
     /// The index of the cluster that contains UTF-16 offset `offset` (or `clusterCount` at the end).
     /// - Complexity: O(log n).
     public func cluster(containing offset: Int) -> Int {
-        var lo = 0, hi = clusterEnd.count
+        var lo = 0, hi = clusters.count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(clusterEnd[mid]) <= offset { lo = mid + 1 } else { hi = mid }
+            if Int(clusters[mid].end) <= offset { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
     /// Approximate bytes held by this value (for cache budgets).
     public var residentBytes: Int {
-        64 + clusterEnd.count * (4 + 8 + 1 + 2) + runFonts.count * 48 + text.utf16Count * 2
+        64 + clusters.count * MemoryLayout<Cluster>.stride + runFonts.count * 48 + text.utf16Count * 2
             + (glyphs?.residentBytes ?? 0)
     }
+}
+
+/// One cluster: its advance in points (0 for line separators), the UTF-16 offset where it ends
+/// (it starts where the previous one ends), the index of its font in `runFonts`, and its flags.
+package struct Cluster: Sendable {
+    package var advance: Double
+    package var end: Int32
+    package var fontRef: UInt16
+    package var flags: UInt8
 }
 
 /// Per-cluster flags.
@@ -115,25 +140,25 @@ public struct GlyphStorage: Sendable, Equatable {
 /// both produce values the same layout code reads.
 public struct PreparedTextBuilder {
     private var prepared: PreparedText
-    private var fontIndex: [RunFont: UInt16] = [:]
+    private var lastRef: UInt16 = 0
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     public init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
-        prepared.clusterEnd.reserveCapacity(text.utf16Count)
-        prepared.advance.reserveCapacity(text.utf16Count)
-        prepared.flags.reserveCapacity(text.utf16Count)
-        prepared.fontRef.reserveCapacity(text.utf16Count)
-        _ = ref(baseFont)
+        prepared.clusters.reserveCapacity(text.utf16Count)
+        prepared.runFonts.append(baseFont)
     }
 
+    /// The index of `font` in `runFonts` (texts use a handful of fonts: a linear search).
     private mutating func ref(_ font: RunFont) -> UInt16 {
-        if let last = prepared.runFonts.last, last == font { return UInt16(prepared.runFonts.count - 1) }
-        if let i = fontIndex[font] { return i }
-        let i = UInt16(prepared.runFonts.count)
+        if prepared.runFonts[Int(lastRef)] == font { return lastRef }
+        if let i = prepared.runFonts.firstIndex(of: font) {
+            lastRef = UInt16(i)
+            return lastRef
+        }
         prepared.runFonts.append(font)
-        fontIndex[font] = i
-        return i
+        lastRef = UInt16(prepared.runFonts.count - 1)
+        return lastRef
     }
 
     /// Appends a cluster that ends at UTF-16 offset `end`.
@@ -153,15 +178,18 @@ public struct PreparedTextBuilder {
         if hanging || lineSeparator { f |= ClusterFlags.hanging }
         if lineSeparator { f |= ClusterFlags.lineSeparator }
         if attachment { f |= ClusterFlags.attachment }
-        prepared.clusterEnd.append(Int32(end))
-        prepared.advance.append(lineSeparator ? 0 : advance)
-        prepared.flags.append(f)
-        prepared.fontRef.append(ref(font))
+        let r = ref(font)
+        prepared.clusters.append(Cluster(advance: lineSeparator ? 0 : advance, end: Int32(end), fontRef: r, flags: f))
     }
 
     /// Adds to the advance of the last cluster (a ligature or mark that extends it).
     package mutating func extendLastCluster(advance: Double) {
-        prepared.advance[prepared.advance.count - 1] += advance
+        prepared.clusters[prepared.clusters.count - 1].advance += advance
+    }
+
+    /// Records the line-end correction of the last appended cluster.
+    package mutating func addLineEndCorrection(_ delta: Double) {
+        prepared.lineEndCorrections.append((Int32(prepared.clusters.count - 1), delta))
     }
 
     package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }

@@ -1,0 +1,191 @@
+import Foundation
+
+/// The font manifest (`Fonts/fonts.json`): one entry per face of the cascade.
+public struct FontManifest: Sendable, Decodable, Equatable {
+    public struct Entry: Sendable, Decodable, Equatable {
+        /// "primary", "bold" or "emoji".
+        public var role: String
+        public var file: String
+        public var faceIndex: Int
+        public var family: String
+        public var sha256: String
+        public var package: String
+    }
+    public var fonts: [Entry]
+}
+
+/// The loaded font cascade: primary (Noto Sans CJK SC), bold, and emoji (Noto Color Emoji).
+///
+/// Fonts are loaded only from the manifest's directory, never by asking the system for a family,
+/// so layouts are reproducible. Thread-safety: immutable after `load`; share one across threads.
+public final class FontSet: Sendable {
+    public let directory: URL
+    public let manifest: FontManifest
+    let primary: FontFile
+    let bold: FontFile
+    let emoji: FontFile
+    /// Advance tables of the per-character path, for the primary and bold faces.
+    let simplePrimary: SimpleAdvanceTable
+    let simpleBold: SimpleAdvanceTable
+    /// cmap coverage of the BMP per face, read once at load (a bit per code point).
+    let coverage: [FontSlot: CoverageBits]
+
+    private init(directory: URL, manifest: FontManifest, files: [String: FontFile]) {
+        self.directory = directory
+        self.manifest = manifest
+        primary = files["primary"]!
+        bold = files["bold"]!
+        emoji = files["emoji"]!
+        simplePrimary = SimpleAdvanceTable(font: primary)
+        simpleBold = SimpleAdvanceTable(font: bold)
+        coverage = [.primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji)]
+    }
+
+    /// True when the face of `slot` maps `scalar` to a glyph.
+    @inline(__always) func covers(_ slot: FontSlot, _ scalar: UInt32, bits: CoverageBits) -> Bool {
+        scalar < 0x10000 ? bits.contains(scalar) : file(slot).nominalGlyph(scalar) != nil
+    }
+
+    /// Loads the cascade named by `directory/fonts.json`.
+    /// - Throws: `TextMeasureError` naming the manifest or the font file, and the fix.
+    public static func load(directory: URL) throws(TextMeasureError) -> FontSet {
+        let manifestURL = directory.appendingPathComponent("fonts.json")
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw .manifestMissing(path: manifestURL.path)
+        }
+        let manifest: FontManifest
+        do {
+            manifest = try JSONDecoder().decode(FontManifest.self, from: data)
+        } catch {
+            throw .manifestInvalid(path: manifestURL.path, reason: "\(error)")
+        }
+        var files: [String: FontFile] = [:]
+        for role in ["primary", "bold", "emoji"] {
+            guard let entry = manifest.fonts.first(where: { $0.role == role }) else {
+                throw .manifestInvalid(path: manifestURL.path, reason: "no font with role \"\(role)\"")
+            }
+            let path = directory.appendingPathComponent(entry.file).path
+            guard FileManager.default.fileExists(atPath: path) else { throw .fontMissing(file: path, role: role) }
+            let file = try FontFile(path: path, faceIndex: entry.faceIndex)
+            guard file.familyName == entry.family else {
+                throw .fontInvalid(
+                    file: path, reason: "face \(entry.faceIndex) is \"\(file.familyName)\", expected \"\(entry.family)\"")
+            }
+            files[role] = file
+        }
+        return FontSet(directory: directory, manifest: manifest, files: files)
+    }
+
+    /// Where to look for the fonts when no directory is given: `$FEEDLAYOUT_FONTS`, then a
+    /// `Fonts/fonts.json` in the current directory or above it, then beside or above the running
+    /// executable (a package checkout's `.build/release/feedlayout` finds the package's `Fonts/`).
+    public static func defaultDirectory() -> URL? {
+        let env = ProcessInfo.processInfo.environment
+        if let dir = env["FEEDLAYOUT_FONTS"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            starts.append(exe.deletingLastPathComponent())
+        }
+        for start in starts {
+            var dir = start
+            for _ in 0..<8 {
+                let candidate = dir.appendingPathComponent("Fonts")
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("fonts.json").path) {
+                    return candidate
+                }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        return nil
+    }
+
+    /// Loads the cascade from `defaultDirectory()`.
+    public static func loadDefault() throws(TextMeasureError) -> FontSet {
+        guard let dir = defaultDirectory() else {
+            throw .manifestMissing(path: "Fonts/fonts.json (searched $FEEDLAYOUT_FONTS, the current directory and the executable's)")
+        }
+        return try load(directory: dir)
+    }
+
+    func file(_ slot: FontSlot) -> FontFile {
+        switch slot {
+        case .primary, .object: return primary
+        case .bold: return bold
+        case .emoji: return emoji
+        }
+    }
+
+    /// Path of the font file of a slot, for renderers.
+    public func path(of slot: FontSlot) -> String { file(slot).path }
+
+    /// Face index of the font of a slot, for renderers.
+    public func faceIndex(of slot: FontSlot) -> Int {
+        let role: String
+        switch slot {
+        case .primary, .object: role = "primary"
+        case .bold: role = "bold"
+        case .emoji: role = "emoji"
+        }
+        return manifest.fonts.first { $0.role == role }?.faceIndex ?? 0
+    }
+
+    /// Natural vertical metrics of a slot at a size, in points.
+    public func metrics(_ slot: FontSlot, size: Double) -> RunFont {
+        let f = file(slot)
+        let k = size / Double(f.upem)
+        return RunFont(slot: slot, size: size, ascent: Double(f.ascender) * k, descent: Double(f.descender) * k)
+    }
+}
+
+/// One bit per BMP code point: does the face's cmap map it (8 KiB per face).
+struct CoverageBits: Sendable {
+    let words: [UInt64]
+    init(font: FontFile) {
+        var w = [UInt64](repeating: 0, count: 0x10000 / 64)
+        for cp in UInt32(0)..<0x10000 where font.nominalGlyph(cp) != nil {
+            w[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
+        }
+        words = w
+    }
+    @inline(__always) func contains(_ scalar: UInt32) -> Bool {
+        words[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
+    }
+}
+
+/// The per-character path: for code points whose glyph never interacts with its neighbours in
+/// shaping (CJK ideographs, kana, CJK and fullwidth punctuation in Noto Sans CJK), the advance is the
+/// glyph's hmtx advance, read once when the fonts load. `TextMeasureTests.testPerCharacterPathIsExact`
+/// proves it equal to HarfBuzz shaping whole runs on the corpus.
+///
+/// Storage: one `UInt32` per BMP code point, `glyph << 16 | advance` in font units; 0 means "not on
+/// the per-character path". 256 KiB per face.
+struct SimpleAdvanceTable: Sendable {
+    static let ranges: [ClosedRange<UInt32>] = [
+        0x3000...0x303F,  // CJK symbols and punctuation
+        0x3040...0x30FF,  // hiragana, katakana
+        0x3400...0x4DBF,  // CJK extension A
+        0x4E00...0x9FFF,  // CJK unified ideographs
+        0xF900...0xFAFF,  // CJK compatibility ideographs
+        0xFF01...0xFF60,  // fullwidth forms
+    ]
+    let table: [UInt32]
+
+    init(font: FontFile) {
+        var t = [UInt32](repeating: 0, count: 0x10000)
+        for range in Self.ranges {
+            for cp in range {
+                guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
+                let adv = font.advance(ofGlyph: glyph)
+                guard adv > 0, adv < 0x10000 else { continue }
+                t[Int(cp)] = glyph << 16 | UInt32(adv)
+            }
+        }
+        table = t
+    }
+
+    @inline(__always) func lookup(_ scalar: UInt32) -> UInt32 {
+        scalar < 0x10000 ? table[Int(scalar)] : 0
+    }
+}

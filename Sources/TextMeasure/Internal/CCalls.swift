@@ -1,0 +1,146 @@
+internal import CFreeType
+internal import CHarfBuzz
+
+/// Every FreeType and HarfBuzz call of the text engine goes through this file.
+///
+/// Ownership: `FontFile` owns one `hb_blob_t` (the file, memory-mapped by HarfBuzz), one `hb_face_t`
+/// and one `hb_font_t` (HarfBuzz's own OpenType functions, scale = units per em, so advances come
+/// out in font units and one font object serves every size), and frees them in `deinit`. FreeType
+/// opens the same bytes once at load, to validate the face and read its metrics and name, and is
+/// closed right after: nothing FreeType is kept. `hb_ot` fonts are immutable after creation and
+/// shape from any number of threads without locks (`hb_ft` fonts would serialize every call).
+final class FontFile: @unchecked Sendable {
+    let path: String
+    let upem: Int32
+    /// hhea ascender and descender in font units (descender positive, below the baseline).
+    let ascender: Int32
+    let descender: Int32
+    let familyName: String
+    fileprivate let blob: OpaquePointer
+    fileprivate let face: OpaquePointer
+    fileprivate let font: OpaquePointer
+
+    init(path: String, faceIndex: Int) throws(TextMeasureError) {
+        self.path = path
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            throw .fontUnreadable(file: path)
+        }
+        let length = hb_blob_get_length(blob)
+        var metrics: (Int32, Int32, Int32, String)
+        do {
+            metrics = try Self.validate(blob: blob, length: length, faceIndex: faceIndex, path: path)
+        } catch {
+            hb_blob_destroy(blob)
+            throw error
+        }
+        self.blob = blob
+        face = hb_face_create(blob, UInt32(faceIndex))
+        font = hb_font_create(face)
+        // HarfBuzz reads units per em from `head`; FreeType reports 0 for bitmap-only faces.
+        upem = Int32(hb_face_get_upem(face))
+        ascender = metrics.1
+        descender = metrics.2
+        familyName = metrics.3
+        hb_font_set_scale(font, upem, upem)
+        hb_font_make_immutable(font)
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+        hb_blob_destroy(blob)
+    }
+
+    /// Opens the face with FreeType: checks it is a scalable or bitmap face FreeType accepts and
+    /// reads units per em, hhea ascender/descender and the family name.
+    private static func validate(
+        blob: OpaquePointer, length: UInt32, faceIndex: Int, path: String
+    ) throws(TextMeasureError) -> (Int32, Int32, Int32, String) {
+        var library: FT_Library?
+        var err = FT_Init_FreeType(&library)
+        guard err == 0, let library else { throw .freeType(code: Int(err), function: "FT_Init_FreeType", file: path) }
+        defer { FT_Done_FreeType(library) }
+        var length32: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length32), length32 > 0 else { throw .fontUnreadable(file: path) }
+        var face: FT_Face?
+        err = data.withMemoryRebound(to: UInt8.self, capacity: Int(length32)) {
+            FT_New_Memory_Face(library, $0, FT_Long(length32), FT_Long(faceIndex), &face)
+        }
+        guard err == 0, let face else { throw .freeType(code: Int(err), function: "FT_New_Memory_Face", file: path) }
+        defer { FT_Done_Face(face) }
+        let upem = Int32(face.pointee.units_per_EM)
+        guard face.pointee.num_glyphs > 0 else { throw .fontInvalid(file: path, reason: "the face has no glyphs") }
+        let family = face.pointee.family_name.map { String(cString: $0) } ?? ""
+        var ascender = Int32(face.pointee.ascender)
+        var descender = -Int32(face.pointee.descender)
+        if let hhea = FT_Get_Sfnt_Table(face, FT_SFNT_HHEA)?.assumingMemoryBound(to: TT_HoriHeader.self) {
+            ascender = Int32(hhea.pointee.Ascender)
+            descender = -Int32(hhea.pointee.Descender)
+        }
+        return (upem, ascender, descender, family)
+    }
+
+    /// The glyph of `scalar` in the font's cmap, or nil.
+    @inline(__always) func nominalGlyph(_ scalar: UInt32) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 ? glyph : nil
+    }
+
+    /// The horizontal advance of `glyph` in font units.
+    @inline(__always) func advance(ofGlyph glyph: UInt32) -> Int32 {
+        hb_font_get_glyph_h_advance(font, glyph)
+    }
+}
+
+/// One shaped glyph, in font units, with the UTF-16 offset of its cluster.
+struct ShapedGlyph {
+    var glyph: UInt32
+    var cluster: UInt32
+    var xAdvance: Int32
+    var xOffset: Int32
+    var yOffset: Int32
+}
+
+/// A HarfBuzz buffer owned by one shaping call chain (one per thread at a time; not shared).
+final class ShapingBuffer {
+    fileprivate let buffer: OpaquePointer
+    private let language = hb_language_from_string("zh-cn", -1)
+
+    private static let chineseScripts: Set<String> = ["Hani", "Hira", "Kana", "Bopo", "Zyyy", "Zinh", "Zzzz"]
+
+    init() {
+        buffer = hb_buffer_create()
+    }
+
+    deinit { hb_buffer_destroy(buffer) }
+
+    /// Shapes `text[start..<end]` (UTF-16, with the whole text as context) left to right with the
+    /// font's default features (kerning and ligatures on) and appends the glyphs to `out`.
+    /// Cluster values are UTF-16 offsets into `text`, merged to grapheme clusters.
+    /// `script` is an ISO 15924 code ("Hani", "Latn"), or nil to let HarfBuzz guess.
+    func shape(
+        _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: String?,
+        into out: inout [ShapedGlyph]
+    ) {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(start), Int32(end - start))
+        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        // The engine's language is Chinese for CJK and common runs; runs of other scripts get no
+        // language (Pango picks the script's own sample language), so that `locl` does not turn,
+        // say, a Latin em dash into a fullwidth one.
+        if let script { hb_buffer_set_script(buffer, hb_script_from_string(script, 4)) }
+        if script == nil || Self.chineseScripts.contains(script!) { hb_buffer_set_language(buffer, language) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font.font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return }
+        for i in 0..<Int(count) {
+            out.append(
+                ShapedGlyph(
+                    glyph: infos[i].codepoint, cluster: infos[i].cluster,
+                    xAdvance: positions[i].x_advance, xOffset: positions[i].x_offset, yOffset: positions[i].y_offset))
+        }
+    }
+}

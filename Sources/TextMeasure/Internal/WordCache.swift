@@ -1,0 +1,219 @@
+import Synchronization
+
+/// Shaped-word cache.
+///
+/// Key: (font slot, the word's UTF-16 code units). Sizes are not part of the key: words are shaped
+/// at a scale of one font unit per unit, so one entry serves every size.
+/// Value: the advance of each grapheme cluster of the word in font units, and its glyphs.
+/// Bound: `budgetBytes` in total, split evenly over 16 shards; a shard that would exceed its share
+/// is emptied before the insert (epoch eviction: no per-entry bookkeeping on the hot path).
+/// Invalidation: none needed — fonts are immutable for the cache's lifetime.
+/// Thread-safety: each shard is behind its own `Mutex`; hit and miss counters are kept per shard
+/// under the same lock and summed on read.
+final class WordCache: Sendable {
+    static let shardCount = 16
+    /// Words longer than this (UTF-16 units) are shaped every time and never stored.
+    static let maxWordLength = 64
+
+    private let shards: [ShardBox]
+    let budgetBytes: Int
+
+    init(budgetBytes: Int) {
+        self.budgetBytes = budgetBytes
+        let perShard = max(4096, budgetBytes / Self.shardCount)
+        shards = (0..<Self.shardCount).map { _ in ShardBox(Shard(budget: perShard)) }
+    }
+
+    /// Key of a word: its face and the script it is shaped as, in one byte.
+    @inline(__always) static func key(_ slot: FontSlot, _ script: UInt8) -> UInt16 {
+        UInt16(slot.rawValue) << 8 | UInt16(script)
+    }
+
+    @inline(__always) static func hash(_ key: UInt16, _ word: UnsafeBufferPointer<UInt16>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(key)
+        for u in word {
+            h = (h ^ UInt64(u)) &* 0x100_0000_01b3
+        }
+        return h ^ (h >> 29)
+    }
+
+    /// Calls `body` with the cached value of the word, or returns false on a miss.
+    func lookup(
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<CachedGlyph>) -> Void
+    ) -> Bool {
+        shards[Int(hash & 15)].lock.withLock { $0.lookup(slot, word, hash: hash, body) }
+    }
+
+    func insert(
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        advances: UnsafeBufferPointer<Int32>, glyphs: UnsafeBufferPointer<CachedGlyph>
+    ) {
+        shards[Int(hash & 15)].lock.withLock { $0.insert(slot, word, hash: hash, advances: advances, glyphs: glyphs) }
+    }
+
+    /// Empties every shard (counters are kept).
+    func removeAll() {
+        for s in shards { s.lock.withLock { $0.reset() } }
+    }
+
+    var statistics: CacheStatistics {
+        var s = CacheStatistics()
+        for shard in shards {
+            shard.lock.withLock {
+                s.hits += $0.hits
+                s.misses += $0.misses
+                s.entries += $0.entryCount
+                s.bytes += $0.bytes
+                s.evictions += $0.evictions
+            }
+        }
+        s.budgetBytes = budgetBytes
+        return s
+    }
+}
+
+/// Counters of a cache, for tests and benchmarks.
+public struct CacheStatistics: Hashable, Sendable {
+    public var hits = 0
+    public var misses = 0
+    public var entries = 0
+    public var bytes = 0
+    public var evictions = 0
+    public var budgetBytes = 0
+}
+
+/// A glyph of a cached word: cluster index within the word, offsets and advance in font units.
+struct CachedGlyph {
+    var glyph: UInt32
+    var cluster: Int32
+    var xAdvance: Int32
+    var xOffset: Int32
+    var yOffset: Int32
+}
+
+/// One shard: an open-addressing hash table over pooled keys and values.
+final class ShardBox: Sendable {
+    let lock: Mutex<Shard>
+    init(_ shard: Shard) { lock = Mutex(shard) }
+}
+
+struct Shard {
+    let budget: Int
+    var slots: [Int32] = []  // entry index or -1; capacity a power of two
+    var entryHash: [UInt64] = []
+    var entrySlot: [UInt16] = []
+    var keyStart: [Int32] = []
+    var keyLength: [Int32] = []
+    var advanceStart: [Int32] = []
+    var advanceCount: [Int32] = []
+    var glyphStart: [Int32] = []
+    var glyphCount: [Int32] = []
+    var keys: [UInt16] = []
+    var advances: [Int32] = []
+    var glyphs: [CachedGlyph] = []
+    var hits = 0
+    var misses = 0
+    var evictions = 0
+
+    init(budget: Int) {
+        self.budget = budget
+        slots = [Int32](repeating: -1, count: 256)
+    }
+
+    var entryCount: Int { entryHash.count }
+    var bytes: Int {
+        slots.count * 4 + entryHash.count * 42 + keys.count * 2 + advances.count * 4 + glyphs.count * 20
+    }
+
+    mutating func reset() {
+        slots = [Int32](repeating: -1, count: 256)
+        entryHash.removeAll(keepingCapacity: false)
+        entrySlot.removeAll(keepingCapacity: false)
+        keyStart.removeAll(keepingCapacity: false)
+        keyLength.removeAll(keepingCapacity: false)
+        advanceStart.removeAll(keepingCapacity: false)
+        advanceCount.removeAll(keepingCapacity: false)
+        glyphStart.removeAll(keepingCapacity: false)
+        glyphCount.removeAll(keepingCapacity: false)
+        keys.removeAll(keepingCapacity: false)
+        advances.removeAll(keepingCapacity: false)
+        glyphs.removeAll(keepingCapacity: false)
+    }
+
+    private func find(_ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64) -> Int {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let e = Int(slots[i])
+            if e < 0 { return -1 }
+            if entryHash[e] == hash && entrySlot[e] == slot && Int(keyLength[e]) == word.count {
+                let start = Int(keyStart[e])
+                var same = true
+                for k in 0..<word.count where keys[start + k] != word[k] {
+                    same = false
+                    break
+                }
+                if same { return e }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    mutating func lookup(
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<CachedGlyph>) -> Void
+    ) -> Bool {
+        let e = find(slot, word, hash: hash)
+        guard e >= 0 else {
+            misses += 1
+            return false
+        }
+        hits += 1
+        let a0 = Int(advanceStart[e]), an = Int(advanceCount[e])
+        let g0 = Int(glyphStart[e]), gn = Int(glyphCount[e])
+        advances.withUnsafeBufferPointer { adv in
+            glyphs.withUnsafeBufferPointer { gl in
+                body(UnsafeBufferPointer(rebasing: adv[a0..<a0 + an]), UnsafeBufferPointer(rebasing: gl[g0..<g0 + gn]))
+            }
+        }
+        return true
+    }
+
+    mutating func insert(
+        _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
+        advances newAdvances: UnsafeBufferPointer<Int32>, glyphs newGlyphs: UnsafeBufferPointer<CachedGlyph>
+    ) {
+        if find(slot, word, hash: hash) >= 0 { return }
+        let added = word.count * 2 + newAdvances.count * 4 + newGlyphs.count * 20 + 49
+        if bytes + added > budget && entryCount > 0 {
+            reset()
+            evictions += 1
+        }
+        if (entryCount + 1) * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            let mask = slots.count - 1
+            for e in 0..<entryCount {
+                var i = Int(truncatingIfNeeded: entryHash[e]) & mask
+                while slots[i] >= 0 { i = (i + 1) & mask }
+                slots[i] = Int32(e)
+            }
+        }
+        let e = Int32(entryCount)
+        entryHash.append(hash)
+        entrySlot.append(slot)
+        keyStart.append(Int32(keys.count))
+        keyLength.append(Int32(word.count))
+        keys.append(contentsOf: word)
+        advanceStart.append(Int32(advances.count))
+        advanceCount.append(Int32(newAdvances.count))
+        advances.append(contentsOf: newAdvances)
+        glyphStart.append(Int32(glyphs.count))
+        glyphCount.append(Int32(newGlyphs.count))
+        glyphs.append(contentsOf: newGlyphs)
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while slots[i] >= 0 { i = (i + 1) & mask }
+        slots[i] = e
+    }
+}

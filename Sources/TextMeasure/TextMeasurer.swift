@@ -1,0 +1,455 @@
+import UnicodeText
+
+/// The real text engine: FreeType-validated fonts, HarfBuzz shaping, UAX #14 line breaking.
+///
+/// `prepare` (width-independent work):
+/// 1. UTF-16 code units, grapheme boundaries and line-break opportunities (`TextBreaks.analyze`).
+/// 2. Itemization per grapheme cluster: emoji presentation sequences (VS16, keycaps, ZWJ
+///    sequences, modifiers, flags, tags) go to the emoji face as one cluster; text presentation
+///    (VS15) stays in the text face; a code point no face covers is measured as the primary face's
+///    .notdef and counted in `missingGlyphCount`, never dropped. U+FFFC with an inline object is
+///    the object.
+/// 3. Measurement: CJK ideographs, kana and CJK/fullwidth punctuation take the per-character path
+///    (hmtx advances read at font load; proven equal to shaping by a test on the corpus); every other
+///    maximal run of one face, size and script between spaces (a "word", such as a Latin word, a
+///    URL or an emoji sequence) is shaped with HarfBuzz as a whole, or read from the shaped-word
+///    cache. Break opportunities inside a word are kept per cluster, so shaping across them keeps
+///    kerning exactly as shaping the whole line does.
+///
+/// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
+/// immutable `hb_ot` fonts, the word cache is sharded behind locks, buffers are per call).
+public final class TextMeasurer: TextMeasuring, Sendable {
+    public let fonts: FontSet
+    /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
+    public let retainsGlyphs: Bool
+    private let cache: WordCache
+    private let coveragePrimary: CoverageBits
+    private let coverageBold: CoverageBits
+    private let coverageEmoji: CoverageBits
+
+    /// - Parameters:
+    ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
+    public init(fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20) {
+        self.fonts = fonts
+        retainsGlyphs = retainGlyphs
+        cache = WordCache(budgetBytes: cacheBudgetBytes)
+        coveragePrimary = fonts.coverage[.primary]!
+        coverageBold = fonts.coverage[.bold]!
+        coverageEmoji = fonts.coverage[.emoji]!
+    }
+
+    /// Hit, miss, size and eviction counters of the shaped-word cache.
+    public var cacheStatistics: CacheStatistics { cache.statistics }
+
+    /// Empties the shaped-word cache (fonts stay loaded): the "cold" state of benchmarks.
+    public func clearCaches() { cache.removeAll() }
+
+    public func prepare(_ text: AttributedText) -> PreparedText {
+        var units = Array(text.string.utf16)
+        return units.withUnsafeMutableBufferPointer { buf in
+            prepare(text, UnsafeBufferPointer(buf))
+        }
+    }
+
+    public func singleLineSize(_ string: String, attributes: TextAttributes) -> Size {
+        let prepared = prepare(AttributedText(string, attributes: attributes))
+        var ascent = 0.0, descent = 0.0
+        for f in prepared.runFonts {
+            ascent = max(ascent, f.ascent)
+            descent = max(descent, f.descent)
+        }
+        return Size(width: prepared.naturalWidth, height: ascent + descent)
+    }
+
+    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>) -> PreparedText {
+        let n = u.count
+        var breaks: [BreakFlags] = []
+        TextBreaks.analyze(u, into: &breaks)
+        let baseSize = Self.sanitized(text.baseAttributes.size)
+        var builder = PreparedTextBuilder(
+            text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
+        var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
+        var word = WordState()
+        var shaper = LazyShaper()
+        let runs = text.runs
+        var run = 0
+        let objects = text.attachments
+        var nextObject = 0
+        var clusterIndex = 0
+        var missing = 0
+        var runFonts = RunFonts(fonts, runs[0].attributes)
+        var lastStrong: UnicodeScript?
+        var previousSlot = FontSlot.primary
+        var brackets: [(id: UInt8, script: UnicodeScript?)] = []
+        let simple = fonts.simplePrimary
+        let simpleBold = fonts.simpleBold
+
+        var start = 0
+        while start < n {
+            var end = start + 1
+            while end < n && !breaks[end].contains(.grapheme) { end += 1 }
+            if runs[run].range.upperBound <= start && run + 1 < runs.count {
+                while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
+                runFonts = RunFonts(fonts, runs[run].attributes)
+            }
+            let attributes = runs[run].attributes
+            let size = runFonts.size
+            let info = ClusterInfo(u, start, end)
+            let breakAfter = end < n && breaks[end].contains(.lineAllowed)
+
+            while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
+            if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                let o = objects[nextObject]
+                let width = o.width.isFinite ? max(0, o.width) : 0
+                builder.appendCluster(
+                    end: end, advance: width,
+                    font: RunFont(slot: .object, size: size, ascent: o.ascent, descent: o.descent),
+                    breakAfter: breakAfter, mandatoryAfter: false, hanging: false, attachment: true)
+                clusterIndex += 1
+                nextObject += 1
+                start = end
+                continue
+            }
+
+            // Paired brackets: text after a closing bracket is back in the script that was current
+            // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
+            if let pair = Self.bracketPair(info.first) {
+                if pair.isOpen {
+                    if brackets.count < 64 { brackets.append((pair.id, lastStrong)) }
+                } else if let k = brackets.lastIndex(where: { $0.id == pair.id }) {
+                    let saved = brackets[k].script
+                    brackets.removeSubrange(k...)
+                    if let saved { lastStrong = saved }
+                }
+            }
+            var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
+            // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
+            // take its metrics).
+            if previousSlot == .emoji && (info.first == 0x20 || info.isSeparator) {
+                slot = .emoji
+            }
+            previousSlot = info.isSeparator ? .primary : slot
+            let font = runFonts.font(slot)
+            if info.isSeparator || info.isHanging {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                // Spaces are measured in their face; separators have no advance.
+                var adv = 0.0
+                if !info.isSeparator {
+                    let f = fonts.file(slot)
+                    let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
+                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(slot)
+                    glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                }
+                builder.appendCluster(
+                    end: end, advance: adv, font: font, breakAfter: breakAfter,
+                    mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator)
+                clusterIndex += 1
+                start = end
+                continue
+            }
+
+            if info.isSingleScalar && slot != .emoji {
+                let packed = (slot == .bold ? simpleBold : simple).lookup(info.first)
+                if packed != 0 {
+                    if info.first >= 0x3040 { lastStrong = Self.cjkScript(info.first) ?? lastStrong }
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                    let adv = Double(packed & 0xFFFF) * runFonts.unitScale(slot)
+                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
+            }
+
+            // A cluster to shape: it joins the current word when face, size and script match.
+            // Common and inherited characters take the script of the text before them (or, at
+            // the start, after them), as Pango's script itemization does (UAX #24).
+            var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
+            if slot != .emoji && script.isWeak {
+                if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                script = lastStrong!
+            } else if slot != .emoji {
+                lastStrong = script
+            }
+            if word.count > 0 && (word.slot != slot || word.font.size != size || word.script != script) {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
+            if word.count == 0 {
+                word.start = start
+                word.slot = slot
+                word.font = font
+                word.script = script
+            }
+            word.ends.append(Int32(end))
+            word.breakAfter.append(breakAfter)
+            start = end
+        }
+        flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+        builder.setGlyphs(glyphs)
+        builder.addMissingGlyphs(missing)
+        return builder.finish()
+    }
+
+    /// Measures the pending word (from the cache or by shaping) and appends its clusters.
+    private func flushWord(
+        _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
+    ) {
+        let count = word.count
+        guard count > 0 else { return }
+        defer { word.reset() }
+        let wordEnd = Int(word.ends[count - 1])
+        let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
+        let file = fonts.file(word.slot)
+        let k = word.font.size / Double(file.upem)
+        let firstCluster = clusterIndex
+
+        // `advances` holds each cluster's advance, then each cluster's line-end correction.
+        func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
+            for c in 0..<count {
+                builder.appendCluster(
+                    end: Int(word.ends[c]), advance: Double(advances[c]) * k, font: word.font,
+                    breakAfter: word.breakAfter[c], mandatoryAfter: false, hanging: false)
+                if c < count - 1 && advances[count + c] != 0 {
+                    builder.addLineEndCorrection(Double(advances[count + c]) * k)
+                }
+            }
+            if glyphs != nil {
+                for g in shaped {
+                    glyphs!.append(
+                        glyph: g.glyph, cluster: firstCluster + Int(g.cluster), advance: Double(g.xAdvance) * k,
+                        xOffset: Double(g.xOffset) * k, yOffset: Double(g.yOffset) * k)
+                }
+            }
+        }
+
+        let cacheable = text.count <= WordCache.maxWordLength
+        let key = WordCache.key(word.slot, word.script.rawValue)
+        let hash = cacheable ? WordCache.hash(key, text) : 0
+        if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
+            clusterIndex += count
+            return
+        }
+        // Shape the word on its own (no context), so the result depends on the word only and can
+        // be cached and reused anywhere.
+        var shaped: [ShapedGlyph] = []
+        shaped.reserveCapacity(text.count)
+        shaper.buffer.shape(
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script.code, into: &shaped)
+        // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
+        // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
+        // is its glyphs' nominal advances minus their shaped ones.
+        var advances = [Int32](repeating: 0, count: 2 * count)
+        var cached: [CachedGlyph] = []
+        cached.reserveCapacity(shaped.count)
+        var c = 0
+        for g in shaped {
+            let offset = Int(g.cluster) + word.start
+            while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
+            advances[c] &+= g.xAdvance
+            advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance
+            cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
+        }
+        advances.withUnsafeBufferPointer { adv in
+            cached.withUnsafeBufferPointer { gl in
+                emit(adv, gl)
+                if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
+            }
+        }
+        clusterIndex += count
+    }
+
+    /// The face a grapheme cluster is drawn with.
+    private func itemize(_ info: ClusterInfo, bold: Bool, missing: inout Int) -> FontSlot {
+        let text: FontSlot = bold ? .bold : .primary
+        if info.isEmojiPresentation { return .emoji }
+        if fonts.covers(text, info.first, bits: bold ? coverageBold : coveragePrimary) { return text }
+        if !info.isTextPresentation, fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
+        missing += 1
+        return text
+    }
+
+    /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
+    @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
+        switch v {
+        case 0x28: return (0, true)
+        case 0x29: return (0, false)
+        case 0x5B: return (1, true)
+        case 0x5D: return (1, false)
+        case 0x7B: return (2, true)
+        case 0x7D: return (2, false)
+        case 0xFF08: return (3, true)
+        case 0xFF09: return (3, false)
+        case 0x3010: return (4, true)
+        case 0x3011: return (4, false)
+        case 0x300C: return (5, true)
+        case 0x300D: return (5, false)
+        case 0x300E: return (6, true)
+        case 0x300F: return (6, false)
+        case 0x300A: return (7, true)
+        case 0x300B: return (7, false)
+        case 0x3008: return (8, true)
+        case 0x3009: return (8, false)
+        case 0x201C: return (9, true)
+        case 0x201D: return (9, false)
+        case 0x2018: return (10, true)
+        case 0x2019: return (10, false)
+        default: return nil
+        }
+    }
+
+    /// The script of a per-character-path code point that has a strong one.
+    @inline(__always) static func cjkScript(_ v: UInt32) -> UnicodeScript? {
+        switch v {
+        case 0x3040...0x309F: return .hiragana
+        case 0x30A0...0x30FF: return .katakana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: return .han
+        default: return nil
+        }
+    }
+
+    /// The first strong script in the text from `start` on (Han when there is none: the engine's
+    /// language is Chinese).
+    static func firstStrongScript(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> UnicodeScript {
+        var i = start
+        while i < u.count {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            let s = UnicodeScript.of(v)
+            if !s.isWeak { return s }
+        }
+        return .han
+    }
+
+    /// Font sizes that are not finite and positive are measured as 0.
+    static func sanitized(_ size: Double) -> Double { size.isFinite && size > 0 ? size : 0 }
+}
+
+/// The faces of one attribute run at its size, computed once per run.
+private struct RunFonts {
+    let size: Double
+    let text: RunFont
+    let emoji: RunFont
+    let textScale: Double
+    let emojiScale: Double
+
+    init(_ fonts: FontSet, _ attributes: TextAttributes) {
+        size = TextMeasurer.sanitized(attributes.size)
+        let slot: FontSlot = attributes.weight == .bold ? .bold : .primary
+        text = fonts.metrics(slot, size: size)
+        emoji = fonts.metrics(.emoji, size: size)
+        textScale = size / Double(fonts.file(slot).upem)
+        emojiScale = size / Double(fonts.emoji.upem)
+    }
+
+    @inline(__always) func font(_ slot: FontSlot) -> RunFont { slot == .emoji ? emoji : text }
+    @inline(__always) func unitScale(_ slot: FontSlot) -> Double { slot == .emoji ? emojiScale : textScale }
+}
+
+/// The clusters of the word being collected.
+private struct WordState {
+    var start = 0
+    var slot = FontSlot.primary
+    var script = UnicodeScript.common
+    var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
+    var ends: [Int32] = []
+    var breakAfter: [Bool] = []
+    var count: Int { ends.count }
+    mutating func reset() {
+        ends.removeAll(keepingCapacity: true)
+        breakAfter.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What itemization and measuring need to know about one grapheme cluster.
+private struct ClusterInfo {
+    var first: UInt32 = 0
+    var isSingleScalar = true
+    var isEmojiPresentation = false
+    var isTextPresentation = false
+    var isHanging = false
+    var isSeparator = false
+
+    init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
+        var i = start
+        var index = 0
+        var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false
+        var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
+        var last: UInt32 = 0
+        while i < end {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < end, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            } else if v & 0xF800 == 0xD800 {
+                v = 0xFFFD
+            }
+            if index == 0 {
+                first = v
+                firstPictographic = UnicodeProperties.isExtendedPictographic(v)
+                firstRI = UnicodeProperties.isRegionalIndicator(v)
+                firstEmojiPresentation = UnicodeProperties.isEmojiPresentation(v)
+            } else {
+                switch v {
+                case 0x200D: hasZWJ = true
+                case 0xFE0F: hasVS16 = true
+                case 0xFE0E: isTextPresentation = true
+                case 0x20E3: hasKeycap = true
+                case 0xE0020...0xE007F: hasTag = true
+                default: if UnicodeProperties.isEmojiModifier(v) { hasModifier = true }
+                }
+            }
+            last = v
+            index += 1
+        }
+        isSingleScalar = index == 1
+        if isTextPresentation {
+            isEmojiPresentation = false
+        } else {
+            isEmojiPresentation =
+                firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
+                || (hasZWJ && firstPictographic) || firstEmojiPresentation
+        }
+        switch UnicodeProperties.lineBreakClass(last) {
+        case .BK, .CR, .LF, .NL: isSeparator = true
+        default: break
+        }
+        if isSingleScalar {
+            switch first {
+            case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: isHanging = true
+            default: break
+            }
+        }
+    }
+}
+
+extension GlyphStorage {
+    mutating func append(glyph: UInt32, cluster: Int, advance: Double, xOffset: Double = 0, yOffset: Double = 0) {
+        glyphID.append(glyph)
+        self.cluster.append(Int32(cluster))
+        xAdvance.append(Float(advance))
+        self.xOffset.append(Float(xOffset))
+        self.yOffset.append(Float(yOffset))
+    }
+}
+
+/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only.
+private struct LazyShaper {
+    private var made: ShapingBuffer?
+    var buffer: ShapingBuffer {
+        mutating get {
+            if let made { return made }
+            let b = ShapingBuffer()
+            made = b
+            return b
+        }
+    }
+}

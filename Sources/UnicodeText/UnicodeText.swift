@@ -1,1 +1,0 @@
-// UnicodeText: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import TextMeasure
+
+/// `feedlayout measure`: the text engine in the peers harness's JSON Lines format, so its line
+/// breaks compare directly with Pango and SkParagraph (`../shared/tools/peers/compare.py`).
+struct Measure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure texts (JSON Lines in, JSON Lines out) in the format of the peers harness.",
+        discussion: """
+            Input lines: {"id", "text", "font_size", "width", "line_height"?}. Output lines: {"id", "height", \
+            "line_count", "line_breaks", "line_widths", "width_used", "offset_unit": "utf16"}. line_breaks are \
+            the UTF-16 offsets where lines start; widths leave out trailing spaces; natural line height unless \
+            line_height is given (CSS-like: the leading is split above and below).
+            With --time, lays out every input --reps times in-process for two cases, cold (shaped-word cache \
+            cleared before each pass; fonts stay loaded) and warm, and prints one JSON object per case from the \
+            median pass.
+            """)
+
+    @Argument(help: "A JSON Lines file, or - for standard input.")
+    var input: String = "-"
+
+    @Option(help: "Directory holding fonts.json (default: the package's Fonts/).")
+    var fonts: String?
+
+    @Flag(help: "Time the layout instead of printing results.")
+    var time = false
+
+    @Option(help: "Timed passes with --time (the median is reported).")
+    var reps = 5
+
+    func run() throws {
+        let measurer = try CLIEnvironment.measurer(fontsOption: fonts)
+        let items = try MeasureItem.read(input)
+        if time {
+            try timeLayout(items, measurer: measurer)
+            return
+        }
+        var out = OutputBuffer()
+        for item in items {
+            let layout = measurer.prepare(item.text).layout(item.options)
+            out.write(item.result(layout))
+            out.write("\n")
+        }
+        out.flush()
+    }
+
+    private func timeLayout(_ items: [MeasureItem], measurer: TextMeasurer) throws {
+        guard reps > 0 else { throw ValidationError("--reps must be at least 1") }
+        let chars = items.reduce(0) { $0 + $1.text.string.unicodeScalars.count }
+        for warm in [false, true] {
+            var passes: [Double] = []
+            var sink = 0.0
+            if warm { for item in items { sink += measurer.prepare(item.text).layout(item.options).size.height } }
+            for _ in 0..<reps {
+                if !warm { measurer.clearCaches() }
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                for item in items {
+                    sink += measurer.prepare(item.text).layout(item.options).size.height
+                }
+                passes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            }
+            precondition(sink.isFinite)
+            passes.sort()
+            let median = passes[passes.count / 2]
+            let n = Double(items.count)
+            print(
+                "{\"case\": \"\(warm ? "warm" : "cold")\", \"texts\": \(items.count), \"chars\": \(chars), "
+                    + "\"reps\": \(reps), \"texts_per_s\": \(JSONNumber.fixed(n / median, 1)), "
+                    + "\"us_per_text\": \(JSONNumber.fixed(median / n * 1e6, 3)), "
+                    + "\"ns_per_char\": \(JSONNumber.fixed(median / Double(max(chars, 1)) * 1e9, 2))}")
+        }
+    }
+}
+
+/// One input record of `measure`.
+struct MeasureItem {
+    var id: String
+    var text: AttributedText
+    var options: LayoutOptions
+
+    static func read(_ path: String) throws -> [MeasureItem] {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let d = FileManager.default.contents(atPath: path) else {
+                throw CLIError.input("\(path): cannot read the file")
+            }
+            data = d
+        }
+        var items: [MeasureItem] = []
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+            let where_ = "\(path == "-" ? "<stdin>" : path):\(lineNumber)"
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                throw CLIError.input("\(where_): not a JSON object")
+            }
+            guard let text = object["text"] as? String else { throw CLIError.input("\(where_): field \"text\" must be a string") }
+            let id = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue ?? String(lineNumber)
+            guard let size = (object["font_size"] as? NSNumber)?.doubleValue, size.isFinite, size >= 0 else {
+                throw CLIError.input("\(where_) (id \(id)): field \"font_size\" must be a non-negative number")
+            }
+            guard let width = (object["width"] as? NSNumber)?.doubleValue, width.isFinite else {
+                throw CLIError.input("\(where_) (id \(id)): field \"width\" must be a number")
+            }
+            var options = LayoutOptions(width: width)
+            if let lh = (object["line_height"] as? NSNumber)?.doubleValue {
+                guard lh.isFinite, lh >= 0 else {
+                    throw CLIError.input("\(where_) (id \(id)): field \"line_height\" must be a non-negative number")
+                }
+                options.lineHeight = .cssLineHeight(lh, fontSize: size)
+            }
+            items.append(MeasureItem(id: id, text: AttributedText(text, size: size), options: options))
+        }
+        return items
+    }
+
+    func result(_ layout: TextLayout) -> String {
+        let breaks = layout.lines.map { String($0.range.lowerBound) }.joined(separator: ", ")
+        let widths = layout.lines.map { JSONNumber.fixed($0.width, 4) }.joined(separator: ", ")
+        let used = layout.lines.map(\.width).max() ?? 0
+        let height = layout.lines.last?.bottom ?? 0
+        return "{\"id\": \(JSONNumber.string(id)), \"engine\": \"feedlayout\", \"height\": \(JSONNumber.fixed(height, 4)), "
+            + "\"width_used\": \(JSONNumber.fixed(used, 4)), \"line_count\": \(layout.lines.count), "
+            + "\"line_breaks\": [\(breaks)], \"line_widths\": [\(widths)], \"offset_unit\": \"utf16\"}"
+    }
+}
+
+extension LineHeightPolicy {
+    /// CSS `line-height` in points for the primary face's metrics: the leading is split evenly above
+    /// and below the Noto Sans CJK ascent (1.160 em) and descent (0.288 em).
+    static func cssLineHeight(_ lineHeight: Double, fontSize: Double) -> LineHeightPolicy {
+        let ascent = 1.160 * fontSize, descent = 0.288 * fontSize
+        let half = (lineHeight - ascent - descent) / 2
+        return .grid(pitch: lineHeight, ascent: ascent + half, descent: descent + half)
+    }
+}
