@@ -32,8 +32,12 @@ func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, gr
 }
 
 /// A one-line label of at most `maxWidth`, its left edge at `x`, vertically centred on `centerY`.
-func label(_ prepared: PreparedText, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word, grid: PixelGrid) -> TextBox {
-    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, wrap: wrap, grid: grid))
+/// `lineHeight` sets the box: natural (the fonts' extent) or a grid whose ascent + descent is the box.
+func label(
+    _ prepared: PreparedText, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
+    lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
+) -> TextBox {
+    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
     let frame = grid.round(Rect(x: x, y: centerY - l.size.height / 2, width: l.size.width, height: l.size.height))
     return makeTextBox(prepared, l, frame: frame, grid: grid)
 }
@@ -139,7 +143,7 @@ struct StackedArranger {
             }
             titleBar = TitleBarLayout(
                 frame: band, icon: icon,
-                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, grid: grid))
+                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid))
         }
 
         // Profile.
@@ -152,8 +156,12 @@ struct StackedArranger {
         }
         let nameX = m.padding + m.avatarSize + m.nameGap
         let nameWidth = max(0, width - m.nameWidthInset)
-        let name = label(parts.name, x: nameX, centerY: profile.minY + m.nameCenterY, maxWidth: nameWidth, wrap: .character, grid: grid)
-        let time = label(parts.timeLine, x: nameX, centerY: profile.minY + m.sourceCenterY, maxWidth: nameWidth, grid: grid)
+        let name = label(
+            parts.name, x: nameX, centerY: profile.minY + m.nameCenterY, maxWidth: nameWidth, wrap: .character,
+            lineHeight: box(m.nameFontSize), grid: grid)
+        let time = label(
+            parts.timeLine, x: nameX, centerY: profile.minY + m.sourceCenterY, maxWidth: nameWidth,
+            lineHeight: box(m.sourceFontSize), grid: grid)
 
         // Main text.
         var text: TextBox?
@@ -210,7 +218,7 @@ struct StackedArranger {
             }
             tag = TagLayout(
                 frame: band, isPlace: t.tag.isPlace, icon: icon,
-                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, grid: grid))
+                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid))
         } else if pictures != nil || card != nil {
             _ = push(.padding, m.gapWithoutTag)
         }
@@ -227,7 +235,9 @@ struct StackedArranger {
             let icon = grid.round(Rect(
                 x: frame.minX + (frame.width - contentW) / 2, y: bar.midY - m.toolbarIconSize / 2,
                 width: m.toolbarIconSize, height: m.toolbarIconSize))
-            let l = label(b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW, grid: grid)
+            let l = label(
+                b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW,
+                lineHeight: box(m.toolbarFontSize), grid: grid)
             buttons.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
         }
         let toolbar = ToolbarLayout(frame: bar, buttons: buttons)
@@ -239,6 +249,13 @@ struct StackedArranger {
             expandedHeight: y + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
             avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBar: titleBar,
             text: text, retweet: retweet, pictures: pictures, card: card, tag: tag, toolbar: toolbar)
+    }
+
+    /// The box of a one-line label at `size`: the em box split like the text grid (ascent
+    /// `ascentFraction·size`, descent the rest), so a label's height never depends on its fonts
+    /// (emoji, fallback faces, tall CJK line gaps) and stacked labels never overlap.
+    private func box(_ size: Double) -> LineHeightPolicy {
+        .grid(pitch: size, ascent: m.ascentFraction * size, descent: (1 - m.ascentFraction) * size)
     }
 
     /// A text block: `textPadding` above and below lines on the baseline grid of `size` (0 tall
