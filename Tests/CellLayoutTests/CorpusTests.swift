@@ -24,7 +24,7 @@ final class CorpusTests: XCTestCase {
     }
 
     /// The corpus and its emoticon tables, loaded once for all tests (nil when absent).
-    private static let loaded: Result<([Status], EmoticonTable), StatusModelError>? = {
+    static let loaded: Result<([Status], EmoticonTable), StatusModelError>? = {
         guard let files = TestPaths.weiboCorpusFiles, let dir = TestPaths.sharedCorpus else { return nil }
         do throws(StatusModelError) {
             var statuses: [Status] = []

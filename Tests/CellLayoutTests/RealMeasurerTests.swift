@@ -67,10 +67,10 @@ final class RealMeasurerTests: XCTestCase {
 
     func testWeiboInvariantsOnTheCorpusWithRealText() throws {
         let m = try measurer()
-        guard let files = TestPaths.weiboCorpusFiles else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
-        // Two of the eight files keep the debug-mode run short; the fake-measurer test covers all 206.
-        let statuses = try files.prefix(2).flatMap { try FeedLoader.load(contentsOf: $0).feed.statuses }
-        let engine = CellLayoutEngine(measurer: m, now: CorpusTests.now)
+        guard let loaded = CorpusTests.loaded else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
+        let (statuses, emoticons) = try loaded.get()
+        XCTAssertEqual(statuses.count, 206)
+        let engine = CellLayoutEngine(measurer: m, emoticons: emoticons, now: CorpusTests.now)
         var lines = 0
         for s in statuses {
             let prepared = engine.prepare(s, style: .weibo)
