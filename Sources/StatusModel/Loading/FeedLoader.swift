@@ -4,8 +4,8 @@
 //   "bplist" or "<"  -> property list; an array whose first dict has `Id`/`userName` is the
 //                       classic format, anything else the full model (Weibo keys);
 //   "["              -> Weibo JSON (a bare array of statuses);
-//   "{"              -> JSON Lines when the name ends in .jsonl/.ndjson or when more data follows
-//                       the first complete top-level object; Weibo JSON otherwise.
+//   "{"              -> JSON Lines when the name ends in .jsonl/.ndjson, or when the first line
+//                       holds a complete object and more data follows; Weibo JSON otherwise.
 // Anything else is `unrecognizedFormat`.
 //
 // Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
@@ -195,15 +195,19 @@ public enum FeedLoader {
         guard lead == UInt8(ascii: "{") else { throw .unrecognizedFormat(file: fileName, found: describeLeadingBytes(chunk)) }
         let ext = (fileName as NSString).pathExtension.lowercased()
         if ext == "jsonl" || ext == "ndjson" { return .jsonLines }
+        // JSON Lines when the first line holds a complete value and more data follows it. JSON
+        // escapes newlines inside strings, so a raw newline before the value closes means JSON.
         var scanner = JSONDepthScanner()
         while true {
-            while let b = chunk.first, !scanner.closedTopLevel {
-                chunk = chunk.dropFirst()
-                if !scanner.feed(b, limit: 1 << 20) { return .weiboJSON }
+            var i = chunk.startIndex
+            while i < chunk.endIndex && !scanner.closedTopLevel {
+                let b = chunk[i]
+                if b == 0x0A || !scanner.feed(b, limit: 1 << 20) { return .weiboJSON }
+                i += 1
             }
             if scanner.closedTopLevel {
-                chunk = chunk.drop(while: isJSONWhitespace)
-                if !chunk.isEmpty { return .jsonLines }
+                while i < chunk.endIndex && isJSONWhitespace(chunk[i]) { i += 1 }
+                if i < chunk.endIndex { return .jsonLines }
             }
             guard let c = try next() else { return .weiboJSON }
             chunk = c
@@ -216,7 +220,7 @@ public enum FeedLoader {
         -> LoadResult
     {
         if bytes.allSatisfy(isJSONWhitespace) { throw .empty(file: fileName) }
-        guard jsonDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
+        guard jsonDepthWithinLimit(bytes[...], limit: options.maxNestingDepth) else {
             throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
         }
         let root: Any

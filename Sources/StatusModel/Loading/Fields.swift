@@ -60,7 +60,7 @@ struct FieldError: Error {
 /// A short, readable description of an untyped value, for "found …" in error messages.
 func describeValue(_ v: Any) -> String {
     if isBoolean(v) { return "boolean \((v as? Bool) ?? false)" }
-    if v is NSNull { return "null" }
+    if isNull(v) { return "null" }
     if let s = v as? String {
         let head = s.prefix(24)
         return head.count < s.count ? "string \"\(head)…\"" : "string \"\(s)\""
@@ -73,11 +73,18 @@ func describeValue(_ v: Any) -> String {
     return "\(type(of: v))"
 }
 
+/// True for JSON null. Compares the dynamic type: `v is NSNull` would bridge a Swift dictionary
+/// or array to Foundation (a deep copy) just to answer no.
+func isNull(_ v: Any) -> Bool { type(of: v) == NSNull.self }
+
 /// True for JSON true/false and plist booleans (not for the numbers 0 and 1).
 func isBoolean(_ v: Any) -> Bool {
-    if type(of: v) == Bool.self { return true }
-    return String(describing: type(of: v)).hasSuffix("Boolean")
+    let t = type(of: v)
+    return t == Bool.self || t == boxedBooleanType
 }
+
+/// The class Foundation uses for boxed booleans (JSON true/false), distinct from other numbers.
+private let boxedBooleanType: Any.Type = type(of: NSNumber(value: true) as Any)
 
 /// An integer from a number (no fraction, in range) or a decimal string; nil otherwise.
 func lenientInt64(_ v: Any) -> Int64? {
@@ -113,7 +120,7 @@ struct Fields {
 
     /// The value for `key`, or nil when absent or null.
     func raw(_ key: String) -> Any? {
-        guard let v = dict[key], !(v is NSNull) else { return nil }
+        guard let v = dict[key], !isNull(v) else { return nil }
         return v
     }
 

@@ -42,10 +42,12 @@ struct JSONDepthScanner {
 }
 
 /// True when the JSON bytes nest no deeper than `limit`.
-func jsonDepthWithinLimit<C: Collection>(_ bytes: C, limit: Int) -> Bool where C.Element == UInt8 {
-    var s = JSONDepthScanner()
-    for b in bytes where !s.feed(b, limit: limit) { return false }
-    return true
+func jsonDepthWithinLimit(_ bytes: ArraySlice<UInt8>, limit: Int) -> Bool {
+    bytes.withUnsafeBufferPointer { buf in
+        var s = JSONDepthScanner()
+        for b in buf where !s.feed(b, limit: limit) { return false }
+        return true
+    }
 }
 
 /// True when the XML property list nests `<array>` / `<dict>` no deeper than `limit`.

@@ -9,6 +9,8 @@
 //          (large, bmiddle, thumbnail, original, largest, woriginal, middleplus) and every
 //          id in `pic_ids` an entry in `pic_infos`.
 //   Classic: `Id`, `userName`, `text`.
+// Two keys beyond the API let the model plist express the classic format: `created_at_text`
+// (the display string) and `mbtype_image` (the member badge image name).
 // Everything else defaults (documented on the model's properties). A present key with a wrong
 // type or an unusable value is always an error, never silently replaced by the default.
 import Foundation
@@ -77,7 +79,7 @@ enum StatusDecoder {
             retweet = r
         }
         return Status(
-            id: id, createdAt: createdAt, source: source, text: text, user: user, isDeleted: deleted,
+            id: id, createdAt: createdAt, createdAtText: try f.optionalString("created_at_text"), source: source, text: text, user: user, isDeleted: deleted,
             retweetedStatus: retweet, pictures: pictures, urlEntities: urls, topics: topics, tag: tag, pageInfo: card,
             titleBar: title, repostsCount: try f.count("reposts_count"), commentsCount: try f.count("comments_count"),
             attitudesCount: try f.count("attitudes_count"), liked: try f.int("attitudes_status", default: 0) != 0,

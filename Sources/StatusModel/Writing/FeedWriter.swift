@@ -73,6 +73,7 @@ enum WireEncoder {
     static func status(_ s: Status) -> WireValue {
         var o: [(String, WireValue)] = [("id", .int(s.id)), ("idstr", .string(String(s.id)))]
         if let d = s.createdAt { o.append(("created_at", .string(WeiboDate.format(d)))) }
+        if let t = s.createdAtText { o.append(("created_at_text", .string(t))) }
         o.append(("text", .string(s.text)))
         if !s.source.isEmpty {
             o.append(("source", .string("<a href=\"\" rel=\"nofollow\">\(escapeHTML(s.source))</a>")))

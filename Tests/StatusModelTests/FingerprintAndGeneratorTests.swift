@@ -1,0 +1,138 @@
+import Foundation
+import XCTest
+import _LayoutTestSupport
+
+@testable import StatusModel
+
+final class FingerprintTests: XCTestCase {
+    private let base = Status(
+        id: 42, createdAt: Date(timeIntervalSince1970: 1_441_764_694), source: "微博 weibo.com", text: "你好，世界 [微笑] 👍🏽",
+        user: User(id: 7, name: "测试用户"), pictures: [Picture(id: "p1", url: "u", width: 640, height: 1136)],
+        repostsCount: 12, commentsCount: 3, attitudesCount: 10_001)
+
+    func testFNV1aMatchesTheReferenceVectors() {
+        var h = FNV1a64()
+        XCTAssertEqual(h.value, 0xcbf2_9ce4_8422_2325)
+        for b in "a".utf8 { h.combine(byte: b) }
+        XCTAssertEqual(h.value, 0xaf63_dc4c_8601_ec8c)
+        var h2 = FNV1a64()
+        for b in "foobar".utf8 { h2.combine(byte: b) }
+        XCTAssertEqual(h2.value, 0x8594_4171_f739_67e8)
+    }
+
+    func testFingerprintIsPinnedAcrossRunsAndMachines() {
+        // A literal: if this changes, caches keyed by fingerprint written by earlier builds are invalid.
+        XCTAssertEqual(base.contentFingerprint, 0x669ED3F4CDE9F9F6)
+    }
+
+    func testFingerprintTracksLayoutFields() {
+        let f = base.contentFingerprint
+        var same = base
+        same.id = 99
+        same.user.avatarURL = "https://elsewhere"
+        XCTAssertEqual(same.contentFingerprint, f, "ids and URLs do not change the layout")
+        var changes: [Status] = []
+        var s = base; s.text += "!"; changes.append(s)
+        s = base; s.repostsCount += 1; changes.append(s)
+        s = base; s.liked = true; changes.append(s)
+        s = base; s.pictures[0].height = 1137; changes.append(s)
+        s = base; s.pictures[0].keepSize = true; changes.append(s)
+        s = base; s.pictures.append(base.pictures[0]); changes.append(s)
+        s = base; s.user.name = "别人"; changes.append(s)
+        s = base; s.tag = Tag(name: "上海", type: 1); changes.append(s)
+        s = base; s.pageInfo = PageInfo(title: "卡片"); changes.append(s)
+        s = base; s.titleBar = TitleBar(text: "热门"); changes.append(s)
+        s = base; s.retweetedStatus = base; changes.append(s)
+        var r = base; r.text = "另一条"
+        s = base; s.retweetedStatus = r; changes.append(s)
+        let prints = changes.map(\.contentFingerprint)
+        XCTAssertFalse(prints.contains(f))
+        XCTAssertEqual(Set(prints).count, prints.count, "each change gives a distinct fingerprint")
+    }
+}
+
+final class GeneratorTests: XCTestCase {
+    func testSameSeedSameStatuses() {
+        var a = FeedGenerator(seed: 2024)
+        var b = FeedGenerator(seed: 2024)
+        XCTAssertEqual(a.statuses(count: 300), b.statuses(count: 300))
+        var c = FeedGenerator(seed: 2025)
+        XCTAssertNotEqual(generated(2024, 5).map(\.text), c.statuses(count: 5).map(\.text))
+    }
+
+    func testGeneratedStreamIsPinnedAcrossPlatforms() {
+        // Folds the fingerprints of the first 200 statuses of seed 42 into one literal: any change
+        // in the RNG, the pools or the generator's choices shows here.
+        var h = FNV1a64()
+        var g = FeedGenerator(seed: 42)
+        for s in g.statuses(count: 200) {
+            h.combine(s.contentFingerprint)
+            h.combine(UInt64(bitPattern: s.id))
+        }
+        XCTAssertEqual(h.value, 0x7619F8F76D93AAB4)
+    }
+
+    func testGeneratedFeedsAreRealistic() {
+        var g = FeedGenerator(seed: 7)
+        let s = g.statuses(count: 2000)
+        let retweets = s.filter(\.isRetweet).count
+        XCTAssertTrue((600...1000).contains(retweets), "\(retweets) retweets")
+        let counts = Set(s.map { $0.pictures.count } + s.compactMap { $0.retweetedStatus?.pictures.count })
+        XCTAssertEqual(counts, Set(0...9))
+        let all = s + s.compactMap(\.retweetedStatus)
+        XCTAssertTrue(all.contains { $0.pageInfo?.isVideo == true })
+        XCTAssertTrue(all.contains { $0.tag?.isPlace == true })
+        XCTAssertTrue(all.contains { $0.titleBar != nil })
+        XCTAssertTrue(all.contains { $0.text.count > 300 })
+        XCTAssertTrue(all.contains { $0.pictures.contains(where: \.isLong) })
+        XCTAssertTrue(all.contains { $0.pictures.contains(where: \.isGIF) })
+        XCTAssertTrue(all.contains { $0.attitudesCount >= 10_000_000 })
+        XCTAssertTrue(all.contains { $0.text.contains("[微笑]") || $0.text.contains("[哈哈]") })
+        XCTAssertTrue(all.allSatisfy { $0.pictures.count <= 9 })
+        XCTAssertEqual(Set(s.map(\.id)).count, s.count)
+        // Every entity the generator attaches is present in the text it belongs to (or its parent's).
+        for st in s {
+            for u in st.urlEntities { XCTAssertTrue(st.text.contains(u.shortURL)) }
+            for t in st.topics { XCTAssertTrue(st.text.contains("#\(t.title)#")) }
+        }
+    }
+
+    func testRoundTripGenerateWriteLoad() throws {
+        var g = FeedGenerator(seed: 11)
+        let statuses = g.statuses(count: 500)
+        for format in [FeedFormat.weiboJSON, .jsonLines, .modelPlist] {
+            let back = try FeedLoader.load(data: FeedWriter.data(statuses, format: format), fileName: "g").feed
+            XCTAssertEqual(back.format, format)
+            XCTAssertTrue(back.statuses == statuses, "\(format)")
+        }
+    }
+
+    func testWriterOutputIsDeterministicJSON() throws {
+        let statuses = generated(3, 20)
+        let a = FeedWriter.data(statuses, format: .weiboJSON)
+        XCTAssertEqual(a, FeedWriter.data(statuses, format: .weiboJSON))
+        let parsed = try JSONSerialization.jsonObject(with: a) as? [String: Any]
+        XCTAssertEqual((parsed?["statuses"] as? [Any])?.count, 20)
+        let lines = FeedWriter.data(statuses, format: .jsonLines).split(separator: 0x0A)
+        XCTAssertEqual(lines.count, 20)
+        for l in lines { XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(l))) }
+    }
+
+    func testAtomicWriteLeavesNoTemporaryFile() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("out.json")
+        try FeedWriter.writeAtomically(Data("old".utf8), to: url)
+        try FeedWriter.writeAtomically(FeedWriter.data(generated(1, 3), format: .weiboJSON), to: url)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"])
+        XCTAssertEqual(try FeedLoader.load(contentsOf: url).feed.statuses.count, 3)
+        do {
+            let w = try AtomicFileWriter(url: dir.appendingPathComponent("abandoned.json"))
+            try w.write(Data("x".utf8))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.json"], "uncommitted writes vanish")
+        XCTAssertThrowsError(try FeedWriter.writeAtomically(Data(), to: URL(fileURLWithPath: "/nonexistent-dir/x.json"))) { e in
+            XCTAssertEqual((e as? StatusModelError)?.caseName, "unwritable")
+        }
+    }
+}

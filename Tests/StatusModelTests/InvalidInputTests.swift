@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+import _LayoutTestSupport
+
+@testable import StatusModel
+
+final class InvalidInputTests: XCTestCase {
+    private var dir: URL { TestPaths.fixtures.appendingPathComponent("invalid") }
+
+    private func expectations() throws -> [String: [String: Any]] {
+        let data = try Data(contentsOf: dir.appendingPathComponent("EXPECTED.json"))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+    }
+
+    func testEveryInvalidFixtureGivesItsExpectedError() throws {
+        let expected = try expectations()
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "EXPECTED.json" }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 20)
+        XCTAssertEqual(Set(files), Set(expected.keys), "every invalid fixture has an expectation and vice versa")
+        for name in files {
+            guard let want = expected[name] else { continue }
+            do {
+                let r = try FeedLoader.load(contentsOf: dir.appendingPathComponent(name))
+                XCTFail("\(name): loaded \(r.feed.statuses.count) statuses, expected \(want["case"] ?? "?")")
+            } catch {
+                XCTAssertEqual(error.caseName, want["case"] as? String, "\(name): \(error)")
+                XCTAssertEqual(error.file, name, "\(name): the error names the file")
+                XCTAssertEqual(error.location?.keyPath ?? "", want["keyPath"] as? String, "\(name): \(error)")
+                if let index = want["index"] as? Int { XCTAssertEqual(error.location?.index, index, name) }
+                if let id = want["id"] as? Int { XCTAssertEqual(error.location?.id, Int64(id), name) }
+                if let line = want["line"] as? Int {
+                    switch error {
+                    case .malformed(_, _, let l, _), .wrongRoot(_, let l, _, _), .nestingTooDeep(_, let l, _):
+                        XCTAssertEqual(l, line, name)
+                    default: XCTAssertEqual(error.location?.line, line, name)
+                    }
+                }
+                XCTAssertFalse(error.description.isEmpty)
+            }
+        }
+    }
+
+    func testSkipInvalidLoadsTheRest() throws {
+        let options = LoadOptions(skipInvalid: true)
+        let r = try FeedLoader.load(contentsOf: dir.appendingPathComponent("missing-text.json"), options: options)
+        XCTAssertEqual(r.feed.statuses.map(\.id), [5000])
+        XCTAssertEqual(r.skipped.map(\.index), [1])
+        XCTAssertEqual(r.skipped.first?.id, 5001)
+        XCTAssertEqual(r.skipped.first?.error.caseName, "missingKey")
+
+        let lines = try FeedLoader.load(contentsOf: dir.appendingPathComponent("bad-line3.jsonl"), options: options)
+        XCTAssertEqual(lines.feed.statuses.map(\.id), [5000, 5001, 5003])
+        XCTAssertEqual(lines.skipped.map(\.index), [2])
+
+        let screen = try FeedLoader.load(contentsOf: dir.appendingPathComponent("wrong-type-screen-name.json"), options: options)
+        XCTAssertEqual(screen.feed.statuses.count, 3)
+        XCTAssertEqual(screen.skipped.count, 1)
+    }
+
+    func testFileLevelErrorsAreNotSkippable() {
+        let options = LoadOptions(skipInvalid: true)
+        for name in ["truncated.json", "garbage.bin", "deep-nesting.json", "wrong-root-object.json"] {
+            XCTAssertThrowsError(try FeedLoader.load(contentsOf: dir.appendingPathComponent(name), options: options), name)
+        }
+    }
+
+    func testStrictByDefaultStopsAtTheFirstInvalidStatus() {
+        let data = jsonData(["statuses": [weiboStatus(1), weiboStatus(2, ["text": 5]), weiboStatus(3, ["user": 1])]])
+        let e = loadError(data)
+        XCTAssertEqual(e?.location?.keyPath, "statuses[1].text")
+        XCTAssertEqual(e?.location?.id, 2)
+    }
+
+    func testWrongTypesAnywhereNeverCrash() throws {
+        // Every key of a rich status replaced by every kind of wrong value: always a typed result.
+        let base = weiboStatus(1, [
+            "pic_ids": ["p"], "pic_infos": ["p": ["large": ["url": "u", "width": 1, "height": 2]]],
+            "url_struct": [["short_url": "s"]], "topic_struct": [["topic_title": "t"]], "tag_struct": [["tag_name": "n"]],
+            "page_info": ["page_title": "c"], "title": ["text": "热门"], "retweeted_status": weiboStatus(2),
+        ])
+        let wrongs: [Any] = [NSNull(), true, 3.5, "文字", [1, 2], ["k": "v"], -1]
+        var outcomes = 0
+        for key in base.keys.sorted() {
+            for w in wrongs {
+                var s = base
+                s[key] = w
+                do {
+                    _ = try FeedLoader.load(data: jsonData(["statuses": [s]]), fileName: "w.json")
+                    outcomes += 1
+                } catch {
+                    XCTAssertTrue(error.location?.keyPath.hasPrefix("statuses[0]") ?? false, "\(key) = \(w): \(error)")
+                    outcomes += 1
+                }
+            }
+        }
+        XCTAssertEqual(outcomes, base.count * wrongs.count)
+    }
+
+    func testTruncationAtEveryLengthNeverCrashes() throws {
+        let data = FeedWriter.data(generated(3, 2), format: .weiboJSON)
+        var errors = 0
+        for n in stride(from: 0, to: data.count - 4, by: 7) {
+            do {
+                _ = try FeedLoader.load(data: data.prefix(n), fileName: "cut.json")
+            } catch {
+                errors += 1
+            }
+        }
+        XCTAssertEqual(errors, (data.count - 4 + 6) / 7, "every truncated prefix is rejected")
+    }
+
+    func testLimitsAreConfigurable() {
+        let deep = Data((String(repeating: "[", count: 20) + String(repeating: "]", count: 20)).utf8)
+        XCTAssertEqual(loadError(deep, options: LoadOptions(maxNestingDepth: 10)), .nestingTooDeep(file: "t.json", line: nil, limit: 10))
+        let long = jsonData([weiboStatus(1, ["text": String(repeating: "a", count: 100)])])
+        XCTAssertEqual(loadError(long, options: LoadOptions(maxStringBytes: 50))?.caseName, "valueTooLarge")
+    }
+
+    func testMissingFileAndDirectoryAreUnreadable() {
+        XCTAssertThrowsError(try FeedLoader.load(contentsOf: URL(fileURLWithPath: "/nonexistent/feed.json"))) { e in
+            XCTAssertEqual((e as? StatusModelError)?.caseName, "unreadable")
+        }
+        XCTAssertThrowsError(try FeedLoader.load(contentsOf: TestPaths.fixtures)) { e in
+            XCTAssertEqual((e as? StatusModelError)?.caseName, "unreadable")
+        }
+    }
+}
