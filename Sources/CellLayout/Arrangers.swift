@@ -45,7 +45,8 @@ func label(
 // MARK: - classic (spec section 1)
 
 struct ClassicArranger {
-    let parts: ClassicParts
+    let shared: Shared<ClassicParts>
+    var parts: ClassicParts { _read { yield shared.value } }
     let width: Double
     let grid: PixelGrid
     let maxLines: Int
@@ -111,7 +112,8 @@ struct ClassicArranger {
 // MARK: - stacked (spec section 2)
 
 struct StackedArranger {
-    let parts: StackedParts
+    let shared: Shared<StackedParts>
+    var parts: StackedParts { _read { yield shared.value } }
     let width: Double
     let grid: PixelGrid
     let maxLines: Int

@@ -55,9 +55,9 @@ public struct CellLayoutEngine: Sendable {
     public func prepare(_ status: Status, style: CellStyle) -> PreparedCell {
         switch style.arrangement {
         case .classic(let m):
-            return PreparedCell(statusID: status.id, styleName: style.name, content: .classic(prepareClassic(status, m, style)))
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .classic(Shared(prepareClassic(status, m, style))))
         case .stacked(let m):
-            return PreparedCell(statusID: status.id, styleName: style.name, content: .stacked(prepareStacked(status, m, style)))
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .stacked(Shared(prepareStacked(status, m, style))))
         }
     }
 
@@ -212,9 +212,11 @@ public struct PreparedCell: Sendable {
     public let styleName: String
     let content: Content
 
+    /// The parts sit behind one reference, so copying a prepared cell (caches, arrangers) is one
+    /// retain instead of one per text.
     enum Content: Sendable {
-        case classic(ClassicParts)
-        case stacked(StackedParts)
+        case classic(Shared<ClassicParts>)
+        case stacked(Shared<StackedParts>)
     }
 
     /// The cell's geometry at `width` on the pixel grid of `scale`.
@@ -231,13 +233,19 @@ public struct PreparedCell: Sendable {
         let limit = max(0, maxTextLines ?? 0)
         switch content {
         case .classic(let parts):
-            return ClassicArranger(parts: parts, width: width, grid: grid, maxLines: limit)
+            return ClassicArranger(shared: parts, width: width, grid: grid, maxLines: limit)
                 .arrange(statusID: statusID, styleName: styleName)
         case .stacked(let parts):
-            return StackedArranger(parts: parts, width: width, grid: grid, maxLines: limit)
+            return StackedArranger(shared: parts, width: width, grid: grid, maxLines: limit)
                 .arrange(statusID: statusID, styleName: styleName)
         }
     }
+}
+
+/// An immutable value behind a reference.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 struct ClassicParts: Sendable {
