@@ -1,1 +1,239 @@
-// CellLayout: module under construction (see docs/ARCHITECTURE.md).
+import TextMeasure
+
+/// The precomputed geometry of one status cell: its height and every part's frame.
+///
+/// Frames are relative to the cell's top-left corner (the row's y is the table's business) and all
+/// their edges lie on the pixel grid of `scale`. The value is enough to draw the cell: texts carry
+/// their prepared text and line layout, so nothing is measured again at draw time.
+/// Thread-safety: an immutable value, safe to share across threads.
+public struct CellLayout: Sendable, Equatable {
+    public var statusID: Int64
+    public var styleName: String
+    public var width: Double
+    public var scale: Double
+    /// The row height.
+    public var height: Double
+    /// The row height with the main text expanded (equal to `height` when it is not truncated).
+    public var expandedHeight: Double
+    /// True when the main text was cut by the line limit (a read-more token is shown).
+    public var isTextTruncated: Bool
+
+    /// The vertical blocks, top to bottom; their heights sum to `height`.
+    public var blocks: [CellBlock]
+
+    public var avatar: Rect
+    /// The verification badge over the avatar's bottom-right corner.
+    public var avatarBadge: ImageFrame?
+    /// The user name; its attachments are the name's inline icons (verification, member level).
+    public var name: TextBox
+    /// The classic style's member badge, right of the name.
+    public var memberBadge: ImageFrame?
+    /// The created-at label (classic) or the whole time + source line (stacked styles).
+    public var time: TextBox
+    /// The classic style's "来自 source" label.
+    public var source: TextBox?
+    public var titleBar: TitleBarLayout?
+    /// The main text (nil when the status has no text).
+    public var text: TextBox?
+    public var retweet: RetweetLayout?
+    /// The status's own picture grid (not the retweet's).
+    public var pictures: PictureGridLayout?
+    /// The status's own card (not the retweet's).
+    public var card: CardLayout?
+    public var tag: TagLayout?
+    public var toolbar: ToolbarLayout?
+
+    /// The block of `kind`, if present.
+    /// - Complexity: O(blocks).
+    public func block(_ kind: CellBlock.Kind) -> CellBlock? { blocks.first { $0.kind == kind } }
+
+    /// The content blocks present (retweet, pictures, card, tag, title and their nested kinds).
+    public var contentKinds: Set<ContentKind> {
+        var s: Set<ContentKind> = []
+        if titleBar != nil { s.insert(.title) }
+        if text != nil { s.insert(.text) }
+        if let r = retweet {
+            s.insert(.retweet)
+            if r.pictures != nil { s.insert(.retweetPictures) }
+            if r.card != nil { s.insert(.retweetCard) }
+        }
+        if pictures != nil { s.insert(.pictures) }
+        if card != nil { s.insert(.card) }
+        if tag != nil { s.insert(.tag) }
+        return s
+    }
+}
+
+extension CellLayout {
+    /// The entity under `point` (cell coordinates) in the main or retweeted text, if any: what a
+    /// tap at that point opens. The read-more token hits as a `.token` entity.
+    /// - Complexity: O(entity rects of the cell's texts).
+    public func entity(at point: Point) -> EntityHit? {
+        func inside(_ r: Rect) -> Bool { point.x >= r.minX && point.x < r.maxX && point.y >= r.minY && point.y < r.maxY }
+        for box in [text, retweet?.text].compactMap({ $0 }) {
+            if let t = box.token, inside(t) { return EntityHit(kind: .token, value: "read-more", rects: [t]) }
+            if let hit = box.entities.first(where: { $0.rects.contains(where: inside) }) { return hit }
+        }
+        return nil
+    }
+}
+
+/// Counts of cells per content kind, e.g. over a feed (for statistics and tests).
+public struct ContentKindCounts: Sendable, Equatable, CustomStringConvertible {
+    /// Cells counted.
+    public private(set) var total = 0
+    /// Cells with nothing below their text (no retweet, pictures or card).
+    public private(set) var nothingBelowText = 0
+    private var counts: [ContentKind: Int] = [:]
+
+    public init() {}
+
+    /// Counts the kinds of `layouts`.
+    public init(_ layouts: some Sequence<CellLayout>) {
+        for l in layouts { add(l) }
+    }
+
+    /// Adds one cell.
+    public mutating func add(_ layout: CellLayout) {
+        let kinds = layout.contentKinds
+        total += 1
+        for k in kinds { counts[k, default: 0] += 1 }
+        if kinds.isDisjoint(with: [.retweet, .pictures, .card]) { nothingBelowText += 1 }
+    }
+
+    /// The number of counted cells that show `kind`.
+    public subscript(kind: ContentKind) -> Int { counts[kind, default: 0] }
+
+    /// "title=6 text=206 …" in `ContentKind` order.
+    public var description: String {
+        ContentKind.allCases.map { "\($0.rawValue)=\(self[$0])" }.joined(separator: " ")
+            + " nothingBelowText=\(nothingBelowText) total=\(total)"
+    }
+}
+
+/// Which optional content a cell shows (for statistics and tests).
+public enum ContentKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    case title, text, retweet, retweetPictures, retweetCard, pictures, card, tag
+
+    public static func < (a: ContentKind, b: ContentKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A horizontal band of the cell.
+public struct CellBlock: Sendable, Equatable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case topGap, title, profile, text, retweet, pictures, card, tag, padding, toolbar, bottomGap
+    }
+    public var kind: Kind
+    /// Full cell width, `height` tall.
+    public var frame: Rect
+}
+
+/// An image drawn at a frame (badges, icons): `name` says which, renderers interpret it.
+public struct ImageFrame: Sendable, Equatable {
+    public var name: String
+    public var frame: Rect
+    public init(name: String, frame: Rect) {
+        self.name = name
+        self.frame = frame
+    }
+}
+
+/// A prepared text kept for drawing; two are equal when their text and advances are.
+public struct PreparedTextBox: Sendable, Equatable {
+    public var prepared: PreparedText
+    public init(_ prepared: PreparedText) { self.prepared = prepared }
+    public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
+        let x = a.prepared, y = b.prepared
+        guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
+        for i in 0..<x.clusterCount where x.advance(ofCluster: i) != y.advance(ofCluster: i) { return false }
+        return true
+    }
+}
+
+/// An entity's hit-test rects, in cell coordinates.
+public struct EntityHit: Sendable, Equatable {
+    public var kind: EntityKind
+    public var value: String
+    public var rects: [Rect]
+}
+
+/// A laid-out text placed in the cell.
+public struct TextBox: Sendable, Equatable {
+    /// The text's frame: lines are positioned relative to its origin.
+    public var frame: Rect
+    public var layout: TextLayout
+    public var text: PreparedTextBox
+    /// Entities (mentions, topics, links, emoticons) with rects in cell coordinates.
+    public var entities: [EntityHit]
+    /// Inline objects (emoticons, link icons, name icons) in cell coordinates.
+    public var attachments: [ImageFrame]
+    /// The read-more token's frame in cell coordinates, when the text was truncated.
+    public var token: Rect?
+
+    /// The plain string (inline objects are U+FFFC).
+    public var string: String { text.prepared.text.string }
+}
+
+public struct TitleBarLayout: Sendable, Equatable {
+    public var frame: Rect
+    public var icon: Rect?
+    public var label: TextBox
+}
+
+public struct PictureFrame: Sendable, Equatable {
+    public var pictureID: String
+    public var frame: Rect
+    /// "gif" or "long" badge at the picture's bottom-right.
+    public var badge: ImageFrame?
+}
+
+public struct PictureGridLayout: Sendable, Equatable {
+    /// The bounding frame of the pictures.
+    public var frame: Rect
+    public var pictures: [PictureFrame]
+}
+
+public struct CardLayout: Sendable, Equatable {
+    public var frame: Rect
+    public var isVideo: Bool
+    public var image: Rect?
+    /// The type icon over the image, or the play badge of a video card.
+    public var badge: ImageFrame?
+    /// Title + newline + description.
+    public var text: TextBox?
+    public var button: Rect?
+}
+
+public struct RetweetLayout: Sendable, Equatable {
+    /// The background (full cell width).
+    public var frame: Rect
+    /// The retweet's text ("@name:" + text).
+    public var text: TextBox
+    public var pictures: PictureGridLayout?
+    public var card: CardLayout?
+}
+
+public struct TagLayout: Sendable, Equatable {
+    public var frame: Rect
+    public var isPlace: Bool
+    public var icon: Rect?
+    public var label: TextBox
+}
+
+public struct ToolbarButton: Sendable, Equatable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case repost, comment, like
+    }
+    public var kind: Kind
+    public var frame: Rect
+    public var icon: Rect
+    public var label: TextBox
+    public var string: String
+}
+
+public struct ToolbarLayout: Sendable, Equatable {
+    public var frame: Rect
+    public var buttons: [ToolbarButton]
+}

@@ -1,0 +1,338 @@
+import StatusModel
+import TextMeasure
+
+// Arranging prepared parts into frames.
+//
+// Pixel rounding. Every frame goes through `PixelGrid.round(_: Rect)`, which rounds each edge on
+// its own, so two frames that share an edge before rounding share it after. Text sizes are first
+// rounded up to the grid (`LayoutOptions.grid`), so a text is never clipped by rounding; block
+// heights are sums of grid-aligned values, so block edges never need rounding at all.
+
+/// Places a laid-out text at `frame`, with its entities, inline objects and token in cell coordinates.
+/// A text cut without a token (a one-line label) has no token frame.
+func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+    let entities = prepared.text.entities
+    var hits: [EntityHit] = []
+    for e in layout.entityRects(of: prepared) where !e.rects.isEmpty {
+        let entity = entities[e.entity]
+        hits.append(EntityHit(
+            kind: entity.kind, value: entity.value,
+            rects: e.rects.map { grid.round($0.offsetBy(dx: frame.minX, dy: frame.minY)) }))
+    }
+    let objects = layout.attachmentRects(of: prepared).map {
+        ImageFrame(name: $0.object.name, frame: grid.round($0.rect.offsetBy(dx: frame.minX, dy: frame.minY)))
+    }
+    var token: Rect?
+    if let t = layout.token, t.width > 0 {
+        let line = layout.lines[t.line]
+        token = grid.round(Rect(x: frame.minX + t.x, y: frame.minY + line.top, width: t.width, height: line.ascent + line.descent))
+    }
+    return TextBox(
+        frame: frame, layout: layout, text: PreparedTextBox(prepared), entities: hits, attachments: objects, token: token)
+}
+
+/// A one-line label of at most `maxWidth`, its left edge at `x`, vertically centred on `centerY`.
+/// `lineHeight` sets the box: natural (the fonts' extent) or a grid whose ascent + descent is the box.
+func label(
+    _ prepared: PreparedText, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
+    lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
+) -> TextBox {
+    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
+    let frame = grid.round(Rect(x: x, y: centerY - l.size.height / 2, width: l.size.width, height: l.size.height))
+    return makeTextBox(prepared, l, frame: frame, grid: grid)
+}
+
+// MARK: - classic (spec section 1)
+
+struct ClassicArranger {
+    let shared: Shared<ClassicParts>
+    var parts: ClassicParts { _read { yield shared.value } }
+    let width: Double
+    let grid: PixelGrid
+    let maxLines: Int
+
+    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+        let m = parts.metrics
+        let s = m.spacing
+        let right = max(0, width - s)  // labels are clipped at the right padding so frames stay inside
+        let avatar = grid.round(Rect(x: s, y: s, width: m.avatarSize, height: m.avatarSize))
+
+        let nameX = avatar.maxX + s
+        let nameW = min(grid.ceil(parts.nameSize.width), max(0, right - nameX))
+        let name = fixedLabel(parts.name, Rect(x: nameX, y: s, width: nameW, height: grid.ceil(parts.nameSize.height)))
+
+        var badge: ImageFrame?
+        if let b = parts.memberBadge {
+            badge = ImageFrame(name: b, frame: grid.round(Rect(x: name.frame.maxX + s, y: s, width: m.memberBadgeSize, height: m.memberBadgeSize)))
+        }
+
+        let dateH = grid.ceil(parts.dateSize.height)
+        let dateW = min(grid.ceil(parts.dateSize.width), max(0, right - nameX))
+        let date = fixedLabel(parts.date, Rect(x: nameX, y: avatar.maxY - dateH, width: dateW, height: dateH))
+        let sourceX = date.frame.maxX + s
+        let sourceW = min(grid.ceil(parts.sourceSize.width), max(0, right - sourceX))
+        let source = fixedLabel(
+            parts.source, Rect(x: sourceX, y: date.frame.minY, width: sourceW, height: grid.ceil(parts.sourceSize.height)))
+
+        let textTop = avatar.maxY + s
+        var text: TextBox?
+        var textBottom = textTop
+        var truncated = false
+        var extra = 0.0
+        if let p = parts.text {
+            let l = p.layout(
+                LayoutOptions(width: max(0, width - 2 * s), maxLines: maxLines, grid: grid),
+                truncationToken: maxLines > 0 ? parts.token : nil)
+            let frame = grid.round(Rect(x: s, y: textTop, width: l.size.width, height: l.size.height))
+            text = makeTextBox(p, l, frame: frame, grid: grid)
+            textBottom = frame.maxY
+            truncated = l.isTruncated
+            extra = l.fullHeight - l.size.height
+        }
+        let height = textBottom + s
+        let blocks = [
+            CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: textTop)),
+            CellBlock(kind: .text, frame: Rect(x: 0, y: textTop, width: width, height: height - textTop)),
+        ]
+        return CellLayout(
+            statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
+            expandedHeight: height + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
+            avatarBadge: nil, name: name, memberBadge: badge, time: date, source: source, titleBar: nil, text: text,
+            retweet: nil, pictures: nil, card: nil, tag: nil, toolbar: nil)
+    }
+
+    /// A label whose frame comes from the single-line size (the tutorial's `sizeWithAttributes`).
+    private func fixedLabel(_ p: PreparedText, _ rect: Rect) -> TextBox {
+        let frame = grid.round(rect)
+        let l = p.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
+        return makeTextBox(p, l, frame: frame, grid: grid)
+    }
+}
+
+// MARK: - stacked (spec section 2)
+
+struct StackedArranger {
+    let shared: Shared<StackedParts>
+    var parts: StackedParts { _read { yield shared.value } }
+    let width: Double
+    let grid: PixelGrid
+    let maxLines: Int
+
+    var m: StackedMetrics { parts.metrics }
+    /// Content width `W − 2·padding` (never negative).
+    var contentWidth: Double { max(0, width - 2 * m.padding) }
+
+    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+        var blocks: [CellBlock] = []
+        var y = 0.0
+        func push(_ kind: CellBlock.Kind, _ h: Double) -> Rect {
+            let r = Rect(x: 0, y: y, width: width, height: h)
+            blocks.append(CellBlock(kind: kind, frame: r))
+            y += h
+            return r
+        }
+
+        _ = push(.topGap, m.topGap)
+
+        var titleBar: TitleBarLayout?
+        if let t = parts.title {
+            let band = push(.title, m.titleHeight)
+            var x = m.padding
+            var icon: Rect?
+            if parts.titleIcon {
+                icon = grid.round(Rect(x: x, y: band.midY - m.titleIconSize / 2, width: m.titleIconSize, height: m.titleIconSize))
+                x = icon!.maxX + m.toolbarIconGap
+            }
+            titleBar = TitleBarLayout(
+                frame: band, icon: icon,
+                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid))
+        }
+
+        // Profile.
+        let profile = push(.profile, m.profileHeight)
+        let avatar = grid.round(Rect(x: m.padding, y: profile.minY + m.avatarTop, width: m.avatarSize, height: m.avatarSize))
+        let avatarBadge = parts.avatarBadge.map {
+            ImageFrame(name: $0, frame: grid.round(Rect(
+                x: avatar.maxX - m.avatarBadgeSize, y: avatar.maxY - m.avatarBadgeSize,
+                width: m.avatarBadgeSize, height: m.avatarBadgeSize)))
+        }
+        let nameX = m.padding + m.avatarSize + m.nameGap
+        let nameWidth = max(0, width - m.nameWidthInset)
+        let name = label(
+            parts.name, x: nameX, centerY: profile.minY + m.nameCenterY, maxWidth: nameWidth, wrap: .character,
+            lineHeight: box(m.nameFontSize), grid: grid)
+        let time = label(
+            parts.timeLine, x: nameX, centerY: profile.minY + m.sourceCenterY, maxWidth: nameWidth,
+            lineHeight: box(m.sourceFontSize), grid: grid)
+
+        // Main text.
+        var text: TextBox?
+        var truncated = false
+        var extra = 0.0
+        if let p = parts.text {
+            let (box, h) = textBlock(p, top: y, size: m.textFontSize, maxLines: maxLines, token: maxLines > 0 ? parts.token : nil)
+            text = box
+            truncated = box.layout.isTruncated
+            extra = box.layout.fullHeight - box.layout.size.height
+            _ = push(.text, h)
+        }
+
+        // Retweet, or pictures, or card.
+        var retweet: RetweetLayout?
+        var pictures: PictureGridLayout?
+        var card: CardLayout?
+        if let rt = parts.retweet {
+            let top = y
+            let (box, textH) = textBlock(rt.text, top: top, size: m.retweetTextFontSize, maxLines: 0, token: nil)
+            var h = textH
+            var rtPictures: PictureGridLayout?
+            var rtCard: CardLayout?
+            if !rt.pictures.isEmpty {
+                let g = pictureGrid(rt.pictures, top: top + h)
+                rtPictures = g
+                h += g.frame.height + m.gapWithoutTag
+            } else if let c = rt.card {
+                let cl = cardLayout(c, top: top + h)
+                rtCard = cl
+                h += cl.frame.height + m.gapWithoutTag
+            }
+            let band = push(.retweet, h)
+            retweet = RetweetLayout(frame: band, text: box, pictures: rtPictures, card: rtCard)
+        } else if !parts.pictures.isEmpty {
+            let g = pictureGrid(parts.pictures, top: y)
+            pictures = g
+            _ = push(.pictures, g.frame.height)
+        } else if let c = parts.card {
+            let cl = cardLayout(c, top: y)
+            card = cl
+            _ = push(.card, cl.frame.height)
+        }
+
+        // Tag, or the gap below own pictures or card.
+        var tag: TagLayout?
+        if let t = parts.tag {
+            let band = push(.tag, t.tag.isPlace ? m.placeTagHeight : m.tagHeight)
+            var x = m.padding
+            var icon: Rect?
+            if t.tag.isPlace {
+                icon = grid.round(Rect(x: x, y: band.midY - m.tagIconSize / 2, width: m.tagIconSize, height: m.tagIconSize))
+                x = icon!.maxX + m.tagIconGap
+            }
+            tag = TagLayout(
+                frame: band, isPlace: t.tag.isPlace, icon: icon,
+                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid))
+        } else if pictures != nil || card != nil {
+            _ = push(.padding, m.gapWithoutTag)
+        }
+
+        // Toolbar: three equal buttons over the full width; edges rounded once, so they tile.
+        let bar = push(.toolbar, m.toolbarHeight)
+        var buttons: [ToolbarButton] = []
+        let n = Double(parts.toolbar.count)
+        for (i, b) in parts.toolbar.enumerated() {
+            let x0 = grid.round(width * Double(i) / n), x1 = grid.round(width * Double(i + 1) / n)
+            let frame = Rect(x: x0, y: bar.minY, width: x1 - x0, height: bar.height)
+            let labelW = min(grid.ceil(b.label.naturalWidth), max(0, frame.width - m.toolbarIconSize - m.toolbarIconGap))
+            let contentW = m.toolbarIconSize + m.toolbarIconGap + labelW
+            let icon = grid.round(Rect(
+                x: frame.minX + (frame.width - contentW) / 2, y: bar.midY - m.toolbarIconSize / 2,
+                width: m.toolbarIconSize, height: m.toolbarIconSize))
+            let l = label(
+                b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW,
+                lineHeight: box(m.toolbarFontSize), grid: grid)
+            buttons.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
+        }
+        let toolbar = ToolbarLayout(frame: bar, buttons: buttons)
+
+        _ = push(.bottomGap, m.bottomGap)
+
+        return CellLayout(
+            statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: y,
+            expandedHeight: y + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
+            avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBar: titleBar,
+            text: text, retweet: retweet, pictures: pictures, card: card, tag: tag, toolbar: toolbar)
+    }
+
+    /// The box of a one-line label at `size`: the em box split like the text grid (ascent
+    /// `ascentFraction·size`, descent the rest), so a label's height never depends on its fonts
+    /// (emoji, fallback faces, tall CJK line gaps) and stacked labels never overlap.
+    private func box(_ size: Double) -> LineHeightPolicy {
+        .grid(pitch: size, ascent: m.ascentFraction * size, descent: (1 - m.ascentFraction) * size)
+    }
+
+    /// A text block: `textPadding` above and below lines on the baseline grid of `size` (0 tall
+    /// without lines).
+    /// - Returns: the text and the block's height.
+    private func textBlock(_ p: PreparedText, top: Double, size: Double, maxLines: Int, token: PreparedText?) -> (TextBox, Double) {
+        let l = p.layout(
+            LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: size), grid: grid),
+            truncationToken: token)
+        let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
+        // A text without lines (an empty retweet text) takes no space, paddings included.
+        return (makeTextBox(p, l, frame: frame, grid: grid), l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height)
+    }
+
+    private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {
+        let rects = PictureGrid.frames(pictures[...], contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+        var out: [PictureFrame] = []
+        var bounds = Rect(x: m.padding, y: top, width: 0, height: 0)
+        for (p, r) in zip(pictures, rects) {
+            let f = r.offsetBy(dx: m.padding, dy: top)
+            var badge: ImageFrame?
+            let kind = p.isGIF ? "gif" : (p.width > 0 && Double(p.height) > m.longPictureRatio * Double(p.width) ? "long" : nil)
+            if let kind, f.width >= m.pictureBadgeWidth, f.height >= m.pictureBadgeHeight {
+                badge = ImageFrame(name: kind, frame: grid.round(Rect(
+                    x: f.maxX - m.pictureBadgeWidth, y: f.maxY - m.pictureBadgeHeight,
+                    width: m.pictureBadgeWidth, height: m.pictureBadgeHeight)))
+            }
+            out.append(PictureFrame(pictureID: p.id, frame: f, badge: badge))
+            bounds = Rect(
+                x: bounds.minX, y: top, width: max(bounds.width, f.maxX - bounds.minX), height: max(bounds.height, f.maxY - top))
+        }
+        return PictureGridLayout(frame: bounds, pictures: out)
+    }
+
+    private func cardLayout(_ c: CardParts, top: Double) -> CardLayout {
+        let x = m.padding
+        let cW = contentWidth
+        if c.page.isVideo {
+            let frame = grid.round(Rect(x: x, y: top, width: cW, height: (2 * cW - m.pictureGap) / 3))
+            let s = min(m.videoPlayBadgeSize, frame.width, frame.height)
+            let badge = ImageFrame(name: "video-play", frame: grid.round(Rect(
+                x: frame.minX + (frame.width - s) / 2, y: frame.minY + (frame.height - s) / 2, width: s, height: s)))
+            return CardLayout(frame: frame, isVideo: true, image: frame, badge: badge, text: nil, button: nil)
+        }
+        let frame = grid.round(Rect(x: x, y: top, width: cW, height: m.cardHeight))
+        let hasBadge = !c.page.typeIconURL.isEmpty
+        let image = grid.round(Rect(
+            x: frame.minX, y: frame.minY, width: min(cW, hasBadge ? m.cardBadgedImageWidth : m.cardImageWidth), height: frame.height))
+        var badge: ImageFrame?
+        if hasBadge {
+            let s = min(m.cardBadgeSize, image.width, image.height)
+            badge = ImageFrame(name: "card-type", frame: grid.round(Rect(x: image.minX, y: image.minY, width: s, height: s)))
+        }
+        var button: Rect?
+        var right = frame.maxX - m.cardTextInset
+        if c.page.hasButton && frame.maxX - m.cardTextInset - m.cardButtonWidth > image.maxX + m.cardTextInset {
+            let b = grid.round(Rect(
+                x: frame.maxX - m.cardTextInset - m.cardButtonWidth, y: frame.midY - m.cardButtonHeight / 2,
+                width: m.cardButtonWidth, height: m.cardButtonHeight))
+            button = b
+            right = b.minX - m.cardTextInset
+        }
+        var text: TextBox?
+        if let p = c.text {
+            let tx = image.maxX + m.cardTextInset
+            let tw = max(0, right - tx)
+            let pitch = m.cardLinePitch
+            let l = p.layout(
+                LayoutOptions(
+                    width: tw, maxLines: m.cardMaxLines,
+                    lineHeight: .grid(pitch: pitch, ascent: 0.8 * pitch, descent: 0.2 * pitch), grid: grid),
+                truncationToken: nil)
+            let f = grid.round(Rect(x: tx, y: frame.midY - l.size.height / 2, width: tw, height: l.size.height))
+            text = makeTextBox(p, l, frame: f, grid: grid)
+        }
+        return CardLayout(frame: frame, isVideo: false, image: image, badge: badge, text: text, button: button)
+    }
+}

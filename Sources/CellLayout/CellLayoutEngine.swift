@@ -1,0 +1,300 @@
+import Foundation
+import StatusModel
+import TextMeasure
+
+/// Lays out status cells: prepares a status's texts once, then arranges them at any width.
+///
+/// `prepare` builds the attributed texts (entities, emoticons, counts, relative time) and measures
+/// them through the `TextMeasuring` protocol; `PreparedCell.layout(width:scale:maxTextLines:)` is
+/// arithmetic over the prepared values (no shaping), so a table can cache prepared cells and lay
+/// them out again when the width changes.
+///
+/// The engine never reads the wall clock: relative times are computed against `now` (absolute
+/// dates when `now` is nil), in a fixed UTC offset. Thread-safety: immutable; `prepare` and
+/// `layout` MAY run concurrently.
+public struct CellLayoutEngine: Sendable {
+    public let measurer: any TextMeasuring
+    /// Known emoticon codes ("[微笑]") and their image names.
+    public let emoticons: EmoticonTable
+    /// The reference time of relative dates.
+    public let now: Date?
+    /// UTC offset of displayed times, in seconds (Beijing time by default, as in the API's dates).
+    public let utcOffset: Int
+
+    /// - Parameters:
+    ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
+    ///   - now: the reference time of relative dates; nil shows absolute dates.
+    public init(
+        measurer: some TextMeasuring, emoticons: EmoticonTable = .builtIn, now: Date? = nil, utcOffset: Int = 8 * 3600
+    ) {
+        self.measurer = measurer
+        self.emoticons = emoticons
+        self.now = now
+        self.utcOffset = utcOffset
+    }
+
+    /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
+    public init(measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600) {
+        var names: [String: String] = [:]
+        for c in codes { names[c] = c }
+        self.init(measurer: measurer, emoticons: EmoticonTable(imageNames: names), now: now, utcOffset: utcOffset)
+    }
+
+    /// Prepares and lays out in one call.
+    ///
+    /// - Parameters:
+    ///   - width: the cell width in points; MUST be finite and ≥ 0.
+    ///   - scale: the screen scale (pixels per point); MUST be finite and positive.
+    ///   - maxTextLines: a line limit for the main text (nil or 0: unlimited).
+    public func layout(_ status: Status, width: Double, style: CellStyle, scale: Double, maxTextLines: Int? = nil) -> CellLayout {
+        prepare(status, style: style).layout(width: width, scale: scale, maxTextLines: maxTextLines)
+    }
+
+    /// Everything about a status's cell that does not depend on the width: its texts, measured.
+    /// - Complexity: O(text length) plus the measurer's shaping of every text of the cell.
+    public func prepare(_ status: Status, style: CellStyle) -> PreparedCell {
+        switch style.arrangement {
+        case .classic(let m):
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .classic(Shared(prepareClassic(status, m, style))))
+        case .stacked(let m):
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .stacked(Shared(prepareStacked(status, m, style))))
+        }
+    }
+
+    /// The displayed created-at string.
+    func timeString(_ status: Status) -> String {
+        if let date = status.createdAt {
+            if let now { return RelativeTime.format(date, now: now, utcOffset: utcOffset) }
+            return RelativeTime.absolute(date, utcOffset: utcOffset)
+        }
+        return status.createdAtText ?? ""
+    }
+
+    func readMoreToken(_ style: CellStyle, size: Double) -> PreparedText {
+        measurer.prepare(AttributedText(style.readMoreToken, size: size, role: .cellLink))
+    }
+
+    // MARK: classic
+
+    private func prepareClassic(_ status: Status, _ m: ClassicMetrics, _ style: CellStyle) -> ClassicParts {
+        let nameAttrs = TextAttributes(size: m.nameFontSize, role: .cellName)
+        let dateAttrs = TextAttributes(size: m.dateFontSize, role: .cellTime)
+        let sourceAttrs = TextAttributes(size: m.dateFontSize, role: .cellSource)
+        let name = status.user.name
+        let date = timeString(status)
+        let source = m.sourcePrefix + status.source
+        let text: PreparedText? =
+            status.text.isEmpty ? nil : measurer.prepare(AttributedText(status.text, size: m.textFontSize, role: .cellText))
+        let badge = status.memberBadge.flatMap { $0.isEmpty ? nil : $0 }
+        return ClassicParts(
+            metrics: m,
+            name: measurer.prepare(AttributedText(name, attributes: nameAttrs)),
+            nameSize: measurer.singleLineSize(name, attributes: nameAttrs),
+            memberBadge: badge,
+            date: measurer.prepare(AttributedText(date, attributes: dateAttrs)),
+            dateSize: measurer.singleLineSize(date, attributes: dateAttrs),
+            source: measurer.prepare(AttributedText(source, attributes: sourceAttrs)),
+            sourceSize: measurer.singleLineSize(source, attributes: sourceAttrs),
+            text: text,
+            token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    // MARK: stacked
+
+    private func prepareStacked(_ status: Status, _ m: StackedMetrics, _ style: CellStyle) -> StackedParts {
+        let user = status.user
+        let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
+        let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
+        var name = AttributedText(displayName, attributes: nameAttrs)
+        var icons: [String] = []
+        if (1...7).contains(user.verifiedType) { icons.append("verified-organization") }
+        if user.mbrank > 0 { icons.append("member-level-\(user.mbrank)") }
+        if !icons.isEmpty {
+            name.append(" ", attributes: nameAttrs)
+            let s = m.nameFontSize
+            for icon in icons {
+                name.appendAttachment(
+                    width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s,
+                    name: icon, attributes: nameAttrs)
+            }
+        }
+        let avatarBadge: String? =
+            switch user.verifiedType {
+            case 0: "avatar-verified"
+            case 220: "avatar-club"
+            default: nil
+            }
+
+        var timeLine = AttributedText(timeString(status), size: m.sourceFontSize, role: .cellTime)
+        if !status.source.isEmpty {
+            if timeLine.utf16Count > 0 { timeLine.append(m.timeSourceSeparator, attributes: TextAttributes(size: m.sourceFontSize, role: .cellTime)) }
+            timeLine.append(m.sourcePrefix + status.source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+        }
+
+        var title: PreparedText?
+        if let bar = status.titleBar, !bar.text.isEmpty {
+            title = measurer.prepare(AttributedText(bar.text, size: m.titleFontSize, role: .cellTitle))
+        }
+
+        // What is shown below the text: a retweet, else own pictures, else own card.
+        var retweet: RetweetParts?
+        var pictures: [Picture] = []
+        var card: CardParts?
+        if let rt = status.retweetedStatus {
+            let rtPictures = Array(rt.pictures.prefix(9))
+            let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
+            let rtText = StatusTextBuilder.build(
+                rt.text, urls: rt.urlEntities, topics: rt.topics,
+                prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
+                removingTrailingURLOf: rtCard == nil ? nil : rt.pageInfo?.pageID,
+                style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText))
+            retweet = RetweetParts(text: measurer.prepare(rtText), pictures: rtPictures, card: rtCard)
+        } else if !status.pictures.isEmpty {
+            pictures = Array(status.pictures.prefix(9))
+        } else if let page = status.pageInfo {
+            card = prepareCard(page, m)
+        }
+
+        var text: PreparedText?
+        if !status.text.isEmpty {
+            let attributed = StatusTextBuilder.build(
+                status.text, urls: status.urlEntities, topics: status.topics, prefixName: nil,
+                removingTrailingURLOf: card == nil ? nil : status.pageInfo?.pageID,
+                style: entityStyle(m, size: m.textFontSize, role: .cellText))
+            if attributed.utf16Count > 0 { text = measurer.prepare(attributed) }
+        }
+
+        var tag: TagParts?
+        if let t = status.tag, !t.name.isEmpty {
+            tag = TagParts(tag: t, label: measurer.prepare(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
+        }
+
+        let counts: [(ToolbarButton.Kind, Int, String)] = [
+            (.repost, status.repostsCount, "转发"), (.comment, status.commentsCount, "评论"),
+            (.like, status.attitudesCount, "赞"),
+        ]
+        let toolbar = counts.map { kind, count, word in
+            let string = CountFormat.label(count, word: word)
+            let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
+            return ToolbarParts(kind: kind, string: string, label: measurer.prepare(AttributedText(string, size: m.toolbarFontSize, role: role)))
+        }
+
+        return StackedParts(
+            metrics: m, title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
+            name: measurer.prepare(name), avatarBadge: avatarBadge,
+            timeLine: measurer.prepare(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
+            tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    private func entityStyle(_ m: StackedMetrics, size: Double, role: TextRole) -> EntityStyle {
+        EntityStyle(
+            plain: TextAttributes(size: size, role: role), link: TextAttributes(size: size, role: .cellLink),
+            linkTitleMaxLength: m.linkTitleMaxLength, emoticons: emoticons, ascentFraction: m.ascentFraction)
+    }
+
+    private func prepareCard(_ page: PageInfo, _ m: StackedMetrics) -> CardParts {
+        if page.isVideo { return CardParts(page: page, text: nil) }
+        var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
+        if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
+        if !page.desc.isEmpty {
+            if text.utf16Count > 0 { text.append("\n", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
+            text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
+        }
+        return CardParts(page: page, text: text.utf16Count == 0 ? nil : measurer.prepare(text))
+    }
+}
+
+/// A status's cell with every text prepared: lay it out at any width without shaping.
+///
+/// Thread-safety: an immutable value; `layout` MAY run concurrently.
+public struct PreparedCell: Sendable {
+    public let statusID: Int64
+    public let styleName: String
+    let content: Content
+
+    /// The parts sit behind one reference, so copying a prepared cell (caches, arrangers) is one
+    /// retain instead of one per text.
+    enum Content: Sendable {
+        case classic(Shared<ClassicParts>)
+        case stacked(Shared<StackedParts>)
+    }
+
+    /// The cell's geometry at `width` on the pixel grid of `scale`.
+    ///
+    /// MUST give the same value as `CellLayoutEngine.layout` with the same inputs.
+    /// - Parameters:
+    ///   - width: the cell width in points; MUST be finite and ≥ 0.
+    ///   - scale: pixels per point; MUST be finite and positive.
+    ///   - maxTextLines: a line limit for the main text (nil or 0: unlimited).
+    /// - Complexity: O(clusters of the cell's texts), no shaping.
+    public func layout(width: Double, scale: Double, maxTextLines: Int? = nil) -> CellLayout {
+        precondition(width.isFinite && width >= 0, "cell width must be finite and non-negative")
+        let grid = PixelGrid(scale: scale)
+        let limit = max(0, maxTextLines ?? 0)
+        switch content {
+        case .classic(let parts):
+            return ClassicArranger(shared: parts, width: width, grid: grid, maxLines: limit)
+                .arrange(statusID: statusID, styleName: styleName)
+        case .stacked(let parts):
+            return StackedArranger(shared: parts, width: width, grid: grid, maxLines: limit)
+                .arrange(statusID: statusID, styleName: styleName)
+        }
+    }
+}
+
+/// An immutable value behind a reference.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+struct ClassicParts: Sendable {
+    var metrics: ClassicMetrics
+    var name: PreparedText
+    var nameSize: Size
+    var memberBadge: String?
+    var date: PreparedText
+    var dateSize: Size
+    var source: PreparedText
+    var sourceSize: Size
+    var text: PreparedText?
+    var token: PreparedText
+}
+
+struct CardParts: Sendable {
+    var page: PageInfo
+    var text: PreparedText?
+}
+
+struct RetweetParts: Sendable {
+    var text: PreparedText
+    var pictures: [Picture]
+    var card: CardParts?
+}
+
+struct TagParts: Sendable {
+    var tag: Tag
+    var label: PreparedText
+}
+
+struct ToolbarParts: Sendable {
+    var kind: ToolbarButton.Kind
+    var string: String
+    var label: PreparedText
+}
+
+struct StackedParts: Sendable {
+    var metrics: StackedMetrics
+    var title: PreparedText?
+    var titleIcon: Bool
+    var name: PreparedText
+    var avatarBadge: String?
+    var timeLine: PreparedText
+    var text: PreparedText?
+    var retweet: RetweetParts?
+    var pictures: [Picture]
+    var card: CardParts?
+    var tag: TagParts?
+    var toolbar: [ToolbarParts]
+    var token: PreparedText
+}

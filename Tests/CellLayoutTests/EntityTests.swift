@@ -1,0 +1,78 @@
+import StatusModel
+import TextMeasure
+import XCTest
+
+@testable import CellLayout
+
+final class EntityTests: XCTestCase {
+    private let table = EmoticonTable(imageNames: ["[微笑]": "d_hehe.png", "[哈哈]": "d_haha.png"])
+
+    private func build(
+        _ text: String, urls: [URLEntity] = [], topics: [Topic] = [], prefix: String? = nil, removing pageID: String? = nil
+    ) -> AttributedText {
+        StatusTextBuilder.build(
+            text, urls: urls, topics: topics, prefixName: prefix, removingTrailingURLOf: pageID,
+            style: EntityStyle(
+                plain: TextAttributes(size: 17, role: .cellText), link: TextAttributes(size: 17, role: .cellLink),
+                linkTitleMaxLength: 27, emoticons: table, ascentFraction: 0.86))
+    }
+
+    private func entities(_ t: AttributedText) -> [String] {
+        let u = Array(t.string.utf16)
+        return t.entities.map { "\($0.kind.rawValue):\(String(decoding: u[$0.range], as: UTF16.self))=\($0.value)" }
+    }
+
+    func testMentionsFollowThePattern() {
+        let t = build("hi @张三_x-1, @ and @Bob!ok @")
+        XCTAssertEqual(t.string, "hi @张三_x-1, @ and @Bob!ok @")
+        XCTAssertEqual(entities(t), ["mention:@张三_x-1=张三_x-1", "mention:@Bob=Bob"])
+    }
+
+    func testEmoticonsOnlyWhenKnown() {
+        let t = build("a[微笑]b[未知][[哈哈]] [微 笑][]")
+        // Known codes become one U+FFFC each; unknown codes stay text.
+        XCTAssertEqual(t.string, "a\u{FFFC}b[未知][\u{FFFC}] [微 笑][]")
+        XCTAssertEqual(entities(t), ["emoticon:\u{FFFC}=[微笑]", "emoticon:\u{FFFC}=[哈哈]"])
+        XCTAssertEqual(t.attachments.map(\.name), ["d_hehe.png", "d_haha.png"])
+        let o = t.attachments[0]
+        XCTAssertEqual(o.width, 17)
+        XCTAssertEqual(o.ascent, 0.86 * 17, accuracy: 1e-12)
+        XCTAssertEqual(o.descent, 0.14 * 17, accuracy: 1e-12)
+    }
+
+    func testShortURLsBecomeIconAndTitleCutAt27() {
+        let long = String(repeating: "长", count: 30)
+        let urls = [
+            URLEntity(shortURL: "http://t.cn/A", title: "网页"),
+            URLEntity(shortURL: "http://t.cn/B", title: long),
+        ]
+        let t = build("看 http://t.cn/A 和 http://t.cn/B", urls: urls)
+        XCTAssertEqual(t.string, "看 \u{FFFC}网页 和 \u{FFFC}" + String(repeating: "长", count: 27) + "…")
+        XCTAssertEqual(entities(t), [
+            "link:\u{FFFC}网页=http://t.cn/A",
+            "link:\u{FFFC}" + String(repeating: "长", count: 27) + "…=http://t.cn/B",
+        ])
+        XCTAssertEqual(t.attachments.map(\.name), ["link-icon", "link-icon"])
+    }
+
+    func testPriorityURLThenTopicThenMention() {
+        // The mention-looking text inside a topic stays part of the topic.
+        let t = build(
+            "#话题@甲#说 @乙 http://t.cn/x",
+            urls: [URLEntity(shortURL: "http://t.cn/x", title: "链接")], topics: [Topic(title: "话题@甲")])
+        XCTAssertEqual(entities(t), ["topic:#话题@甲#=话题@甲", "mention:@乙=乙", "link:\u{FFFC}链接=http://t.cn/x"])
+        // A #...# not in the topic list is not a topic.
+        XCTAssertEqual(entities(build("#没有#")), [])
+    }
+
+    func testRetweetPrefixAndTrailingCardURL() {
+        let urls = [URLEntity(shortURL: "http://t.cn/c", title: "卡片", pageID: "p1")]
+        let t = build("正文 http://t.cn/c  ", urls: urls, prefix: "作者 A", removing: "p1")
+        XCTAssertEqual(t.string, "@作者 A:正文")
+        XCTAssertEqual(entities(t), ["mention:@作者 A=作者 A"])
+        // Not at the end: kept.
+        XCTAssertEqual(build("http://t.cn/c 后", urls: urls, removing: "p1").string, "\u{FFFC}卡片 后")
+        // Another page id: kept.
+        XCTAssertEqual(build("正文 http://t.cn/c", urls: urls, removing: "p2").string, "正文 \u{FFFC}卡片")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StatusModel
+import TextMeasure
+import XCTest
+
+@testable import CellLayout
+
+final class FormattingTests: XCTestCase {
+    func testCountLabels() {
+        XCTAssertEqual(CountFormat.label(0, word: "转发"), "转发")
+        XCTAssertEqual(CountFormat.label(-3, word: "赞"), "赞")
+        XCTAssertEqual(CountFormat.label(1, word: "赞"), "1")
+        XCTAssertEqual(CountFormat.label(9_999, word: "赞"), "9999")
+        XCTAssertEqual(CountFormat.label(10_000, word: "赞"), "1万")
+        XCTAssertEqual(CountFormat.label(123_456, word: "赞"), "12万")
+        XCTAssertEqual(CountFormat.label(9_999_999, word: "赞"), "999万")
+        XCTAssertEqual(CountFormat.label(10_000_000, word: "赞"), "1千万")
+        XCTAssertEqual(CountFormat.label(250_000_000, word: "赞"), "25千万")
+    }
+
+    /// 2015-09-09 10:11:34 +0800, the corpus's date format.
+    private let posted = WeiboDate.parse("Wed Sep 09 10:11:34 +0800 2015")!
+    private let beijing = 8 * 3600
+
+    private func relative(after seconds: Double) -> String {
+        RelativeTime.format(posted, now: posted.addingTimeInterval(seconds), utcOffset: beijing)
+    }
+
+    func testRelativeTimeWithinTheDay() {
+        XCTAssertEqual(relative(after: -100), "刚刚")
+        XCTAssertEqual(relative(after: 0), "刚刚")
+        XCTAssertEqual(relative(after: 599), "刚刚")
+        XCTAssertEqual(relative(after: 600), "10分钟前")
+        XCTAssertEqual(relative(after: 3599), "59分钟前")
+        XCTAssertEqual(relative(after: 3600), "1小时前")
+        // 10:11:34 + 13 h 48 min = 23:59:34 the same day.
+        XCTAssertEqual(relative(after: 13 * 3600 + 48 * 60), "13小时前")
+    }
+
+    func testRelativeTimeYesterdayThisYearAndBefore() {
+        // 14 h later is 00:11:34 on Sep 10: yesterday.
+        XCTAssertEqual(relative(after: 14 * 3600), "昨天 10:11")
+        XCTAssertEqual(relative(after: 86_400 + 13 * 3600), "昨天 10:11")
+        XCTAssertEqual(relative(after: 2 * 86_400), "9-9")
+        let nextYear = WeiboDate.parse("Sat Jan 02 09:00:00 +0800 2016")!
+        XCTAssertEqual(RelativeTime.format(posted, now: nextYear, utcOffset: beijing), "15-9-09")
+        let early = WeiboDate.parse("Sun Mar 01 08:05:00 +0800 2009")!
+        XCTAssertEqual(RelativeTime.format(early, now: posted, utcOffset: beijing), "09-3-01")
+    }
+
+    func testRelativeTimeUsesTheGivenOffsetNotTheMachineZone() {
+        // 13 h 50 min later: 16:01:34 the same day in UTC, but 00:01:34 the next day in Beijing.
+        let now = posted.addingTimeInterval(13 * 3600 + 50 * 60)
+        XCTAssertEqual(RelativeTime.format(posted, now: now, utcOffset: 0), "13小时前")
+        XCTAssertEqual(RelativeTime.format(posted, now: now, utcOffset: beijing), "昨天 10:11")
+        XCTAssertEqual(RelativeTime.absolute(posted, utcOffset: beijing), "15-9-09 10:11")
+        XCTAssertEqual(RelativeTime.absolute(posted, utcOffset: 0), "15-9-09 02:11")
+    }
+
+    func testCivilDates() {
+        XCTAssertTrue(RelativeTime.civil(0) == (1970, 1, 1))
+        XCTAssertTrue(RelativeTime.civil(-1) == (1969, 12, 31))
+        XCTAssertTrue(RelativeTime.civil(11_016) == (2000, 2, 29))
+        XCTAssertTrue(RelativeTime.civil(16_687) == (2015, 9, 9))
+    }
+}
+
+final class PictureGridTests: XCTestCase {
+    private let grid2 = PixelGrid(scale: 2)
+
+    func testItemLengthAndHeights() {
+        // cW = 351 (W = 375): (355 / 3 − 4) = 114.333 → 114.5 at 2x, 114.333 at 3x.
+        XCTAssertEqual(PictureGrid.itemLength(contentWidth: 351, gap: 4, grid: grid2), 114.5)
+        XCTAssertEqual(PictureGrid.itemLength(contentWidth: 351, gap: 4, grid: PixelGrid(scale: 3)), 343.0 / 3, accuracy: 1e-9)
+        XCTAssertEqual(PictureGrid.rows(1), 1)
+        XCTAssertEqual(PictureGrid.rows(3), 1)
+        XCTAssertEqual(PictureGrid.rows(4), 2)
+        XCTAssertEqual(PictureGrid.rows(6), 2)
+        XCTAssertEqual(PictureGrid.rows(7), 3)
+        XCTAssertEqual(PictureGrid.rows(9), 3)
+        XCTAssertEqual(PictureGrid.height(count: 2, len: 100, gap: 4), 100)
+        XCTAssertEqual(PictureGrid.height(count: 5, len: 100, gap: 4), 204)
+        XCTAssertEqual(PictureGrid.height(count: 9, len: 100, gap: 4), 308)
+    }
+
+    private func pics(_ n: Int, w: Int = 100, h: Int = 100) -> ArraySlice<Picture> {
+        (0..<n).map { Picture(id: "p\($0)", url: "", width: w, height: h) }[...]
+    }
+
+    func testFourPicturesMakeTwoByTwo() {
+        let f = PictureGrid.frames(pics(4), contentWidth: 351, gap: 4, grid: grid2)
+        XCTAssertEqual(f.map(\.origin), [
+            Point(x: 0, y: 0), Point(x: 118.5, y: 0), Point(x: 0, y: 118.5), Point(x: 118.5, y: 118.5),
+        ])
+        XCTAssertTrue(f.allSatisfy { $0.size == Size(width: 114.5, height: 114.5) })
+    }
+
+    func testSevenPicturesMakeThreeRows() {
+        let f = PictureGrid.frames(pics(7), contentWidth: 351, gap: 4, grid: grid2)
+        XCTAssertEqual(f[2].origin, Point(x: 237, y: 0))
+        XCTAssertEqual(f[6].origin, Point(x: 0, y: 237))
+    }
+
+    func testSinglePictureAspectFit() {
+        // Square side 2·114.5 + 4 = 233.
+        let tall = PictureGrid.frames(pics(1, w: 100, h: 200), contentWidth: 351, gap: 4, grid: grid2)
+        XCTAssertEqual(tall, [Rect(x: 0, y: 0, width: 116.5, height: 233)])
+        let wide = PictureGrid.frames(pics(1, w: 400, h: 100), contentWidth: 351, gap: 4, grid: grid2)
+        XCTAssertEqual(wide, [Rect(x: 0, y: 0, width: 233, height: 58.5)])
+        let unknown = PictureGrid.frames(pics(1, w: 0, h: 100), contentWidth: 351, gap: 4, grid: grid2)
+        XCTAssertEqual(unknown, [Rect(x: 0, y: 0, width: 175.5, height: 175.5)])
+        var keep = Picture(id: "k", url: "", width: 400, height: 100)
+        keep.keepSize = true
+        XCTAssertEqual(PictureGrid.frames([keep][...], contentWidth: 351, gap: 4, grid: grid2), [Rect(x: 0, y: 0, width: 175.5, height: 175.5)])
+    }
+}

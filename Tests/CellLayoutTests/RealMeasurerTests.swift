@@ -1,0 +1,88 @@
+import Foundation
+import StatusModel
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+@testable import CellLayout
+
+/// Cells laid out with the real FreeType/HarfBuzz measurer and the pinned fonts: the section-1
+/// relations hold exactly on real measured text, and the Weibo invariants hold on the corpus.
+final class RealMeasurerTests: XCTestCase {
+    private static let measurer: Result<TextMeasurer, TextMeasureError> = {
+        do throws(TextMeasureError) {
+            return .success(TextMeasurer(fonts: try FontSet.load(directory: TestPaths.fonts)))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    private func measurer() throws -> TextMeasurer {
+        switch Self.measurer {
+        case .success(let m): return m
+        case .failure(let e): throw XCTSkip("pinned fonts are not installed (run scripts/setup.sh): \(e)")
+        }
+    }
+
+    private func fixture(_ name: String) throws -> [Status] {
+        let url = TestPaths.fixtures.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("Fixtures/\(name) is absent") }
+        return try FeedLoader.load(contentsOf: url).feed.statuses
+    }
+
+    func testClassicSectionOneRelationsOnRealText() throws {
+        let m = try measurer()
+        let statuses = try fixture("StatusInfo.plist")
+        let engine = CellLayoutEngine(measurer: m, now: CorpusTests.now)
+        for s in statuses {
+            for w in CorpusTests.widths {
+                for scale in CorpusTests.scales {
+                    let grid = PixelGrid(scale: scale)
+                    let eps = 1e-9  // 1/3-point grid values differ in the last bit depending on the order of operations
+                    let c = engine.layout(s, width: w, style: .classic, scale: scale)
+                    let failures = Invariants.checkClassic(c, status: s)
+                    XCTAssertTrue(failures.isEmpty, "status \(s.id) at \(w)@\(scale)x: \(failures)")
+                    // Name and date sizes are the measured single-line sizes at 14 and 12 pt,
+                    // rounded up to the pixel grid (the name may be clipped at the right padding).
+                    let name = m.singleLineSize(s.user.name, attributes: TextAttributes(size: 14))
+                    XCTAssertEqual(c.name.frame.height, grid.ceil(name.height), accuracy: eps)
+                    XCTAssertEqual(c.name.frame.width, min(grid.ceil(name.width), w - 10 - 60), accuracy: eps)
+                    let date = m.singleLineSize(s.createdAtText ?? "", attributes: TextAttributes(size: 12))
+                    XCTAssertEqual(c.time.frame.height, grid.ceil(date.height), accuracy: eps)
+                    XCTAssertEqual(c.time.frame.maxY, 50, accuracy: eps)
+                    // The text is the bounding size of a 14 pt text at W − 20 with natural lines.
+                    guard !s.text.isEmpty else {
+                        XCTAssertNil(c.text)
+                        XCTAssertEqual(c.height, 70)
+                        continue
+                    }
+                    let text = m.layout(AttributedText(s.text, size: 14), LayoutOptions(width: w - 20, grid: grid))
+                    XCTAssertEqual(c.text?.frame.width ?? -1, text.size.width, accuracy: eps, "status \(s.id) at \(w)")
+                    XCTAssertEqual(c.text?.frame.height ?? -1, text.size.height, accuracy: eps, "status \(s.id) at \(w)")
+                    XCTAssertEqual(c.height, 60 + text.size.height + 10, accuracy: eps)
+                }
+            }
+        }
+    }
+
+    func testWeiboInvariantsOnTheCorpusWithRealText() throws {
+        let m = try measurer()
+        guard let loaded = CorpusTests.loaded else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
+        let (statuses, emoticons) = try loaded.get()
+        XCTAssertEqual(statuses.count, 206)
+        let engine = CellLayoutEngine(measurer: m, emoticons: emoticons, now: CorpusTests.now)
+        var lines = 0
+        for s in statuses {
+            let prepared = engine.prepare(s, style: .weibo)
+            for w in CorpusTests.widths {
+                for scale in CorpusTests.scales {
+                    let c = prepared.layout(width: w, scale: scale)
+                    let failures = Invariants.checkWeibo(c, status: s)
+                    XCTAssertTrue(failures.isEmpty, "status \(s.id) at \(w)@\(scale)x:\n  " + failures.prefix(6).joined(separator: "\n  "))
+                    lines += c.text?.layout.lines.count ?? 0
+                }
+            }
+        }
+        XCTAssertGreaterThan(lines, statuses.count * 6)
+    }
+}
