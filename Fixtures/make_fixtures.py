@@ -31,7 +31,7 @@ CLASSIC = [
     ("一颗柠檬茶", "vip", "12分钟前", "小米14", "下午茶分享：柠檬红茶+芝士蛋糕，人均38元，环境很适合发呆。\n地址在静安寺附近，周末人有点多。"),
     ("Kevin_在路上", "", "半小时前", "iPad mini", "Flight CA1831 delayed for 2 hours again. 在首都机场T3看了三部电影了 ✈️ #出差日常#"),
     ("深夜食堂老板娘", "vip", "1小时前", "HUAWEI Mate 60", "今晚的限定菜单：红烧肉、番茄牛腩、葱油拌面。来晚了就没有了哦～[馋嘴]"),
-    ("猫咪研究所", "", "2小时前", "微博网页版", "科普：猫咪每天需要睡12到16个小时，所以它不是懒，它只是在充电 🐱💤 @喵星人观察员 你怎么看？"),
+    ("猫咪研究所", "", "2小时前", "微博网页版", "科普：猫咪每天需要睡12到16个小时，所以它不是懒，它只是在充电 🐱💤 @喵星人观察员 你怎么看？[微笑]"),
     ("阿Q不正传", "", "3小时前", "Android", ""),
     ("吃货小分队2023", "vip", "5小时前", "OPPO Find X7", "成都三天吃了十一顿火锅，体重+3kg，不后悔！#吃遍成都# [doge]"),
     ("旅行的意义", "", "今天 09:12", "iPhone 14", "凌晨四点爬上山顶等日出，云海翻涌的那一刻所有的疲惫都值了🌄\n\n📍黄山·光明顶"),
@@ -124,7 +124,7 @@ def feed():
                     **pics("b", [(1080, 1080), (1080, 1440), (1440, 1080), (800, 800), (1200, 900, "GIF"), (1080, 1920), (640, 640), (1080, 1350), (2000, 1000)])))
     S.append(status(4100000000000003, 19, "截了一张超长的聊天记录，你们感受一下我妈的语音轰炸😂", user(3, "_橘子汽水_"),
                     rc=5, cc=88, ac=1999, **pics("c", [(750, 6000)], as_strings=True)))
-    S.append(status(4100000000000004, 19, "这个表情包我能笑一年[哈哈][哈哈]", user(4, "猫咪研究所", 3), rc=33333, cc=4444, ac=123456,
+    S.append(status(4100000000000004, 19, "这个表情包我能笑一年[哈哈][哈哈] 转给@今天也要加油鸭 [微笑][不存在的表情]", user(4, "猫咪研究所", 3), rc=33333, cc=4444, ac=123456,
                     **pics("d", [(300, 300, "GIF")])))
     S.append(status(4100000000000005, 19, "原图直出，不裁剪 📷", user(5, "设计师阿杰"), rc=0, cc=1, ac=2,
                     **pics("e", [(4000, 3000)], keep=1)))
@@ -180,6 +180,22 @@ def ok(i=0, **over):
 def j(obj):
     return json.dumps(obj, ensure_ascii=False).encode()
 
+def deep_binary_plist(depth):
+    """A binary plist of `depth` nested one-element arrays, written by hand (plistlib recurses)."""
+    import struct
+    body = bytearray(b"bplist00")
+    offsets = []
+    for i in range(depth):
+        offsets.append(len(body))
+        body += bytes([0xA1]) + struct.pack(">I", i + 1)
+    offsets.append(len(body))
+    body += bytes([0xA0])
+    table = len(body)
+    for o in offsets:
+        body += struct.pack(">I", o)
+    body += bytes(6) + bytes([4, 4]) + struct.pack(">QQQ", len(offsets), 0, table)
+    return bytes(body)
+
 def invalid():
     cases = {}  # name -> (bytes, expected)
     def add(name, data, case, keyPath="", **more):
@@ -206,6 +222,7 @@ def invalid():
     add("deep-nesting.json", b"[" * 100000 + b"]" * 100000, "nestingTooDeep")
     add("deep-nesting.plist", b'<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">' + b"<array>" * 20000
         + b"</array>" * 20000 + b"</plist>\n", "nestingTooDeep")
+    add("deep-nesting-binary.plist", deep_binary_plist(100000), "nestingTooDeep")
     add("huge-string.json", j({"statuses": [ok(0, text="长" * (10 * 1024 * 1024 // 3 + 1))]}), "valueTooLarge", "statuses[0].text", index=0)
     add("bad-plist.plist", '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<array>\n<dict>\n<key>Id</key>\n<integer>12</integer>\n<key>text</key>\n<string>没有结尾'.encode(), "malformed")
     add("bad-line3.jsonl", j(ok(0)) + b"\n" + j(ok(1)) + b"\n" + j(ok(2))[:30] + b"\n" + j(ok(3)) + b"\n", "malformed", line=3)

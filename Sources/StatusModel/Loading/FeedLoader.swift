@@ -9,9 +9,8 @@
 // Anything else is `unrecognizedFormat`.
 //
 // Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
-// so hostile inputs cannot overflow the stack of Foundation's recursive parsers. Binary property
-// lists are handed to Foundation unchecked (their depth is bounded by their object table, and the
-// project's inputs are XML); see the README's known gaps.
+// so hostile inputs cannot overflow the stack of Foundation's recursive parsers (JSON and XML
+// plists by a byte scan, binary plists by walking their object table).
 import Foundation
 
 /// How strictly and with which limits a feed is loaded.
@@ -26,7 +25,8 @@ public struct LoadOptions: Sendable, Hashable {
     public var maxNestingDepth: Int
     /// Longest accepted JSON Lines line, in bytes (default 64 MiB).
     public var maxLineBytes: Int
-    /// Forces a format instead of detecting it.
+    /// Forces a format instead of detecting it (for property lists, classic versus full model is
+    /// still decided by the keys of the first status).
     public var format: FeedFormat?
 
     public init(
@@ -57,6 +57,11 @@ public struct LoadResult: Sendable, Hashable {
 }
 
 /// Loads feeds from files or memory. Stateless; safe to call from any thread.
+///
+/// Required keys (a status without them is invalid): Weibo JSON / model plist / JSON Lines:
+/// `id`, `text`, `user` with `id` and `screen_name` (a status marked `deleted` may omit `user`);
+/// classic plist: `Id`, `userName`, `text`. Every other key is optional and defaults as documented
+/// on the model's properties, but a present key with the wrong type is always an error.
 public enum FeedLoader {
     static let chunkSize = 1 << 16
 
@@ -256,11 +261,11 @@ public enum FeedLoader {
     static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
         -> LoadResult
     {
-        if !bytes.starts(with: Array("bplist".utf8)) {
-            guard plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
-                throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
-            }
-        }
+        let binary = bytes.starts(with: Array("bplist".utf8))
+        let shallow = binary
+            ? binaryPlistDepthWithinLimit(bytes, limit: options.maxNestingDepth)
+            : plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth)
+        guard shallow else { throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth) }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
