@@ -171,6 +171,9 @@ def write_plist(path, obj):
         plistlib.dump(obj, f, fmt=plistlib.FMT_XML, sort_keys=True)
 
 # ---------------------------------------------------------------- invalid inputs
+# Inputs too large to commit: their expectation is in EXPECTED.json, the tests write the file.
+GENERATED_BY_TESTS = {"huge-string.json"}
+
 def ok(i=0, **over):
     d = {"id": 5000 + i, "created_at": "Wed Sep 09 10:11:34 +0800 2015", "text": "正常的第%d条微博" % i,
          "source": anchor("微博 weibo.com"), "user": {"id": 100 + i, "screen_name": "测试用户%d" % i}}
@@ -250,9 +253,11 @@ def main():
     os.makedirs(INVALID, exist_ok=True)
     expected = {}
     for name, (data, exp) in sorted(invalid().items()):
+        expected[name] = exp
+        if name in GENERATED_BY_TESTS:
+            continue
         with open(os.path.join(INVALID, name), "wb") as f:
             f.write(data)
-        expected[name] = exp
     with open(os.path.join(INVALID, "EXPECTED.json"), "w") as f:
         json.dump(expected, f, ensure_ascii=False, indent=2, sort_keys=True)
         f.write("\n")
