@@ -93,6 +93,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
+        var table = runs[0].attributes.weight == .bold ? simpleBold : simple
 
         var start = 0
         while start < n {
@@ -101,6 +102,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if runs[run].range.upperBound <= start && run + 1 < runs.count {
                 while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
+                table = runs[run].attributes.weight == .bold ? simpleBold : simple
             }
             let attributes = runs[run].attributes
             let size = runFonts.size
@@ -110,7 +112,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // itemization needed: the table only holds code points the text face maps). It is
             // taken only between clusters that cannot kern with it (per-character-path ones,
             // whitespace, the ends of the text); next to a shaped word it joins the word.
-            let table = attributes.weight == .bold ? simpleBold : simple
             if end == start + 1 && !shapesWholeRuns {
                 let v = UInt32(u[start])
                 let packed = table.lookup(v)

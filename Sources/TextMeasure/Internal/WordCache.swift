@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Shaped-word cache.
@@ -149,10 +150,8 @@ struct Shard {
             if e < 0 { return -1 }
             if entryHash[e] == hash && entrySlot[e] == slot && Int(keyLength[e]) == word.count {
                 let start = Int(keyStart[e])
-                var same = true
-                for k in 0..<word.count where keys[start + k] != word[k] {
-                    same = false
-                    break
+                let same = keys.withUnsafeBufferPointer { k in
+                    memcmp(k.baseAddress! + start, word.baseAddress!, word.count * 2) == 0
                 }
                 if same { return e }
             }
