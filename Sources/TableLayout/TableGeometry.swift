@@ -185,6 +185,15 @@ public struct TableGeometry: Sendable, Equatable {
         points(Int64(rows[globalRow(indexPath)]))
     }
 
+    /// Stored heights in points of the rows `rowRange` of `section` (also when collapsed).
+    /// - Complexity: O(log S + log n + k).
+    public func heights(ofRowsInSection section: Int, rows rowRange: Range<Int>) -> [Double] {
+        let (e, before) = entry(section)
+        precondition(rowRange.lowerBound >= 0 && rowRange.upperBound <= Int(e.rowCount), "rows \(rowRange) out of 0..<\(e.rowCount)")
+        let g = Int(before.rows)
+        return rows.tree.elements(in: (g + rowRange.lowerBound)..<(g + rowRange.upperBound)).map { points(Int64($0)) }
+    }
+
     /// Heights of the table header and footer in points. - Complexity: O(1).
     public var tableHeaderHeight: Double { points(Int64(tableHeader)) }
     public var tableFooterHeight: Double { points(Int64(tableFooter)) }
