@@ -195,7 +195,9 @@ extension TableGeometry {
 
     /// Opens or closes a section. A closed section keeps its header and footer and hides its rows,
     /// whose heights stay stored. In `.accordion` mode, opening a section closes the section opened
-    /// before it. - Complexity: O(log S).
+    /// before it through this method (`lastExpandedSection`); sections created expanded are not
+    /// tracked, so an accordion table SHOULD start with every section collapsed.
+    /// - Complexity: O(log S).
     public mutating func setExpanded(_ expanded: Bool, section: Int) {
         precondition(section >= 0 && section < sections.count, "section \(section) out of 0..<\(sections.count)")
         if expanded {

@@ -282,6 +282,7 @@ public struct TableGeometry: Sendable, Equatable {
     /// footer, in spacing, headers and footers, or outside the content.
     /// - Complexity: O(log S + log n).
     public func indexPathForRow(at y: Double) -> TableIndexPath? {
+        guard !y.isNaN else { return nil }
         let p = pixelFloor(y) - Int64(tableHeader)
         guard p >= 0 else { return nil }
         let (s, before) = sections.find(extent: p)
@@ -300,6 +301,7 @@ public struct TableGeometry: Sendable, Equatable {
     ///   (at most two) sections cut by a bound search their rows; the others are inside entirely.
     public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] {
         var result: [TableIndexPath] = []
+        guard !yRange.lowerBound.isNaN, !yRange.upperBound.isNaN else { return result }
         let lo = pixelFloor(yRange.lowerBound)
         let hi = pixelCeil(yRange.upperBound)
         guard lo < hi, sections.count > 0 else { return result }
