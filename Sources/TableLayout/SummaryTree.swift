@@ -431,7 +431,14 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
     /// `count` and the total summary when `offset` is at or past the end. Zero-extent elements are
     /// never returned unless followed by the end. - Complexity: O(log n).
     func find(extent offset: Int64) -> (index: Int, prefix: E.Summary) {
-        if offset >= root.summary.extent { return (count, root.summary) }
+        let (index, prefix, _) = findElement(extent: offset)
+        return (index, prefix)
+    }
+
+    /// `find(extent:)` that also returns the element found (nil at the end).
+    /// - Complexity: O(log n).
+    func findElement(extent offset: Int64) -> (index: Int, prefix: E.Summary, element: E?) {
+        if offset >= root.summary.extent { return (count, root.summary, nil) }
         var node = root
         var offset = offset
         var index = 0
@@ -458,7 +465,7 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
                 acc = acc + s
                 k += 1
             }
-            return (index + k, acc)
+            return (index + k, acc, buffer[k])
         }
     }
 

@@ -285,9 +285,8 @@ public struct TableGeometry: Sendable, Equatable {
         guard !y.isNaN else { return nil }
         let p = pixelFloor(y) - Int64(tableHeader)
         guard p >= 0 else { return nil }
-        let (s, before) = sections.find(extent: p)
-        guard s < sections.count else { return nil }
-        let e = sections[s]
+        let (s, before, found) = sections.findElement(extent: p)
+        guard let e = found else { return nil }
         let q = p - before.height - Int64(e.spacing) - Int64(e.header)
         guard q >= 0, q < e.visibleRowsHeight else { return nil }
         let (g, _) = rows.tree.find(extent: before.rowPixels + q)
