@@ -5,10 +5,15 @@
 //   sections concatenated in order (a section's rows are a contiguous run of "global" indices);
 //   `sections` holds one `_SectionEntry` per section whose summary carries the section's visible
 //   height (spacing + header + visible rows + footer), its row count and its stored row pixels.
-// - A section's top is the table header plus the prefix summary of the sections before it, and
-//   the first global row of section s is the prefix row count; so rect queries are one descent of
-//   `sections` and one or two of `rows`, and a point lookup searches `sections` by height, then
-//   `rows` by height inside the section: O(log S + log n), never linear in sections or rows.
+// - Vertical order: table header, then per section [spacing][header][rows][footer], then the
+//   table footer. A section's top is the table header plus the prefix summary of the sections
+//   before it; the same summary gives its first global row and the stored pixels of all rows
+//   before it, so a row rect is one descent of `sections` and one of `rows`, and a point lookup
+//   searches `sections` by visible height, then `rows` by height inside the section:
+//   O(log S + log n), never linear in sections or rows.
+// - Alternative considered: one tree of rows, headers and footers as items. It needs a kind tag
+//   per item and makes collapsing a section O(rows); two trees keep rows at 4 bytes each and make
+//   collapse O(log S).
 // - Collapsing a section only flips a flag in its entry: its rows keep their stored heights in
 //   `rows` (so they still count in the row-pixel summary) but no longer in the visible height.
 // - Heights are integer pixels of `configuration.scale` (Int32 per row, Int64 sums), so every
