@@ -87,6 +87,20 @@ extension TableGeometry {
         sections.update(at: indexPath.section) { $0.rowsHeight += Int64(p) - Int64(old) }
     }
 
+    /// Changes the heights of the consecutive rows of `section` starting at `row` (a batch reload,
+    /// e.g. a chunk of precomputed layouts replacing estimates).
+    /// - Complexity: O(k + log S + log n).
+    public mutating func reloadRows(inSection section: Int, startingAt row: Int, heights: [Double]) throws(TableLayoutError) {
+        var p: [Int32] = []
+        p.reserveCapacity(heights.count)
+        for (k, h) in heights.enumerated() { p.append(try pixels(h, "row \(row + k) of section \(section)")) }
+        guard !p.isEmpty else { return }
+        let (e, before) = entry(section)
+        precondition(row >= 0 && row + p.count <= Int(e.rowCount), "reload rows \(row)..<\(row + p.count) out of 0..<\(e.rowCount)")
+        let delta = rows.tree.overwrite(from: Int(before.rows) + row, with: p[...])
+        sections.update(at: section) { $0.rowsHeight += delta.new - delta.old }
+    }
+
     /// Moves a row, keeping its height: it is removed from `from`, then inserted so that it ends
     /// at `to` (UITableView's `moveRow(at:to:)`). - Complexity: O(log S + log n).
     public mutating func moveRow(from: TableIndexPath, to: TableIndexPath) {
@@ -181,7 +195,9 @@ extension TableGeometry {
 
     /// Opens or closes a section. A closed section keeps its header and footer and hides its rows,
     /// whose heights stay stored. In `.accordion` mode, opening a section closes the section opened
-    /// before it. - Complexity: O(log S).
+    /// before it through this method (`lastExpandedSection`); sections created expanded are not
+    /// tracked, so an accordion table SHOULD start with every section collapsed.
+    /// - Complexity: O(log S).
     public mutating func setExpanded(_ expanded: Bool, section: Int) {
         precondition(section >= 0 && section < sections.count, "section \(section) out of 0..<\(sections.count)")
         if expanded {

@@ -98,7 +98,7 @@ final class RandomizedGeometryTests: XCTestCase {
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     func randomEdit(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SeededRandom) throws -> String {
         let totalRows = n.sections.reduce(0) { $0 + $1.rows.count }
-        var kind = Int.random(in: 0..<18, using: &rng)
+        var kind = Int.random(in: 0..<19, using: &rng)
         if n.sections.isEmpty { kind = 6 }
         if totalRows > 160, kind < 3 { kind = 4 }
         if n.sections.count > 14, kind == 6 { kind = 8 }
@@ -191,6 +191,13 @@ final class RandomizedGeometryTests: XCTestCase {
                 n.setExpanded(e, section: s)
             }
             return "expand(\(s))"
+        case 16:
+            guard let ip = randomRow(n, &rng) else { return "noop" }
+            let len = Int.random(in: 1...(n.sections[ip.section].rows.count - ip.row), using: &rng)
+            let hs = (0..<len).map { _ in randomHeight(&rng) }
+            try g.reloadRows(inSection: ip.section, startingAt: ip.row, heights: hs.map(n.pt))
+            n.sections[ip.section].rows.replaceSubrange(ip.row..<(ip.row + len), with: hs)
+            return "reloadRows(\(ip))×\(len)"
         case 14:
             let h = Int64.random(in: 0...50, using: &rng)
             if Bool.random(using: &rng) {
@@ -335,6 +342,7 @@ final class RandomizedGeometryTests: XCTestCase {
         var boundaries: [Int64] = [0, l.content, n.tableHeader]
         for (s, sec) in n.sections.enumerated() {
             try expect(g.numberOfRows(inSection: s), sec.rows.count, "rows in \(s)")
+            try expect(g.heights(ofRowsInSection: s, rows: 0..<sec.rows.count), sec.rows.map(n.pt), "heights of section \(s)")
             try expect(g.isCollapsed(s), sec.collapsed, "collapsed \(s)")
             let top = l.sectionTop[s]
             try expect(g.rectForSection(s), n.rect(top, l.sectionBottom[s] - top), "rectForSection \(s)")

@@ -66,6 +66,8 @@ final class TableGeometryTests: XCTestCase {
         XCTAssertEqual(g.indexPathForRow(at: 179.4), ip(1, 0))
         XCTAssertNil(g.indexPathForRow(at: 179.5), "table footer")
         XCTAssertNil(g.indexPathForRow(at: 1000))
+        XCTAssertNil(g.indexPathForRow(at: .nan))
+        XCTAssertEqual(g.indexPathsForRows(in: 0..<Double.infinity).count, 3)
         XCTAssertEqual(g.indexPathsForRows(in: 0..<1000), [ip(0, 0), ip(0, 1), ip(1, 0)])
         XCTAssertEqual(g.indexPathsForRows(in: 74..<150), [ip(0, 1), ip(1, 0)])
         XCTAssertEqual(g.indexPathsForRows(in: 124.5..<149.5), [], "footer and header only")
