@@ -20,6 +20,8 @@ public struct CellLayoutEngine: Sendable {
     public let now: Date?
     /// UTC offset of displayed times, in seconds (Beijing time by default, as in the API's dates).
     public let utcOffset: Int
+    /// Prepared toolbar labels and read-more tokens, shared by copies of this engine.
+    let labels: LabelCache
 
     /// - Parameters:
     ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
@@ -31,7 +33,11 @@ public struct CellLayoutEngine: Sendable {
         self.emoticons = emoticons
         self.now = now
         self.utcOffset = utcOffset
+        labels = LabelCache()
     }
+
+    /// Hits, misses and evictions of the label cache (toolbar labels, read-more tokens).
+    package var labelCacheStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { labels.statistics }
 
     /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
     public init(measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600) {
@@ -71,7 +77,7 @@ public struct CellLayoutEngine: Sendable {
     }
 
     func readMoreToken(_ style: CellStyle, size: Double) -> PreparedText {
-        measurer.prepare(AttributedText(style.readMoreToken, size: size, role: .cellLink))
+        labels.prepared(AttributedText(style.readMoreToken, size: size, role: .cellLink), measurer: measurer)
     }
 
     // MARK: classic
@@ -176,7 +182,8 @@ public struct CellLayoutEngine: Sendable {
         let toolbar = counts.map { kind, count, word in
             let string = CountFormat.label(count, word: word)
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
-            return ToolbarParts(kind: kind, string: string, label: measurer.prepare(AttributedText(string, size: m.toolbarFontSize, role: role)))
+            let label = labels.prepared(AttributedText(string, size: m.toolbarFontSize, role: role), measurer: measurer)
+            return ToolbarParts(kind: kind, string: string, label: label)
         }
 
         return StackedParts(
