@@ -140,11 +140,13 @@ public struct ImageFrame: Sendable, Equatable {
     }
 }
 
-/// A prepared text kept for drawing; two are equal when their text and advances are.
-public struct PreparedTextBox: Sendable, Equatable {
-    public var prepared: PreparedText
+/// A prepared text kept for drawing, shared by reference (a cell's layouts at several widths and
+/// the prepared cell hold the same one); two are equal when their text and advances are.
+public final class PreparedTextBox: Sendable, Equatable {
+    public let prepared: PreparedText
     public init(_ prepared: PreparedText) { self.prepared = prepared }
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
+        if a === b { return true }
         let x = a.prepared, y = b.prepared
         guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
         for i in 0..<x.clusterCount where x.advance(ofCluster: i) != y.advance(ofCluster: i) { return false }

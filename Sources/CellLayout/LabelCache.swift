@@ -15,7 +15,7 @@ import TextMeasure
 /// dictionary access, never while preparing.
 final class LabelCache: Sendable {
     struct State {
-        var table: [AttributedText: PreparedText] = [:]
+        var table: [AttributedText: PreparedTextBox] = [:]
         var hits = 0
         var misses = 0
         var evictions = 0
@@ -29,15 +29,15 @@ final class LabelCache: Sendable {
     }
 
     /// The prepared `text`, from the table or prepared by `measurer` (and stored).
-    func prepared(_ text: AttributedText, measurer: any TextMeasuring) -> PreparedText {
-        if let hit = state.withLock({ s -> PreparedText? in
+    func prepared(_ text: AttributedText, measurer: any TextMeasuring) -> PreparedTextBox {
+        if let hit = state.withLock({ s -> PreparedTextBox? in
             guard let p = s.table[text] else { return nil }
             s.hits += 1
             return p
         }) {
             return hit
         }
-        let p = measurer.prepare(text)
+        let p = PreparedTextBox(measurer.prepare(text))
         state.withLock { s in
             s.misses += 1
             if s.table.count >= capacity {

@@ -35,7 +35,7 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(stats.evictions, 1)
         XCTAssertEqual(stats.count, 1)
         XCTAssertEqual(stats.misses, 3)
-        XCTAssertEqual(cache.prepared(AttributedText("c", size: 14), measurer: m).text.string, "c")
+        XCTAssertEqual(cache.prepared(AttributedText("c", size: 14), measurer: m).prepared.text.string, "c")
         XCTAssertEqual(cache.statistics.hits, 1)
     }
 }
