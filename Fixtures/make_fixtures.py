@@ -180,6 +180,22 @@ def ok(i=0, **over):
 def j(obj):
     return json.dumps(obj, ensure_ascii=False).encode()
 
+def deep_binary_plist(depth):
+    """A binary plist of `depth` nested one-element arrays, written by hand (plistlib recurses)."""
+    import struct
+    body = bytearray(b"bplist00")
+    offsets = []
+    for i in range(depth):
+        offsets.append(len(body))
+        body += bytes([0xA1]) + struct.pack(">I", i + 1)
+    offsets.append(len(body))
+    body += bytes([0xA0])
+    table = len(body)
+    for o in offsets:
+        body += struct.pack(">I", o)
+    body += bytes(6) + bytes([4, 4]) + struct.pack(">QQQ", len(offsets), 0, table)
+    return bytes(body)
+
 def invalid():
     cases = {}  # name -> (bytes, expected)
     def add(name, data, case, keyPath="", **more):
@@ -206,6 +222,7 @@ def invalid():
     add("deep-nesting.json", b"[" * 100000 + b"]" * 100000, "nestingTooDeep")
     add("deep-nesting.plist", b'<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">' + b"<array>" * 20000
         + b"</array>" * 20000 + b"</plist>\n", "nestingTooDeep")
+    add("deep-nesting-binary.plist", deep_binary_plist(100000), "nestingTooDeep")
     add("huge-string.json", j({"statuses": [ok(0, text="长" * (10 * 1024 * 1024 // 3 + 1))]}), "valueTooLarge", "statuses[0].text", index=0)
     add("bad-plist.plist", '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<array>\n<dict>\n<key>Id</key>\n<integer>12</integer>\n<key>text</key>\n<string>没有结尾'.encode(), "malformed")
     add("bad-line3.jsonl", j(ok(0)) + b"\n" + j(ok(1)) + b"\n" + j(ok(2))[:30] + b"\n" + j(ok(3)) + b"\n", "malformed", line=3)

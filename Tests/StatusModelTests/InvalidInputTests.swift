@@ -125,3 +125,26 @@ final class InvalidInputTests: XCTestCase {
         }
     }
 }
+
+final class BinaryPlistTests: XCTestCase {
+    func testBinaryPlistsLoadAndAreDepthChecked() throws {
+        let feed = try FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("feed.plist")).feed
+        let xml = FeedWriter.data(feed.statuses, format: .modelPlist)
+        let tree = try PropertyListSerialization.propertyList(from: xml, format: nil)
+        let binary = try PropertyListSerialization.data(fromPropertyList: tree, format: .binary, options: 0)
+        XCTAssertTrue(binary.starts(with: Array("bplist".utf8)))
+        let back = try FeedLoader.load(data: binary, fileName: "feed.bin").feed
+        XCTAssertEqual(back.format, .modelPlist)
+        XCTAssertTrue(back.statuses == feed.statuses)
+
+        let nested = try PropertyListSerialization.data(fromPropertyList: [[[[[1]]]]], format: .binary, options: 0)
+        XCTAssertTrue(binaryPlistDepthWithinLimit([UInt8](nested), limit: 5))
+        XCTAssertFalse(binaryPlistDepthWithinLimit([UInt8](nested), limit: 4))
+        XCTAssertTrue(plistXMLDepthWithinLimit(Array("<plist><array><array/><array></array></array></plist>".utf8), limit: 2))
+        XCTAssertFalse(plistXMLDepthWithinLimit(Array("<plist><array><dict><array></array></dict></array></plist>".utf8), limit: 2))
+        // Damaged trailers are left to Foundation, which reports them as malformed.
+        var damaged = [UInt8](binary)
+        damaged.removeLast(10)
+        XCTAssertEqual(loadError(Data(damaged), name: "d.plist")?.caseName, "malformed")
+    }
+}

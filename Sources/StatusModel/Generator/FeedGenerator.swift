@@ -40,6 +40,10 @@ public struct FeedGenerator: Sendable {
     private var nextID: Int64
     private var clock: Int64
     private var produced = 0
+    /// Pool indices of the short URLs and topics the last `makeText` inserted (searching the text
+    /// afterwards with `String.contains` dominated the generator's run time).
+    private var insertedURLs: Set<Int> = []
+    private var insertedTopics: Set<Int> = []
 
     /// - Parameter seed: selects the stream; ids start at 4_000_000_000_000_000 + seed-derived offset.
     public init(seed: UInt64) {
@@ -71,8 +75,8 @@ public struct FeedGenerator: Sendable {
             fill(&r, retweet: true)
             s.text = makeText(maxSentences: 2)
             if rng.chance(50) { s.text += "//@\(rng.pick(Pools.names)):\(rng.pick(Pools.phrases))" }
-            s.urlEntities = entities(in: s.text)
-            s.topics = topics(in: s.text)
+            s.urlEntities = insertedEntities()
+            s.topics = insertedTopicList()
             // The loader gives a retweet without its own url_struct / page_info its parent's:
             // generate the same, so write-then-load returns equal statuses.
             if r.urlEntities.isEmpty { r.urlEntities = s.urlEntities }
@@ -101,8 +105,8 @@ public struct FeedGenerator: Sendable {
             s.pageInfo = makeCard()
         }
         if !retweet && rng.chance(10) { s.tag = makeTag() }
-        s.urlEntities = entities(in: s.text)
-        s.topics = topics(in: s.text)
+        s.urlEntities = insertedEntities()
+        s.topics = insertedTopicList()
         if retweet {
             s.repostsCount = count()
             s.commentsCount = count()
@@ -133,14 +137,22 @@ public struct FeedGenerator: Sendable {
 
     private mutating func makeText(maxSentences: Int) -> String {
         var parts: [String] = []
+        insertedURLs = []
+        insertedTopics = []
         let n = 1 + rng.below(maxSentences)
         for _ in 0..<n {
             switch rng.below(12) {
             case 0: parts.append("@\(rng.pick(Pools.names)) ")
-            case 1: parts.append("#\(rng.pick(Pools.topics))#")
+            case 1:
+                let t = rng.below(Pools.topics.count)
+                insertedTopics.insert(t)
+                parts.append("#\(Pools.topics[t])#")
             case 2: parts.append(rng.pick(Pools.emoticons))
             case 3: parts.append(rng.pick(Pools.emoji))
-            case 4: parts.append(" \(rng.pick(Pools.shortURLs)) ")
+            case 4:
+                let u = rng.below(Pools.shortURLs.count)
+                insertedURLs.insert(u)
+                parts.append(" \(Pools.shortURLs[u]) ")
             case 5: parts.append(rng.pick(Pools.latin))
             case 6: parts.append("\n")
             default: parts.append(rng.pick(Pools.phrases))
@@ -152,9 +164,10 @@ public struct FeedGenerator: Sendable {
         return parts.joined()
     }
 
-    private func entities(in text: String) -> [URLEntity] {
+    /// URL entities for the short URLs the last `makeText` inserted, in pool order.
+    private func insertedEntities() -> [URLEntity] {
         var out: [URLEntity] = []
-        for (i, u) in Pools.shortURLs.enumerated() where text.contains(u) {
+        for (i, u) in Pools.shortURLs.enumerated() where insertedURLs.contains(i) {
             out.append(URLEntity(
                 shortURL: u, title: Pools.urlTitles[i], originalURL: "https://www.example.com/article/\(i)",
                 type: i == 3 ? 39 : 0, iconURL: Pools.linkIcon))
@@ -162,8 +175,11 @@ public struct FeedGenerator: Sendable {
         return out
     }
 
-    private func topics(in text: String) -> [Topic] {
-        Pools.topics.filter { text.contains("#\($0)#") }.map { Topic(title: $0, url: "sinaweibo://searchall?q=\($0)") }
+    /// Topics the last `makeText` inserted, in pool order.
+    private func insertedTopicList() -> [Topic] {
+        Pools.topics.indices.filter { insertedTopics.contains($0) }.map {
+            Topic(title: Pools.topics[$0], url: "sinaweibo://searchall?q=\(Pools.topics[$0])")
+        }
     }
 
     private mutating func makePictures(statusID: Int64) -> [Picture] {

@@ -9,9 +9,8 @@
 // Anything else is `unrecognizedFormat`.
 //
 // Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
-// so hostile inputs cannot overflow the stack of Foundation's recursive parsers. Binary property
-// lists are handed to Foundation unchecked (their depth is bounded by their object table, and the
-// project's inputs are XML); see the README's known gaps.
+// so hostile inputs cannot overflow the stack of Foundation's recursive parsers (JSON and XML
+// plists by a byte scan, binary plists by walking their object table).
 import Foundation
 
 /// How strictly and with which limits a feed is loaded.
@@ -256,11 +255,11 @@ public enum FeedLoader {
     static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
         -> LoadResult
     {
-        if !bytes.starts(with: Array("bplist".utf8)) {
-            guard plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
-                throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
-            }
-        }
+        let binary = bytes.starts(with: Array("bplist".utf8))
+        let shallow = binary
+            ? binaryPlistDepthWithinLimit(bytes, limit: options.maxNestingDepth)
+            : plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth)
+        guard shallow else { throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth) }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

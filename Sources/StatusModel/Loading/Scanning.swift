@@ -95,3 +95,57 @@ func describeLeadingBytes<C: Collection>(_ bytes: C) -> String where C.Element =
     return "bytes " + head.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
         .joined(separator: " ")
 }
+
+/// True when the binary property list (`bplist00`) nests arrays/dicts/sets no deeper than `limit`.
+///
+/// Walks the object graph level by level from the top object (each level deduplicated, so a
+/// shared subtree is visited once per level and a cycle ends at `limit`). Structural damage
+/// (offsets out of range, a short trailer) returns true: Foundation's parser reports it as malformed.
+func binaryPlistDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
+    let n = bytes.count
+    guard n >= 40 else { return true }
+    func uint(_ at: Int, _ size: Int) -> Int? {
+        guard size > 0, size <= 8, at >= 0, at + size <= n else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
+        return v > UInt64(Int.max) ? nil : Int(v)
+    }
+    let t = n - 32
+    guard let offsetSize = uint(t + 6, 1), let refSize = uint(t + 7, 1), let count = uint(t + 8, 8),
+        let top = uint(t + 16, 8), let table = uint(t + 24, 8), count < n, top < count
+    else { return true }
+    func offset(_ obj: Int) -> Int? { uint(table + obj * offsetSize, offsetSize) }
+    /// The references held by the container at `obj` (empty for scalars).
+    func children(_ obj: Int) -> [Int] {
+        guard let o = offset(obj), o < n else { return [] }
+        let marker = bytes[o] >> 4
+        guard marker == 0xA || marker == 0xC || marker == 0xD else { return [] }
+        var len = Int(bytes[o] & 0x0F)
+        var start = o + 1
+        if len == 0x0F {  // the length follows as an int object: 0x1s then 2^s bytes
+            guard start < n, bytes[start] >> 4 == 0x1, let l = uint(start + 1, 1 << Int(bytes[start] & 0x0F)) else { return [] }
+            start += 1 + (1 << Int(bytes[start] & 0x0F))
+            len = l
+        }
+        let refs = marker == 0xD ? len * 2 : len
+        guard refs < n else { return [] }
+        var out: [Int] = []
+        out.reserveCapacity(refs)
+        for i in 0..<refs {
+            guard let r = uint(start + i * refSize, refSize), r < count else { return out }
+            out.append(r)
+        }
+        return out
+    }
+    var level: Set<Int> = [top]
+    var depth = 0
+    while !level.isEmpty {
+        var next: Set<Int> = []
+        for obj in level { next.formUnion(children(obj)) }
+        if next.isEmpty { break }
+        depth += 1
+        if depth > limit { return false }
+        level = next
+    }
+    return true
+}

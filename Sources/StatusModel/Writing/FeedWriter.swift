@@ -50,19 +50,29 @@ enum WireValue {
         }
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` as a JSON string literal: unescaped runs are copied in bulk.
     static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { buf in
+            var runStart = 0
+            for i in 0..<buf.count {
+                let b = buf[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                runStart = i + 1
+                switch b {
+                case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+                case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+                default: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<buf.count]))
         }
         out.append(UInt8(ascii: "\""))
     }
