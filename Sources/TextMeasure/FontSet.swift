@@ -155,7 +155,7 @@ struct CoverageBits: Sendable {
 }
 
 /// The per-character path: for code points whose glyph never interacts with its neighbours in
-/// shaping (CJK ideographs, kana, CJK and fullwidth punctuation in Noto Sans CJK), the advance is the
+/// shaping (CJK ideographs, CJK and fullwidth punctuation in Noto Sans CJK; kana kern, so they are shaped), the advance is the
 /// glyph's hmtx advance, read once when the fonts load. `TextMeasureTests.testPerCharacterPathIsExact`
 /// proves it equal to HarfBuzz shaping whole runs on the corpus.
 ///
@@ -164,7 +164,6 @@ struct CoverageBits: Sendable {
 struct SimpleAdvanceTable: Sendable {
     static let ranges: [ClosedRange<UInt32>] = [
         0x3000...0x303F,  // CJK symbols and punctuation
-        0x3040...0x30FF,  // hiragana, katakana
         0x3400...0x4DBF,  // CJK extension A
         0x4E00...0x9FFF,  // CJK unified ideographs
         0xF900...0xFAFF,  // CJK compatibility ideographs
@@ -175,7 +174,8 @@ struct SimpleAdvanceTable: Sendable {
     init(font: FontFile) {
         var t = [UInt32](repeating: 0, count: 0x10000)
         for range in Self.ranges {
-            for cp in range {
+            // U+3000 (ideographic space) hangs at line ends: it takes the whitespace path.
+            for cp in range where cp != 0x3000 {
                 guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
                 let adv = font.advance(ofGlyph: glyph)
                 guard adv > 0, adv < 0x10000 else { continue }
@@ -187,5 +187,11 @@ struct SimpleAdvanceTable: Sendable {
 
     @inline(__always) func lookup(_ scalar: UInt32) -> UInt32 {
         scalar < 0x10000 ? table[Int(scalar)] : 0
+    }
+
+    /// True when a UTF-16 unit next to a per-character-path character cannot kern with it: another
+    /// such character, or whitespace.
+    @inline(__always) func isPlainNeighbour(_ unit: UInt16) -> Bool {
+        table[Int(unit)] != 0 || unit == 0x20 || unit == 0x0A || unit == 0x0D || unit == 0x09 || unit == 0x3000
     }
 }

@@ -72,6 +72,11 @@ public struct TokenPlacement: Hashable, Sendable {
     public var line: Int
     public var x: Double
     public var width: Double
+    public init(line: Int, x: Double, width: Double) {
+        self.line = line
+        self.x = x
+        self.width = width
+    }
 }
 
 /// The rects of an entity, one per line fragment, for hit-testing.

@@ -29,7 +29,17 @@ public final class TextMeasurer: TextMeasuring, Sendable {
 
     /// - Parameters:
     ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
-    public init(fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20) {
+    /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
+    /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
+    /// give the same line widths (within 0.01 pt).
+    package let shapesWholeRuns: Bool
+
+    public convenience init(fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20) {
+        self.init(fonts: fonts, retainGlyphs: retainGlyphs, cacheBudgetBytes: cacheBudgetBytes, shapesWholeRuns: false)
+    }
+
+    package init(fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool) {
+        self.shapesWholeRuns = shapesWholeRuns
         self.fonts = fonts
         retainsGlyphs = retainGlyphs
         cache = WordCache(budgetBytes: cacheBudgetBytes)
@@ -94,8 +104,33 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             let attributes = runs[run].attributes
             let size = runFonts.size
-            let info = ClusterInfo(u, start, end)
             let breakAfter = end < n && breaks[end].contains(.lineAllowed)
+
+            // The common case of Chinese text: a one-unit cluster on the per-character path (no
+            // itemization needed: the table only holds code points the text face maps). It is
+            // taken only between clusters that cannot kern with it (per-character-path ones,
+            // whitespace, the ends of the text); next to a shaped word it joins the word.
+            let table = attributes.weight == .bold ? simpleBold : simple
+            if end == start + 1 && !shapesWholeRuns {
+                let v = UInt32(u[start])
+                let packed = table.lookup(v)
+                if packed != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
+                    && (word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))
+                {
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                    if v >= 0x3040 { lastStrong = Self.cjkScript(v) ?? lastStrong }
+                    let adv = Double(packed & 0xFFFF) * runFonts.textScale
+                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
+                        hanging: false)
+                    previousSlot = .primary
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
+            }
+            let info = ClusterInfo(u, start, end)
 
             while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
             if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
@@ -131,7 +166,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             previousSlot = info.isSeparator ? .primary : slot
             let font = runFonts.font(slot)
-            if info.isSeparator || info.isHanging {
+            if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
@@ -149,32 +184,22 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 continue
             }
 
-            if info.isSingleScalar && slot != .emoji {
-                let packed = (slot == .bold ? simpleBold : simple).lookup(info.first)
-                if packed != 0 {
-                    if info.first >= 0x3040 { lastStrong = Self.cjkScript(info.first) ?? lastStrong }
-                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
-                    let adv = Double(packed & 0xFFFF) * runFonts.unitScale(slot)
-                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
-                    builder.appendCluster(
-                        end: end, advance: adv, font: font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                    clusterIndex += 1
-                    start = end
-                    continue
-                }
-            }
-
             // A cluster to shape: it joins the current word when face, size and script match.
             // Common and inherited characters take the script of the text before them (or, at
             // the start, after them), as Pango's script itemization does (UAX #24).
-            var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
+            let cjkScript = info.isSingleScalar && table.lookup(info.first) != 0 ? Self.cjkScript(info.first) : nil
+            var script = slot == .emoji ? UnicodeScript.common : (cjkScript ?? UnicodeScript.of(info.first))
             if slot != .emoji && script.isWeak {
                 if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                 script = lastStrong!
             } else if slot != .emoji {
                 lastStrong = script
             }
-            if word.count > 0 && (word.slot != slot || word.font.size != size || word.script != script) {
+            // HarfBuzz's mark attachment is quadratic in the length of a mark stack: a cluster longer
+            // than `maxShapedClusterUnits` (100 000 accents on one letter) is shaped on its first
+            // units only; the marks after them add no advance, as combining marks do not.
+            let oversized = end - start > Self.maxShapedClusterUnits
+            if word.count > 0 && (oversized || word.slot != slot || word.font.size != size || word.script != script) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
             }
             if word.count == 0 {
@@ -185,6 +210,17 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             word.ends.append(Int32(end))
             word.breakAfter.append(breakAfter)
+            if cjkScript != nil && !shapesWholeRuns && (end == n || table.isPlainNeighbour(u[end])) {
+                // A per-character-path character that joined a word for kerning's sake: the text
+                // after it goes back to the per-character path.
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
+            if oversized {
+                var limit = start + Self.maxShapedClusterUnits
+                if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
+                word.shapeLimit = limit
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
             start = end
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
@@ -201,7 +237,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         let count = word.count
         guard count > 0 else { return }
         defer { word.reset() }
-        let wordEnd = Int(word.ends[count - 1])
+        let wordEnd = min(Int(word.ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         let file = fonts.file(word.slot)
         let k = word.font.size / Double(file.upem)
@@ -226,7 +262,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
         }
 
-        let cacheable = text.count <= WordCache.maxWordLength
+        let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
@@ -271,6 +307,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         missing += 1
         return text
     }
+
+    /// The longest cluster shaped in full (UTF-16 units).
+    static let maxShapedClusterUnits = 64
 
     /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
     @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
@@ -361,8 +400,11 @@ private struct WordState {
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
     var ends: [Int32] = []
     var breakAfter: [Bool] = []
+    /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
+    var shapeLimit: Int?
     var count: Int { ends.count }
     mutating func reset() {
+        shapeLimit = nil
         ends.removeAll(keepingCapacity: true)
         breakAfter.removeAll(keepingCapacity: true)
     }

@@ -1,1 +1,0 @@
-// TableLayout: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,171 @@
+/// A (section, row) position in a table.
+public struct TableIndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var section: Int
+    public var row: Int
+
+    public init(section: Int, row: Int) {
+        self.section = section
+        self.row = row
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { (a.section, a.row) < (b.section, b.row) }
+    public var description: String { "[\(section), \(row)]" }
+}
+
+/// An axis-aligned rectangle in points, y growing downwards from the top of the content.
+public struct TableRect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var minY: Double { y }
+    public var maxY: Double { y + height }
+    public var description: String { "(\(x), \(y), \(width), \(height))" }
+}
+
+/// UITableView's two styles.
+public enum TableStyle: Sendable, Equatable {
+    /// No inset; `sectionSpacing` (default 0) between sections; headers float while scrolling.
+    case plain
+    /// Sections inset horizontally and separated by a gap (default 20 pt); headers scroll.
+    case grouped
+}
+
+/// How expanding a section affects the others.
+public enum SectionExpansionMode: Sendable, Equatable {
+    /// Each section opens and closes on its own.
+    case independent
+    /// Opening a section closes the one opened before it (a QQ-style friend list).
+    case accordion
+}
+
+/// Fixed parameters of a table: style, width, pixel scale, section spacing and inset.
+public struct TableConfiguration: Sendable, Equatable {
+    public var style: TableStyle
+    /// Width of the table in points; rects span 0…width (minus the inset in grouped style).
+    public var width: Double
+    /// Pixels per point. Heights are stored as integer pixels of this scale.
+    public var scale: Double
+    /// Space before each section, in points (for the first section too).
+    public var sectionSpacing: Double
+    /// Horizontal inset of section content (headers, rows, footers), in points.
+    public var horizontalInset: Double
+
+    /// - Parameters: `sectionSpacing` and `horizontalInset` default to 0 (plain) or 20 and 16
+    ///   (grouped).
+    public init(style: TableStyle, width: Double, scale: Double = 2, sectionSpacing: Double? = nil, horizontalInset: Double? = nil) {
+        self.style = style
+        self.width = width
+        self.scale = scale
+        self.sectionSpacing = sectionSpacing ?? (style == .grouped ? 20 : 0)
+        self.horizontalInset = horizontalInset ?? (style == .grouped ? 16 : 0)
+    }
+}
+
+/// The heights that describe one section, in points.
+public struct SectionSpec: Sendable, Equatable {
+    public var headerHeight: Double
+    public var footerHeight: Double
+    public var rowHeights: [Double]
+    public var isCollapsed: Bool
+
+    public init(headerHeight: Double = 0, rowHeights: [Double], footerHeight: Double = 0, isCollapsed: Bool = false) {
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+        self.rowHeights = rowHeights
+        self.isCollapsed = isCollapsed
+    }
+}
+
+/// The section index (the A–Z bar): titles and the section each one jumps to.
+public struct SectionIndex: Sendable, Equatable {
+    public private(set) var titles: [String]
+    /// `sections[i]` is the section that `titles[i]` jumps to.
+    public internal(set) var sections: [Int]
+
+    /// - Precondition: `titles` and `sections` have the same count; sections are ≥ 0.
+    public init(titles: [String], sections: [Int]) {
+        precondition(titles.count == sections.count, "SectionIndex: \(titles.count) titles, \(sections.count) sections")
+        precondition(sections.allSatisfy { $0 >= 0 }, "SectionIndex: negative section")
+        self.titles = titles
+        self.sections = sections
+    }
+
+    /// Maps each index title to the first section whose title sorts at or after it (the last
+    /// section if none), as an alphabetical contact list does for letters without a section.
+    /// `sectionTitles` MUST be sorted.
+    /// - Complexity: O(t log s).
+    public init(titles: [String], sectionTitles: [String]) {
+        let targets = titles.map { title -> Int in
+            var lo = 0
+            var hi = sectionTitles.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sectionTitles[mid] < title { lo = mid + 1 } else { hi = mid }
+            }
+            return max(0, min(lo, sectionTitles.count - 1))
+        }
+        self.init(titles: titles, sections: targets)
+    }
+
+    /// The section for the first index title equal to `title`. - Complexity: O(t).
+    public func section(forTitle title: String) -> Int? {
+        titles.firstIndex(of: title).map { sections[$0] }
+    }
+}
+
+/// Row and section edits applied together, like UITableView's `performBatchUpdates`.
+///
+/// Index semantics (UIKit's): `reloadedRows`, `deletedRows`, `deletedSections` and the sources of
+/// `movedRows` use indices of the table *before* the update; `insertedSections`, `insertedRows`
+/// and the destinations of `movedRows` use indices of the table *after* it. Deletes (and move
+/// sources) are applied first in descending order, then inserts (and move destinations) in
+/// ascending order. When `removesEmptiedSections` is set, a section that loses its last row through
+/// this batch's row deletes or moves is deleted too, in the delete phase: the "after" indices
+/// MUST count it as deleted.
+public struct TableBatchUpdate: Sendable, Equatable {
+    public struct RowInsertion: Sendable, Equatable {
+        public var indexPath: TableIndexPath
+        public var height: Double
+        public init(_ indexPath: TableIndexPath, height: Double) {
+            self.indexPath = indexPath
+            self.height = height
+        }
+    }
+
+    public struct RowMove: Sendable, Equatable {
+        public var from: TableIndexPath
+        public var to: TableIndexPath
+        public init(from: TableIndexPath, to: TableIndexPath) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public struct SectionInsertion: Sendable, Equatable {
+        public var index: Int
+        public var section: SectionSpec
+        public init(_ index: Int, section: SectionSpec) {
+            self.index = index
+            self.section = section
+        }
+    }
+
+    public var deletedSections: [Int] = []
+    public var deletedRows: [TableIndexPath] = []
+    public var reloadedRows: [RowInsertion] = []
+    public var movedRows: [RowMove] = []
+    public var insertedSections: [SectionInsertion] = []
+    public var insertedRows: [RowInsertion] = []
+    public var removesEmptiedSections = false
+
+    public init() {}
+}

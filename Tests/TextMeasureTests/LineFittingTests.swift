@@ -1,0 +1,138 @@
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+/// Line fitting checked by hand with the fixed-advance fake: a wide character is `size` wide, any
+/// other `size / 2`; ascent 0.8·size, descent 0.2·size.
+final class LineFittingTests: XCTestCase {
+    let fake = FixedAdvanceMeasurer()
+
+    private func lines(_ s: String, width: Double, size: Double = 10, _ options: (inout LayoutOptions) -> Void = { _ in })
+        -> [String]
+    {
+        var o = LayoutOptions(width: width)
+        options(&o)
+        let t = AttributedText(s, size: size)
+        let layout = fake.prepare(t).layout(o)
+        let u = Array(s.utf16)
+        return layout.lines.map { String(decoding: u[$0.range], as: UTF16.self) }
+    }
+
+    func testWordsWrapAtSpacesAndSpacesHang() {
+        // "aaaa " is 25 wide but its space hangs, so "aaaa" (20) fits in 22; "bb" does not follow.
+        let t = AttributedText("aaaa bb", size: 10)
+        let layout = fake.prepare(t).layout(LayoutOptions(width: 22))
+        XCTAssertEqual(layout.lines.map(\.range), [0..<5, 5..<7])
+        XCTAssertEqual(layout.lines.map(\.width), [20, 10])
+        XCTAssertEqual(layout.size, Size(width: 20, height: 20))
+    }
+
+    func testCJKBreaksBetweenCharacters() {
+        XCTAssertEqual(lines("我们今天去公园", width: 35), ["我们今", "天去公", "园"])
+    }
+
+    func testUnbreakableRunMovesThenBreaksAtClusters() {
+        // "xx" fits on line 1; the 10-letter word does not fit after it, nor on a line of its own
+        // (50 > 30), so it starts a new line and is then broken at clusters.
+        XCTAssertEqual(lines("xx abcdefghij", width: 30), ["xx ", "abcdef", "ghij"])
+    }
+
+    func testCharacterWrapBreaksAnywhere() {
+        XCTAssertEqual(lines("ab cdef", width: 20) { $0.wrap = .character }, ["ab c", "def"])
+    }
+
+    func testHardBreaksAndTrailingNewline() {
+        XCTAssertEqual(
+            lines("a\nb\r\nc\rd\u{2028}e\u{2029}f", width: 100),
+            ["a\n", "b\r\n", "c\r", "d\u{2028}", "e\u{2029}", "f"])
+        XCTAssertEqual(lines("ab\ncd\n", width: 100), ["ab\n", "cd\n", ""])
+        XCTAssertEqual(lines("ab\n\ncd", width: 100), ["ab\n", "\n", "cd"])
+    }
+
+    func testZeroAndNonFiniteWidthsStillTerminate() {
+        for w in [0, -5, Double.nan, -Double.infinity] {
+            XCTAssertEqual(lines("abc 我们", width: w), ["a", "b", "c ", "我", "们"], "width \(w)")
+        }
+        XCTAssertEqual(lines("abc 我们", width: .infinity), ["abc 我们"])
+    }
+
+    func testNaturalAndGridLineHeights() {
+        let t = AttributedText("我们今天去公园", size: 10)
+        let natural = fake.prepare(t).layout(LayoutOptions(width: 35))
+        XCTAssertEqual(natural.lines.map(\.baseline), [8, 18, 28])
+        XCTAssertEqual(natural.size.height, 30)
+        let grid = fake.prepare(t).layout(LayoutOptions(width: 35, lineHeight: .grid(size: 17, multiple: 1.34, ascentFraction: 0.86)))
+        XCTAssertEqual(grid.lines.map(\.baseline), [0.86 * 17, 0.86 * 17 + 1.34 * 17, 0.86 * 17 + 2 * 1.34 * 17])
+        XCTAssertEqual(grid.size.height, 17 + 2 * 1.34 * 17, accuracy: 1e-9)
+    }
+
+    func testBoundingSizeRoundsUpToThePixelGrid() {
+        let t = AttributedText("aaa", size: 10.1)  // 15.15 wide, 10.1 tall
+        let l = fake.prepare(t).layout(LayoutOptions(width: 100, grid: PixelGrid(scale: 2)))
+        XCTAssertEqual(l.size, Size(width: 15.5, height: 10.5))
+        let l3 = fake.prepare(t).layout(LayoutOptions(width: 100, grid: PixelGrid(scale: 3)))
+        XCTAssertEqual(l3.size.width, 46.0 / 3, accuracy: 1e-12)
+    }
+
+    func testTruncationPlacesTheTokenAndKeepsTheFullHeight() {
+        let t = AttributedText("我们今天去公园玩了一整天", size: 10)  // 12 wide chars: 4 lines at 30
+        let token = fake.prepare(AttributedText("...", size: 10))  // 15
+        let p = fake.prepare(t)
+        let full = p.layout(LayoutOptions(width: 30))
+        let cut = p.layout(LayoutOptions(width: 30, maxLines: 2), truncationToken: token)
+        XCTAssertEqual(full.lines.count, 4)
+        XCTAssertTrue(cut.isTruncated)
+        XCTAssertEqual(cut.lines.count, 2)
+        XCTAssertEqual(cut.fullLineCount, 4)
+        XCTAssertEqual(cut.fullHeight, full.size.height)
+        // Line 2 ("天去公") keeps "天": 10 + 15 ≤ 30, 20 + 15 > 30.
+        XCTAssertEqual(cut.token, TokenPlacement(line: 1, x: 10, width: 15))
+        XCTAssertEqual(cut.lines[1].range, 3..<4)
+        // Exactly as many lines as allowed: nothing is cut, no token.
+        let exact = p.layout(LayoutOptions(width: 30, maxLines: 4), truncationToken: token)
+        XCTAssertFalse(exact.isTruncated)
+        XCTAssertNil(exact.token)
+        XCTAssertEqual(exact, full)
+    }
+
+    func testTokenKeepsWhatFitsBeforeIt() {
+        let t = AttributedText("我们今天去公园玩", size: 10)
+        let token = fake.prepare(AttributedText("...", size: 10))  // 15 wide
+        let cut = fake.prepare(t).layout(LayoutOptions(width: 40, maxLines: 1), truncationToken: token)
+        XCTAssertEqual(cut.lines[0].range, 0..<2)  // 20 + 15 ≤ 40; 30 + 15 > 40
+        XCTAssertEqual(cut.token?.x, 20)
+        XCTAssertEqual(cut.size.width, 35)
+    }
+
+    func testInlineObjectsAreNeverSplitAndGetRects() {
+        var t = AttributedText("ab", size: 10)
+        t.appendAttachment(width: 14, ascent: 9, descent: 3, name: "[微笑]", attributes: TextAttributes(size: 10))
+        t.append("cd", attributes: TextAttributes(size: 10))
+        let p = fake.prepare(t)
+        let l = p.layout(LayoutOptions(width: 16))
+        XCTAssertEqual(l.lines.map(\.range), [0..<2, 2..<3, 3..<5])
+        let rects = l.attachmentRects(of: p)
+        XCTAssertEqual(rects.count, 1)
+        XCTAssertEqual(rects[0].rect, Rect(x: 0, y: l.lines[1].baseline - 9, width: 14, height: 12))
+        // The object's ascent raises its line.
+        XCTAssertEqual(l.lines[1].ascent, 9)
+    }
+
+    func testEntityRectsFollowLineFragments() {
+        var t = AttributedText("我们今天去公园", size: 10)
+        t.addEntity(.topic, range: 2..<5, value: "今天去")
+        let p = fake.prepare(t)
+        let l = p.layout(LayoutOptions(width: 40))  // 我们今天 | 去公园
+        let e = l.entityRects(of: p)
+        XCTAssertEqual(e.count, 1)
+        XCTAssertEqual(e[0].rects, [Rect(x: 20, y: 0, width: 20, height: 10), Rect(x: 0, y: 10, width: 10, height: 10)])
+    }
+
+    func testRelayoutOfPreparedTextEqualsFreshLayoutAtManyWidths() {
+        let text = AttributedText("Hello 世界, this is 一个 test of 换行 at many widths: 1234567890 😀 end.", size: 13)
+        let prepared = fake.prepare(text)
+        for w in stride(from: 0.0, through: 400, by: 3.5) {
+            XCTAssertEqual(prepared.layout(LayoutOptions(width: w)), fake.prepare(text).layout(LayoutOptions(width: w)))
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+/// The FreeType + HarfBuzz engine on the pinned fonts.
+final class RealEngineTests: XCTestCase {
+    private func layout(_ s: String, size: Double = 15, width: Double = 1000, _ m: TextMeasurer) -> TextLayout {
+        m.prepare(AttributedText(s, size: size)).layout(LayoutOptions(width: width))
+    }
+
+    func testCJKAdvancesAreOneEm() throws {
+        let m = try Shared.requireMeasurer()
+        XCTAssertEqual(layout("中文排版", m).lines[0].width, 60, accuracy: 1e-9)
+        // Natural line height of Noto Sans CJK: hhea ascender 1160 + descender 288 per 1000.
+        XCTAssertEqual(layout("中", m).size.height, 1.448 * 15, accuracy: 1e-9)
+    }
+
+    func testEmojiClustersGoToTheEmojiFaceAsOneCluster() throws {
+        let m = try Shared.requireMeasurer()
+        let cases = [
+            "👨‍👩‍👧‍👦", "👍🏽", "🇨🇳", "1️⃣", "❤️", "🏳️‍🌈", "😀",
+        ]
+        for s in cases {
+            let p = m.prepare(AttributedText(s, size: 15))
+            XCTAssertEqual(p.clusterCount, 1, s)
+            XCTAssertEqual(p.font(ofCluster: 0).slot, .emoji, s)
+            // Noto Color Emoji advances are 2550 units of 2048 per em.
+            XCTAssertEqual(p.advance(ofCluster: 0), 2550.0 / 2048 * 15, accuracy: 1e-9, s)
+        }
+        // Text presentation (VS15) stays in the text face.
+        let text = m.prepare(AttributedText("❤\u{FE0E}", size: 15))
+        XCTAssertEqual(text.font(ofCluster: 0).slot, .primary)
+    }
+
+    func testUncoveredCodePointsAreMeasuredAndCounted() throws {
+        let m = try Shared.requireMeasurer()
+        // U+0F00 (Tibetan) and U+10FFFD (private use, plane 16): no face of the cascade covers them.
+        let p = m.prepare(AttributedText("a\u{0F00}b\u{10FFFD}", size: 15))
+        XCTAssertEqual(p.missingGlyphCount, 2)
+        XCTAssertEqual(p.clusterCount, 4)
+        XCTAssertGreaterThan(p.advance(ofCluster: 1), 0, "measured as .notdef, not dropped")
+    }
+
+    func testHardBreaksOfEveryKind() throws {
+        let m = try Shared.requireMeasurer()
+        let l = layout("a\nb\r\nc\rd\u{2028}e\u{2029}f\u{85}g", m)
+        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 2, 5, 7, 9, 11, 13])
+        let trailing = layout("ab\n", m)
+        XCTAssertEqual(trailing.lines.count, 2)
+        XCTAssertEqual(trailing.lines[1].range, 3..<3)
+        XCTAssertEqual(trailing.size.height, 2 * 1.448 * 15, accuracy: 1e-9)
+    }
+
+    func testSpacesHangAtLineEnds() throws {
+        let m = try Shared.requireMeasurer()
+        let word = layout("hello", m).lines[0].width
+        let l = layout("hello     world", width: max(word, layout("world", m).lines[0].width) + 1, m)
+        XCTAssertEqual(l.lines.count, 2)
+        XCTAssertEqual(l.lines[0].width, word, accuracy: 1e-9)
+        XCTAssertEqual(l.lines[0].range, 0..<10)
+    }
+
+    func testUAX14KeepsClosingPunctuationWithItsWord() throws {
+        let m = try Shared.requireMeasurer()
+        // "好！" cannot be split (no break before EX): it moves to the next line together.
+        let l = layout("天气很好！", width: 60, m)
+        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 3])
+    }
+
+    func testCommonPunctuationTakesTheScriptOfItsContext() throws {
+        let m = try Shared.requireMeasurer()
+        // In Chinese text the two-em dash is two fullwidth dashes (2 em); after Latin it is the
+        // proportional ligature (1676 units).
+        XCTAssertEqual(layout("恰——", m).lines[0].width, 45, accuracy: 1e-9)
+        let latin = layout("ab——", m).lines[0].width - layout("ab", m).lines[0].width
+        XCTAssertEqual(latin, 1.676 * 15, accuracy: 1e-9)
+        // After a closing bracket, text is back in the script before the opening one.
+        let bracket = layout("中[ok]——", m).lines[0].width - layout("中[ok]", m).lines[0].width
+        XCTAssertEqual(bracket, 30, accuracy: 1e-9)
+    }
+
+    func testGridPolicyIgnoresFallbackFonts() throws {
+        let m = try Shared.requireMeasurer()
+        let grid = LineHeightPolicy.grid(size: 17, multiple: 1.34, ascentFraction: 0.86)
+        for s in ["中文", "😀😀", "abc", "中😀a"] {
+            let l = m.prepare(AttributedText(s, size: 17)).layout(LayoutOptions(width: 1000, lineHeight: grid))
+            XCTAssertEqual(l.size.height, 17, accuracy: 1e-9, s)
+        }
+        let natural = layout("😀", size: 17, m).size.height
+        XCTAssertNotEqual(natural, layout("中", size: 17, m).size.height, "emoji change natural heights")
+    }
+
+    func testTruncationWithAnAttributedToken() throws {
+        let m = try Shared.requireMeasurer()
+        let long = String(repeating: "今天天气很好，我们去公园散步。", count: 10)
+        var token = AttributedText("...", size: 17)
+        token.append("全文", attributes: TextAttributes(size: 17, role: TextRole(rawValue: 7)))
+        let p = m.prepare(AttributedText(long, size: 17))
+        let cut = p.layout(LayoutOptions(width: 300, maxLines: 3), truncationToken: m.prepare(token))
+        XCTAssertTrue(cut.isTruncated)
+        XCTAssertEqual(cut.lines.count, 3)
+        let tokenWidth = try XCTUnwrap(cut.token).width
+        XCTAssertLessThanOrEqual(cut.lines[2].width + tokenWidth, 300 + 1e-9)
+        XCTAssertGreaterThan(cut.fullLineCount, 3)
+        XCTAssertEqual(cut.fullHeight, p.layout(LayoutOptions(width: 300)).size.height)
+        let short = m.prepare(AttributedText("短文本", size: 17)).layout(LayoutOptions(width: 300, maxLines: 3))
+        XCTAssertFalse(short.isTruncated)
+    }
+
+    func testSingleLineSizeMatchesAOneLineLayout() throws {
+        let m = try Shared.requireMeasurer()
+        for s in ["微博用户", "Alice 😀", "", "a b "] {
+            let size = m.singleLineSize(s, attributes: TextAttributes(size: 14))
+            let l = layout(s, size: 14, width: .infinity, m)
+            XCTAssertEqual(size.width, l.lines.first?.width ?? 0, accuracy: 1e-9, s)
+        }
+    }
+
+    func testPreparedRelayoutEqualsFreshLayoutAtManyWidths() throws {
+        let m = try Shared.requireMeasurer()
+        let texts = [
+            "今天天气很好😀，我们去#公园#散步 @小明 http://t.cn/RPusQ8P [微笑] 1,234.56元",
+            "A long English sentence with words, numbers 1234567890 and supercalifragilistic words.",
+            String(repeating: "混合mixed文本text😀 ", count: 20),
+        ]
+        for t in texts {
+            let text = AttributedText(t, size: 15)
+            let prepared = m.prepare(text)
+            for w in stride(from: 1.0, through: 500, by: 7.3) {
+                let options = LayoutOptions(width: w, grid: PixelGrid(scale: 2))
+                XCTAssertEqual(prepared.layout(options), m.prepare(text).layout(options), "width \(w)")
+            }
+        }
+    }
+
+    func testWarmAndColdPreparesAreIdenticalAndCountedInTheCache() throws {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
+        let m = TextMeasurer(fonts: fonts)
+        let text = AttributedText("Hello world, hello 世界 😀 again hello", size: 15)
+        let cold = m.prepare(text)
+        let afterCold = m.cacheStatistics
+        XCTAssertGreaterThan(afterCold.misses, 0)
+        let warm = m.prepare(text)
+        let afterWarm = m.cacheStatistics
+        XCTAssertEqual(afterWarm.misses, afterCold.misses, "a second prepare shapes nothing")
+        XCTAssertGreaterThan(afterWarm.hits, afterCold.hits)
+        XCTAssertEqual(cold.layout(LayoutOptions(width: 120)), warm.layout(LayoutOptions(width: 120)))
+        m.clearCaches()
+        XCTAssertEqual(m.cacheStatistics.entries, 0)
+    }
+
+    func testCacheStaysWithinItsBudget() throws {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
+        let m = TextMeasurer(fonts: fonts, cacheBudgetBytes: 64 << 10)
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<3000 {
+            let word = String((0..<8).map { _ in Character(UnicodeScalar(UInt8(97 + rng.next() % 26))) })
+            _ = m.prepare(AttributedText(word + " " + word.uppercased(), size: 15))
+        }
+        let s = m.cacheStatistics
+        XCTAssertLessThanOrEqual(s.bytes, s.budgetBytes + 16 * 8192, "each shard may exceed its share by one table")
+        XCTAssertGreaterThan(s.evictions, 0)
+    }
+
+    func testConcurrentPreparesMatchSerialOnes() throws {
+        let m = try Shared.requireMeasurer()
+        let texts = (0..<64).map { "第\($0)条微博 status number \($0) 😀 with words \(String(repeating: "字", count: $0 % 20))" }
+        let serial = texts.map { m.prepare(AttributedText($0, size: 15)).layout(LayoutOptions(width: 200)) }
+        let results = UnsafeMutableBufferPointer<TextLayout>.allocate(capacity: texts.count)
+        results.initialize(repeating: .empty)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let out = results
+        DispatchQueue.concurrentPerform(iterations: texts.count) { i in
+            out[i] = m.prepare(AttributedText(texts[i], size: 15)).layout(LayoutOptions(width: 200))
+        }
+        XCTAssertEqual(Array(results), serial)
+    }
+
+    func testLinearTimeInputsComplete() throws {
+        let m = try Shared.requireMeasurer()
+        // A base letter with 100 000 combining marks is one cluster; a 1 MB paragraph lays out.
+        let marks = "a" + String(repeating: "\u{0301}", count: 100_000)
+        let p = m.prepare(AttributedText(marks, size: 15))
+        XCTAssertEqual(p.clusterCount, 1)
+        XCTAssertEqual(p.layout(LayoutOptions(width: 300)).lines.count, 1)
+        // (The 1 MB paragraph is timed in the benchmarks; 100 KB keeps the debug suite fast.)
+        let big = String(repeating: "微博排版引擎 layout engine 😀 ", count: 4_000)
+        XCTAssertGreaterThan(big.utf8.count, 100_000)
+        let l = m.prepare(AttributedText(big, size: 15)).layout(LayoutOptions(width: 355))
+        XCTAssertGreaterThan(l.lines.count, 1_000)
+        XCTAssertEqual(l.lines.last?.range.upperBound, big.utf16.count)
+    }
+
+    func testFontErrorsNameTheFileAndTheFix() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fl-fonts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertThrowsError(try FontSet.load(directory: dir)) { error in
+            XCTAssertEqual(error as? TextMeasureError, .manifestMissing(path: dir.appendingPathComponent("fonts.json").path))
+        }
+        try FileManager.default.copyItem(
+            at: TestPaths.fonts.appendingPathComponent("fonts.json"), to: dir.appendingPathComponent("fonts.json"))
+        XCTAssertThrowsError(try FontSet.load(directory: dir)) { error in
+            guard case .fontMissing(let file, let role)? = error as? TextMeasureError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(file.hasSuffix("NotoSansCJK-Regular.ttc"))
+            XCTAssertEqual(role, "primary")
+            XCTAssertTrue("\(error)".contains("scripts/setup.sh"))
+        }
+        // A corrupt file: garbage bytes under the primary font's name.
+        try Data(repeating: 0x42, count: 4096).write(to: dir.appendingPathComponent("NotoSansCJK-Regular.ttc"))
+        XCTAssertThrowsError(try FontSet.load(directory: dir)) { error in
+            XCTAssertTrue("\(error)".contains("NotoSansCJK-Regular.ttc"), "\(error)")
+            XCTAssertTrue("\(error)".contains("scripts/setup.sh"), "\(error)")
+        }
+    }
+}
