@@ -330,7 +330,7 @@ struct StackedArranger {
                 LayoutOptions(
                     width: tw, maxLines: m.cardMaxLines,
                     lineHeight: .grid(pitch: pitch, ascent: 0.8 * pitch, descent: 0.2 * pitch), grid: grid),
-                truncationToken: nil)
+                truncationToken: c.token?.prepared)
             let f = grid.round(Rect(x: tx, y: frame.midY - l.size.height / 2, width: tw, height: l.size.height))
             text = makeTextBox(p, l, frame: f, grid: grid)
         }

@@ -203,14 +203,16 @@ public struct CellLayoutEngine: Sendable {
     }
 
     private func prepareCard(_ page: PageInfo, _ m: StackedMetrics) -> CardParts {
-        if page.isVideo { return CardParts(page: page, text: nil) }
+        if page.isVideo { return CardParts(page: page, text: nil, token: nil) }
         var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
         if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
         if !page.desc.isEmpty {
             if text.utf16Count > 0 { text.append("\n", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
             text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
         }
-        return CardParts(page: page, text: text.utf16Count == 0 ? nil : prep(text))
+        if text.utf16Count == 0 { return CardParts(page: page, text: nil, token: nil) }
+        let ellipsis = labels.prepared(AttributedText("…", size: m.cardDescFontSize, role: .cellCardDesc), measurer: measurer)
+        return CardParts(page: page, text: prep(text), token: ellipsis)
     }
 }
 
@@ -274,6 +276,8 @@ struct ClassicParts: Sendable {
 struct CardParts: Sendable {
     var page: PageInfo
     var text: PreparedTextBox?
+    /// "…" ending a card text cut at `cardMaxLines`.
+    var token: PreparedTextBox?
 }
 
 struct RetweetParts: Sendable {
