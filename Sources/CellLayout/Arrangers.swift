@@ -297,7 +297,7 @@ struct StackedArranger {
         let x = m.padding
         let cW = contentWidth
         if c.page.isVideo {
-            let frame = grid.round(Rect(x: x, y: top, width: cW, height: (2 * cW - m.pictureGap) / 3))
+            let frame = grid.round(Rect(x: x, y: top, width: cW, height: max(0, (2 * cW - m.pictureGap) / 3)))
             let s = min(m.videoPlayBadgeSize, frame.width, frame.height)
             let badge = ImageFrame(name: "video-play", frame: grid.round(Rect(
                 x: frame.minX + (frame.width - s) / 2, y: frame.minY + (frame.height - s) / 2, width: s, height: s)))

@@ -156,6 +156,24 @@ final class CorpusTests: XCTestCase {
         for i in statuses.indices { XCTAssertEqual(concurrent[i], serial[i], "status \(statuses[i].id)") }
     }
 
+    /// Degenerate widths lay out without traps: no negative sizes, blocks still tile the height.
+    func testTinyWidthsDoNotBreakLayout() throws {
+        let statuses = try fixture("feed.plist")
+        let e = engine()
+        for s in statuses {
+            for style in [CellStyle.weibo, .classic] {
+                let prepared = e.prepare(s, style: style)
+                for w in [0.0, 1, 30, 100] {
+                    let c = prepared.layout(width: w, scale: 3, maxTextLines: 2)
+                    for (name, r) in Invariants.frames(of: c) where r.width < 0 || r.height < 0 {
+                        XCTFail("status \(s.id) \(style.name) at \(w): \(name) has a negative size \(r)")
+                    }
+                    XCTAssertEqual(c.blocks.last?.frame.maxY ?? -1, c.height, accuracy: 1e-9)
+                }
+            }
+        }
+    }
+
     // MARK: goldens
 
     func testClassicGoldens() throws {
