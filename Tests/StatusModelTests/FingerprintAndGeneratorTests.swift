@@ -136,3 +136,24 @@ final class GeneratorTests: XCTestCase {
         }
     }
 }
+
+final class StreamingWriterTests: XCTestCase {
+    func testStreamingOutputMatchesTheWholeFeedWriter() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let statuses = generated(17, 400)
+        for format in [FeedFormat.weiboJSON, .jsonLines] {
+            let url = dir.appendingPathComponent("s.\(format.rawValue)")
+            let w = try StreamingFeedWriter(atomicallyTo: url, format: format)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "nothing at the destination before finish()")
+            for s in statuses { try w.write(s) }
+            try w.finish()
+            XCTAssertEqual(try Data(contentsOf: url), FeedWriter.data(statuses, format: format), "\(format)")
+        }
+        let empty = dir.appendingPathComponent("empty.json")
+        let w = try StreamingFeedWriter(atomicallyTo: empty, format: .weiboJSON)
+        try w.finish()
+        XCTAssertEqual(try FeedLoader.load(contentsOf: empty).feed.statuses, [])
+        XCTAssertEqual(try Data(contentsOf: empty), FeedWriter.data([], format: .weiboJSON))
+    }
+}

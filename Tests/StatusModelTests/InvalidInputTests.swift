@@ -148,3 +148,45 @@ final class BinaryPlistTests: XCTestCase {
         XCTAssertEqual(loadError(Data(damaged), name: "d.plist")?.caseName, "malformed")
     }
 }
+
+final class MutationTests: XCTestCase {
+    /// Random byte flips, insertions and cuts of valid inputs in every format: each load either
+    /// succeeds or throws a typed error (a crash fails the whole run). Failures print the seed.
+    func testRandomMutationsNeverCrash() throws {
+        let statuses = generated(21, 3)
+        let classic = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("StatusInfo.plist")).prefix(3000)
+        let inputs: [(String, Data)] = [
+            ("m.json", FeedWriter.data(statuses, format: .weiboJSON)),
+            ("m.jsonl", FeedWriter.data(statuses, format: .jsonLines)),
+            ("m.plist", FeedWriter.data(statuses, format: .modelPlist)),
+            ("c.plist", classic),
+        ]
+        var loaded = 0
+        var failed = 0
+        for (name, original) in inputs {
+            for seed in UInt64(0)..<150 {
+                var rng = SplitMix64(seed: seed)
+                var bytes = [UInt8](original)
+                for _ in 0..<(1 + rng.below(4)) {
+                    let at = rng.below(bytes.count)
+                    switch rng.below(4) {
+                    case 0: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+                    case 1: bytes.insert(rng.pick([0xFF, 0xC0, 0x00, 0x22, 0x5B, 0x7B, 0x3C]), at: at)
+                    case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + rng.below(40)))
+                    default: bytes[at] = rng.pick([0x22, 0x5D, 0x7D, 0x3A, 0x2C, 0x0A])
+                    }
+                    if bytes.isEmpty { bytes = [0x20] }
+                }
+                do {
+                    _ = try FeedLoader.load(data: Data(bytes), fileName: name, options: LoadOptions(skipInvalid: seed % 2 == 0))
+                    loaded += 1
+                } catch {
+                    XCTAssertFalse(error.description.isEmpty, "\(name) seed \(seed)")
+                    failed += 1
+                }
+            }
+        }
+        XCTAssertEqual(loaded + failed, inputs.count * 150)
+        XCTAssertGreaterThan(failed, 0, "mutations do break inputs")
+    }
+}

@@ -25,7 +25,8 @@ public struct LoadOptions: Sendable, Hashable {
     public var maxNestingDepth: Int
     /// Longest accepted JSON Lines line, in bytes (default 64 MiB).
     public var maxLineBytes: Int
-    /// Forces a format instead of detecting it.
+    /// Forces a format instead of detecting it (for property lists, classic versus full model is
+    /// still decided by the keys of the first status).
     public var format: FeedFormat?
 
     public init(
@@ -56,6 +57,11 @@ public struct LoadResult: Sendable, Hashable {
 }
 
 /// Loads feeds from files or memory. Stateless; safe to call from any thread.
+///
+/// Required keys (a status without them is invalid): Weibo JSON / model plist / JSON Lines:
+/// `id`, `text`, `user` with `id` and `screen_name` (a status marked `deleted` may omit `user`);
+/// classic plist: `Id`, `userName`, `text`. Every other key is optional and defaults as documented
+/// on the model's properties, but a present key with the wrong type is always an error.
 public enum FeedLoader {
     static let chunkSize = 1 << 16
 

@@ -87,18 +87,22 @@ func isBoolean(_ v: Any) -> Bool {
 private let boxedBooleanType: Any.Type = type(of: NSNumber(value: true) as Any)
 
 /// An integer from a number (no fraction, in range) or a decimal string; nil otherwise.
+///
+/// Dispatches on the dynamic type first: a failed `as? String` on an NSNumber (or `as? NSNumber`
+/// on a String) makes the runtime try a Foundation bridge, which dominated decoding time.
 func lenientInt64(_ v: Any) -> Int64? {
     if isBoolean(v) { return nil }
+    if type(of: v) is NSNumber.Type, let n = v as? NSNumber {
+        let d = n.doubleValue
+        guard d.isFinite, abs(d) < 9.2e18 else { return nil }
+        let i = n.int64Value
+        return Double(i) == d ? i : nil
+    }
     if let s = v as? String {
         return Int64(s.trimmingCharacters(in: .whitespaces))
     }
-    if let i = v as? Int64 { return i }
-    if let n = v as? NSNumber {
-        let d = n.doubleValue
-        guard d.isFinite, d.rounded() == d, abs(d) < 9.2e18 else { return nil }
-        return Int64(d)
-    }
     if let i = v as? Int { return Int64(i) }
+    if let i = v as? Int64 { return i }
     return nil
 }
 

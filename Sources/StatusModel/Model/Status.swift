@@ -38,9 +38,11 @@ public struct Status: Sendable, Hashable {
     public var pageInfo: PageInfo?
     /// The title bar above the status (`title`), e.g. "热门".
     public var titleBar: TitleBar?
-    /// Repost, comment and like counts (never negative).
+    /// Repost count (`reposts_count`, never negative; 0 when absent).
     public var repostsCount: Int
+    /// Comment count (`comments_count`, never negative; 0 when absent).
     public var commentsCount: Int
+    /// Like count (`attitudes_count`, never negative; 0 when absent).
     public var attitudesCount: Int
     /// Whether the viewer liked the status (`attitudes_status` == 1).
     public var liked: Bool
@@ -297,8 +299,10 @@ public struct Feed: Sendable, Hashable {
     }
 
     /// Number of statuses that repost another one.
+    /// - Complexity: O(n) in the number of statuses.
     public var retweetCount: Int { statuses.reduce(0) { $0 + ($1.isRetweet ? 1 : 0) } }
     /// Number of pictures shown, own and retweeted.
+    /// - Complexity: O(n) in the number of statuses.
     public var pictureCount: Int {
         statuses.reduce(0) { $0 + $1.pictures.count + ($1.retweetedStatus?.pictures.count ?? 0) }
     }

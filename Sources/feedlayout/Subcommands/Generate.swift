@@ -34,43 +34,25 @@ struct Generate: ParsableCommand {
 
     func run() throws {
         do {
-            if let output {
-                let writer = try AtomicFileWriter(url: URL(fileURLWithPath: output))
-                try emit { data throws(StatusModelError) in try writer.write(data) }
-                try writer.commit()
-            } else {
-                try emit { data in FileHandle.standardOutput.write(data) }
+            var generator = FeedGenerator(seed: seed)
+            if format == .plist {
+                let data = FeedWriter.data(generator.statuses(count: count), format: .modelPlist)
+                if let output {
+                    try FeedWriter.writeAtomically(data, to: URL(fileURLWithPath: output))
+                } else {
+                    FileHandle.standardOutput.write(data)
+                }
+                return
             }
+            let feedFormat: FeedFormat = format == .json ? .weiboJSON : .jsonLines
+            let writer = try output.map { (path) throws(StatusModelError) in
+                try StreamingFeedWriter(atomicallyTo: URL(fileURLWithPath: path), format: feedFormat)
+            } ?? StreamingFeedWriter(handle: .standardOutput, format: feedFormat)
+            for _ in 0..<count { try writer.write(generator.next()) }
+            try writer.finish()
         } catch {
             printError(error.description)
             throw ExitCode(1)
         }
-    }
-
-    /// Produces the output in pieces of about 256 KiB.
-    private func emit(_ sink: (Data) throws(StatusModelError) -> Void) throws(StatusModelError) {
-        var generator = FeedGenerator(seed: seed)
-        if format == .plist {
-            try sink(FeedWriter.data(generator.statuses(count: count), format: .modelPlist))
-            return
-        }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 19)
-        if format == .json { buffer.append(contentsOf: Array("{\"statuses\":[\n".utf8)) }
-        for i in 0..<count {
-            let s = generator.next()
-            if format == .json {
-                if i > 0 { buffer.append(contentsOf: Array(",\n".utf8)) }
-                FeedWriter.json(s, into: &buffer)
-            } else {
-                FeedWriter.jsonLine(s, into: &buffer)
-            }
-            if buffer.count >= 1 << 18 {
-                try sink(Data(buffer))
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        if format == .json { buffer.append(contentsOf: Array("\n]}\n".utf8)) }
-        if !buffer.isEmpty { try sink(Data(buffer)) }
     }
 }
