@@ -54,10 +54,20 @@ extension PreparedText {
                                 // after them), so only the overflow test is left: re-run it.
                                 continue
                             }
-                            let w = content + lineEndCorrection(after: i - 1)
-                            breaks.append(LineSpan(start: start, end: i, width: w, hard: false))
-                            start = i
+                            // Broken between clusters: the last one loses its kerning with the
+                            // next; if that makes the line overflow, one fewer cluster fits.
+                            var end = i
+                            var w = content + lineEndCorrection(after: end - 1)
+                            while w > maxWidth + limit && end - 1 > start {
+                                end -= 1
+                                content -= cl[end].advance
+                                w = content + lineEndCorrection(after: end - 1)
+                            }
+                            breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
+                            start = end
                             total = 0; content = 0
+                            for j in end..<i { total += cl[j].advance }
+                            content = total
                             lastBreak = -1
                         }
                         total += a

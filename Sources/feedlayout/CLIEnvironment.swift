@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import CellLayout
+import StatusModel
+import TableLayout
 import TextMeasure
 
 /// Errors the CLI reports itself: input errors exit with 1, usage errors with 2.
@@ -83,5 +86,111 @@ enum JSONNumber {
             }
         }
         return out + "\""
+    }
+}
+
+/// Options every layout-producing subcommand shares (`layout`, `query`, `preview`, `render`, `bench`).
+struct FeedInputOptions: ParsableArguments {
+    @Option(name: .customLong("width"), help: "Cell width in points (320–1024 typical).")
+    var widths: [Double] = []
+
+    @Option(help: "Cell style: classic or weibo.")
+    var style: String = "weibo"
+
+    @Option(help: "Screen scale: 1, 2 or 3.")
+    var scale: Double = 2
+
+    @Option(name: .customLong("max-lines"), help: "Line limit of the main text, with a \"...全文\" token (0: unlimited).")
+    var maxLines: Int = 0
+
+    @Flag(name: .customLong("skip-invalid"), help: "Skip invalid statuses (each is reported on stderr, with the count) instead of failing.")
+    var skipInvalid = false
+
+    @Option(help: "Directory holding fonts.json (default: the package's Fonts/).")
+    var fonts: String?
+
+    @Option(help: "Reference time of relative dates, as seconds since 1970 (default: absolute dates, so output is reproducible).")
+    var now: Double?
+
+    func validate() throws {
+        for w in widths where !(w.isFinite && w > 0 && w <= 100_000) {
+            throw ValidationError("--width \(w) must be a number in (0, 100000]")
+        }
+        guard [1, 2, 3].contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
+        guard CLIEnvironment.style(named: style) != nil else { throw ValidationError("--style must be classic or weibo") }
+        guard maxLines >= 0 else { throw ValidationError("--max-lines must be ≥ 0") }
+    }
+
+    /// The widths asked for (375 when none).
+    var widthList: [Double] { widths.isEmpty ? [375] : widths }
+
+    func options(width: Double) -> FeedOptions {
+        FeedOptions(width: width, style: CLIEnvironment.style(named: style)!, scale: scale, maxTextLines: maxLines)
+    }
+}
+
+extension CLIEnvironment {
+    static func style(named name: String) -> CellStyle? {
+        switch name {
+        case "classic": return .classic
+        case "weibo": return .weibo
+        default: return nil
+        }
+    }
+
+    /// The bundled demo feed (`Fixtures/feed.plist`), found like the fonts: beside or above the
+    /// current directory or the executable.
+    static func demoFeedURL() throws -> URL {
+        var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { starts.append(exe.deletingLastPathComponent()) }
+        for start in starts {
+            var dir = start
+            for _ in 0..<8 {
+                let candidate = dir.appendingPathComponent("Fixtures/feed.plist")
+                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
+        throw CLIError.input("feedlayout: the bundled demo feed Fixtures/feed.plist was not found; run from the package checkout")
+    }
+
+    /// Loads the statuses of every input (`-` is standard input), in order. With `skipInvalid`,
+    /// each skipped status is reported on stderr, with the count; otherwise the first invalid one
+    /// fails the load with an error naming the file, the status and the field.
+    static func loadStatuses(_ inputs: [String], skipInvalid: Bool) throws -> [Status] {
+        var statuses: [Status] = []
+        var skippedTotal = 0
+        let options = LoadOptions(skipInvalid: skipInvalid)
+        for input in inputs.isEmpty ? [try demoFeedURL().path] : inputs {
+            let result: LoadResult
+            do {
+                if input == "-" {
+                    let data = FileHandle.standardInput.readDataToEndOfFile()
+                    result = try FeedLoader.load(data: data, fileName: "<stdin>", options: options)
+                } else {
+                    result = try FeedLoader.load(contentsOf: URL(fileURLWithPath: input), options: options)
+                }
+            } catch {
+                throw CLIError.input("feedlayout: \(error)")
+            }
+            for s in result.skipped {
+                printError("skipped status \(s.index)\(s.id.map { " (id \($0))" } ?? ""): \(s.error)")
+            }
+            skippedTotal += result.skipped.count
+            statuses += result.feed.statuses
+        }
+        if skippedTotal > 0 {
+            printError("\(skippedTotal) invalid statuses skipped")
+        }
+        return statuses
+    }
+
+    /// A feed engine on the pinned fonts.
+    static func feedEngine(_ input: FeedInputOptions, retainGlyphs: Bool = false) throws -> FeedEngine {
+        let measurer = try measurer(fontsOption: input.fonts, retainGlyphs: retainGlyphs)
+        let cells = CellLayoutEngine(measurer: measurer, now: input.now.map { Date(timeIntervalSince1970: $0) })
+        return FeedEngine(cellEngine: cells)
     }
 }

@@ -1,0 +1,221 @@
+import CellLayout
+import Dispatch
+import Foundation
+import StatusModel
+import Synchronization
+import TextMeasure
+
+/// What a feed is laid out for: the cell width, style and screen scale, the read-more limit and
+/// the table style.
+public struct FeedOptions: Hashable, Sendable {
+    public var width: Double
+    public var style: CellStyle
+    public var scale: Double
+    /// Line limit of the main text with a "...全文" token; 0 means unlimited.
+    public var maxTextLines: Int
+    public var tableStyle: TableStyle
+
+    public init(width: Double, style: CellStyle = .weibo, scale: Double = 2, maxTextLines: Int = 0, tableStyle: TableStyle = .plain) {
+        self.width = width
+        self.style = style
+        self.scale = scale
+        self.maxTextLines = maxTextLines
+        self.tableStyle = tableStyle
+    }
+
+    /// Checks the options a layout can use.
+    public func validate() throws(FeedError) {
+        guard width.isFinite, width > 0, width <= 100_000 else { throw .invalidOptions("width \(width) must be in (0, 100000]") }
+        guard scale.isFinite, scale >= 1, scale <= 4 else { throw .invalidOptions("scale \(scale) must be in [1, 4]") }
+        guard maxTextLines >= 0 else { throw .invalidOptions("maxTextLines \(maxTextLines) must be ≥ 0") }
+    }
+
+    func key(_ status: Status) -> CellKey {
+        CellKey(
+            statusID: status.id, fingerprint: status.contentFingerprint, style: style.name, width: width, scale: scale,
+            maxTextLines: maxTextLines)
+    }
+}
+
+/// Errors of feed layout.
+public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
+    case invalidOptions(String)
+    /// `isCancelled` returned true; the rows before `completedRows` had been delivered.
+    case cancelled(completedRows: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidOptions(let m): return "invalid layout options: \(m)"
+        case .cancelled(let n): return "layout cancelled after \(n) rows"
+        }
+    }
+}
+
+/// Lays out feeds: every row's cell through two caches keyed by content, in parallel.
+///
+/// - Prepared cells (texts shaped and measured) are cached by (status id, fingerprint, style): a
+///   width change or a new scale re-lays out from them with arithmetic only, no shaping.
+/// - Cell layouts are cached by (status id, fingerprint, style, width, scale, line limit): moving,
+///   inserting or deleting rows, or laying out the same statuses again, reuses them.
+///
+/// Thread-safety: `Sendable`; every method MAY be called concurrently.
+public final class FeedEngine: Sendable {
+    public let cellEngine: CellLayoutEngine
+    public let layouts: BoundedCache<CellKey, CellLayout>
+    public let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+
+    /// - Parameters:
+    ///   - layoutBudgetBytes: bound of the cell-layout cache.
+    ///   - preparedBudgetBytes: bound of the prepared-cell cache.
+    public init(cellEngine: CellLayoutEngine, layoutBudgetBytes: Int = 256 << 20, preparedBudgetBytes: Int = 512 << 20) {
+        self.cellEngine = cellEngine
+        layouts = BoundedCache(budgetBytes: layoutBudgetBytes) { $0.residentBytes + 64 }
+        preparedCells = BoundedCache(budgetBytes: preparedBudgetBytes) { $0.residentBytes + 64 }
+    }
+
+    /// The prepared cell of a status (cached by content and style).
+    public func preparedCell(for status: Status, style: CellStyle) -> PreparedCell {
+        let key = PreparedKey(statusID: status.id, fingerprint: status.contentFingerprint, style: style.name)
+        if let p = preparedCells.value(for: key) { return p }
+        let p = cellEngine.prepare(status, style: style)
+        preparedCells.insert(p, for: key)
+        return p
+    }
+
+    /// The layout of one status's cell (cached by content, style, width, scale and line limit).
+    /// - Precondition: `options.validate()` passes.
+    public func cell(for status: Status, options: FeedOptions) -> CellLayout {
+        let key = options.key(status)
+        if let c = layouts.value(for: key) { return c }
+        let c = preparedCell(for: status, style: options.style)
+            .layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
+        layouts.insert(c, for: key)
+        return c
+    }
+
+    /// Lays out every status as one row of a single-section table.
+    ///
+    /// Rows are computed in chunks on `threads` workers; the result is identical to a serial run,
+    /// whatever the thread count. `onRows` receives completed row ranges in order (a prefix at a
+    /// time, serialized); `progress` the number of rows done; `isCancelled` is polled between chunks.
+    /// - Parameter retainCells: keep every `CellLayout` in the result (false keeps heights only:
+    ///   for feeds of millions of rows, cells are then asked for by range through `cell(for:options:)`).
+    /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
+    public func layout(
+        _ statuses: [Status], options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        retainCells: Bool = true, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil,
+        onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(FeedError) -> FeedLayout {
+        try options.validate()
+        let n = statuses.count
+        let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(n, 1))
+        defer { heights.deallocate() }
+        let cells = retainCells ? UnsafeMutableBufferPointer<CellLayout?>.allocate(capacity: max(n, 1)) : nil
+        cells?.initialize(repeating: nil)
+        defer {
+            if let cells {
+                cells.deinitialize()
+                cells.deallocate()
+            }
+        }
+        let chunk = max(1, chunkSize)
+        let chunkCount = (n + chunk - 1) / chunk
+        let workers = max(1, min(threads, chunkCount))
+        let next = Atomic<Int>(0)
+        let cancelled = Atomic<Bool>(false)
+        let order = Mutex(OrderedCompletion(chunks: chunkCount))
+        nonisolated(unsafe) let h = heights
+        nonisolated(unsafe) let c = cells
+
+        let work: @Sendable (Int) -> Void = { _ in
+            while true {
+                if cancelled.load(ordering: .relaxed) { return }
+                if let isCancelled, isCancelled() {
+                    cancelled.store(true, ordering: .relaxed)
+                    return
+                }
+                let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if k >= chunkCount { return }
+                let range = (k * chunk)..<min(n, (k + 1) * chunk)
+                for i in range {
+                    let cell = self.cell(for: statuses[i], options: options)
+                    h[i] = cell.height
+                    if let c { c[i] = cell }
+                }
+                order.withLock { o in
+                    o.done[k] = true
+                    o.rows += range.count
+                    progress?(o.rows)
+                    let first = o.next
+                    while o.next < chunkCount && o.done[o.next] { o.next += 1 }
+                    if o.next > first, let onRows { onRows((first * chunk)..<min(n, o.next * chunk)) }
+                }
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        if cancelled.load(ordering: .relaxed) {
+            let completed = order.withLock { min(n, $0.next * chunk) }
+            throw .cancelled(completedRows: completed)
+        }
+        let heightArray = Array(UnsafeBufferPointer(rebasing: heights[0..<n]))
+        let cellArray = cells.map { c in (0..<n).map { c[$0]! } }
+        return try FeedLayout(options: options, statusIDs: statuses.map(\.id), heights: heightArray, cells: cellArray)
+    }
+}
+
+/// Which chunks are done, and the first one not yet delivered.
+private struct OrderedCompletion {
+    var done: [Bool]
+    var next = 0
+    var rows = 0
+    init(chunks: Int) { done = [Bool](repeating: false, count: chunks) }
+}
+
+/// A laid-out feed: its rows' heights and (optionally) cells, and the table that places them.
+///
+/// Thread-safety: an immutable value.
+public struct FeedLayout: Sendable {
+    public let options: FeedOptions
+    public let statusIDs: [Int64]
+    public let heights: [Double]
+    /// Every row's cell, when the layout retained them.
+    public let cells: [CellLayout]?
+    /// Row placement: one section, plain or grouped as the options say.
+    public let geometry: TableGeometry
+
+    init(options: FeedOptions, statusIDs: [Int64], heights: [Double], cells: [CellLayout]?) throws(FeedError) {
+        self.options = options
+        self.statusIDs = statusIDs
+        self.heights = heights
+        self.cells = cells
+        do {
+            geometry = try TableGeometry(
+                configuration: TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale),
+                sections: [SectionSpec(rowHeights: heights)])
+        } catch {
+            throw .invalidOptions("\(error)")
+        }
+    }
+
+    /// Number of rows.
+    public var count: Int { heights.count }
+
+    /// Height of the whole feed.
+    public var contentHeight: Double { geometry.contentHeight }
+
+    /// The rows that intersect `yRange` (row indices in the single section).
+    /// - Complexity: O(log n + k).
+    public func rows(intersecting yRange: Range<Double>) -> [Int] {
+        geometry.indexPathsForRows(in: yRange).map(\.row)
+    }
+
+    /// The top of row `row`.
+    /// - Complexity: O(log n).
+    public func y(ofRow row: Int) -> Double { geometry.rectForRow(TableIndexPath(section: 0, row: row)).y }
+}
