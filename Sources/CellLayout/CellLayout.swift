@@ -149,6 +149,9 @@ public struct ImageFrame: Sendable, Equatable {
 public final class PreparedTextBox: Sendable, Equatable {
     public let prepared: PreparedText
     public init(_ prepared: PreparedText) { self.prepared = prepared }
+    /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
+    /// cache, are counted by every holder).
+    public var residentBytes: Int { prepared.residentBytes }
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
         if a === b { return true }
         let x = a.prepared, y = b.prepared
