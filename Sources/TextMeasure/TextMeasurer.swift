@@ -425,7 +425,7 @@ private struct ClusterInfo {
         var index = 0
         var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false
         var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
-        var last: UInt32 = 0
+        var lastClass = LineBreakClass.XX
         while i < end {
             var v = UInt32(u[i])
             i += 1
@@ -437,9 +437,11 @@ private struct ClusterInfo {
             }
             if index == 0 {
                 first = v
-                firstPictographic = UnicodeProperties.isExtendedPictographic(v)
-                firstRI = UnicodeProperties.isRegionalIndicator(v)
-                firstEmojiPresentation = UnicodeProperties.isEmojiPresentation(v)
+                let t = UnicodeProperties.traits(v)
+                firstPictographic = t.isExtendedPictographic
+                firstRI = t.isRegionalIndicator
+                firstEmojiPresentation = t.isEmojiPresentation
+                lastClass = t.lineBreakClass
             } else {
                 switch v {
                 case 0x200D: hasZWJ = true
@@ -447,10 +449,12 @@ private struct ClusterInfo {
                 case 0xFE0E: isTextPresentation = true
                 case 0x20E3: hasKeycap = true
                 case 0xE0020...0xE007F: hasTag = true
-                default: if UnicodeProperties.isEmojiModifier(v) { hasModifier = true }
+                default: break
                 }
+                let t = UnicodeProperties.traits(v)
+                if t.isEmojiModifier { hasModifier = true }
+                lastClass = t.lineBreakClass
             }
-            last = v
             index += 1
         }
         isSingleScalar = index == 1
@@ -461,7 +465,7 @@ private struct ClusterInfo {
                 firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
                 || (hasZWJ && firstPictographic) || firstEmojiPresentation
         }
-        switch UnicodeProperties.lineBreakClass(last) {
+        switch lastClass {
         case .BK, .CR, .LF, .NL: isSeparator = true
         default: break
         }
