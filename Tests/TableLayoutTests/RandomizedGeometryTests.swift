@@ -11,22 +11,22 @@ final class RandomizedGeometryTests: XCTestCase {
 
     func testRandomEditsPlainDeepTree() throws {
         for seed: UInt64 in [1, 2, 3] {
-            try run(seed: seed, operations: 700, style: .plain, scale: 2, shape: TreeShape(leafCapacity: 4, fanout: 4))
+            try run(seed: seed, operations: 500, style: .plain, scale: 2, shape: TreeShape(leafCapacity: 4, fanout: 4))
         }
     }
 
     func testRandomEditsGroupedDeepTree() throws {
         for seed: UInt64 in [11, 12] {
-            try run(seed: seed, operations: 700, style: .grouped, scale: 3, shape: TreeShape(leafCapacity: 5, fanout: 4))
+            try run(seed: seed, operations: 500, style: .grouped, scale: 3, shape: TreeShape(leafCapacity: 5, fanout: 4))
         }
     }
 
     func testRandomEditsPlainSpacedStandardShape() throws {
-        try run(seed: 21, operations: 600, style: .plain, scale: 1, shape: .standard, spacing: 1)
+        try run(seed: 21, operations: 500, style: .plain, scale: 1, shape: .standard, spacing: 1)
     }
 
     func testRandomEditsMediumShape() throws {
-        try run(seed: 31, operations: 600, style: .plain, scale: 3, shape: TreeShape(leafCapacity: 8, fanout: 6), spacing: 0.5)
+        try run(seed: 31, operations: 500, style: .plain, scale: 3, shape: TreeShape(leafCapacity: 8, fanout: 6), spacing: 0.5)
     }
 
     /// A longer sweep for local runs: `TABLELAYOUT_FUZZ_SEEDS=200 swift test --filter TableLayoutTests`.
