@@ -247,7 +247,7 @@ final class RandomizedGeometryTests: XCTestCase {
         batch.deletedRows.shuffle(using: &rng)
         // Simulate the delete phase. Items are (height, isNew marker id).
         struct Item { var height: Int64; var tag: Int? }
-        struct Sec { var base: NaiveSection; var items: [Item]; var tag: Int? }
+        struct Sec { var base: NaiveSection; var items: [Item]; var tag: Int?; var oldIndex: Int? }
         var sim: [Sec] = []
         for (s, sec) in old.enumerated() where !deletedSections.contains(s) {
             var items: [Item] = []
@@ -258,14 +258,23 @@ final class RandomizedGeometryTests: XCTestCase {
                 items.append(Item(height: reloads[ip] ?? h, tag: nil))
             }
             if batch.removesEmptiedSections, touched, items.isEmpty { continue }
-            sim.append(Sec(base: sec, items: items, tag: nil))
+            sim.append(Sec(base: sec, items: items, tag: nil, oldIndex: s))
         }
+        // Section moves: take some survivors out, put them back at random positions.
+        var movedOut: [Sec] = []
+        for _ in 0..<Int.random(in: 0...2, using: &rng) where !sim.isEmpty {
+            var sec = sim.remove(at: Int.random(in: 0..<sim.count, using: &rng))
+            sec.tag = nil
+            movedOut.append(sec)
+        }
+        for sec in movedOut { sim.insert(sec, at: Int.random(in: 0...sim.count, using: &rng)) }
+        let movedOldIndices = Set(movedOut.compactMap(\.oldIndex))
         // Insert phase on the simulation, at random positions.
         var newSections: [Int: NaiveSection] = [:]
         for t in 0..<Int.random(in: 0...2, using: &rng) {
             let sec = randomSection(&n, &rng, maxRows: 6)
             newSections[t] = sec
-            sim.insert(Sec(base: sec, items: sec.rows.map { Item(height: $0, tag: nil) }, tag: t), at: Int.random(in: 0...sim.count, using: &rng))
+            sim.insert(Sec(base: sec, items: sec.rows.map { Item(height: $0, tag: nil) }, tag: t, oldIndex: nil), at: Int.random(in: 0...sim.count, using: &rng))
         }
         var newRows: [Int: (Int64, Bool)] = [:]  // tag -> (height, isMove)
         if !sim.isEmpty {
@@ -282,6 +291,7 @@ final class RandomizedGeometryTests: XCTestCase {
         var moveIndex = 0
         for (s, sec) in sim.enumerated() {
             if let t = sec.tag { batch.insertedSections.append(.init(s, section: spec(newSections[t]!, n))) }
+            if let o = sec.oldIndex, movedOldIndices.contains(o) { batch.movedSections.append(.init(from: o, to: s)) }
             for (r, item) in sec.items.enumerated() {
                 guard sec.tag == nil, let t = item.tag else { continue }
                 let ip = TableIndexPath(section: s, row: r)
