@@ -221,7 +221,7 @@ extension TableGeometry {
 
     /// Applies a batch with UITableView's index semantics (see `TableBatchUpdate`).
     /// - Complexity: O(m log m + m · (log S + log n) + r) for m edits and r rows of deleted or
-    ///   inserted sections.
+    ///   inserted or moved sections.
     public mutating func performBatchUpdates(_ batch: TableBatchUpdate) throws(TableLayoutError) {
         // Validate and convert every height first, so a throw leaves the table unchanged.
         var reloads: [(TableIndexPath, Int32)] = []
