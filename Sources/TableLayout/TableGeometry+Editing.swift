@@ -221,7 +221,7 @@ extension TableGeometry {
 
     /// Applies a batch with UITableView's index semantics (see `TableBatchUpdate`).
     /// - Complexity: O(m log m + m · (log S + log n) + r) for m edits and r rows of deleted or
-    ///   inserted sections.
+    ///   inserted or moved sections.
     public mutating func performBatchUpdates(_ batch: TableBatchUpdate) throws(TableLayoutError) {
         // Validate and convert every height first, so a throw leaves the table unchanged.
         var reloads: [(TableIndexPath, Int32)] = []
@@ -236,6 +236,11 @@ extension TableGeometry {
 
         let deletedSections = Set(batch.deletedSections)
         for s in deletedSections { precondition(s >= 0 && s < sections.count, "deleted section \(s) out of range") }
+        let movedSections = Set(batch.movedSections.map(\.from))
+        precondition(movedSections.count == batch.movedSections.count, "a section is moved twice")
+        for s in movedSections {
+            precondition(s >= 0 && s < sections.count && !deletedSections.contains(s), "moved section \(s) out of range or deleted")
+        }
         var removals = Set(batch.deletedRows)
         precondition(removals.count == batch.deletedRows.count, "a row is deleted twice")
         for m in batch.movedRows {
@@ -255,16 +260,26 @@ extension TableGeometry {
             deleteRow(at: ip)
             touched.insert(ip.section)
         }
-        var sectionDeletes = deletedSections
+        var sectionDeletes = deletedSections.union(movedSections)
         if batch.removesEmptiedSections {
-            for s in touched where sections[s].rowCount == 0 { sectionDeletes.insert(s) }
+            for s in touched where sections[s].rowCount == 0 && !movedSections.contains(s) { sectionDeletes.insert(s) }
+        }
+        var openMovedTo: Int?
+        for m in batch.movedSections {
+            let (e, before) = entry(m.from)
+            let g = Int(before.rows)
+            newSections.append((m.to, e, rows.tree.elements(in: g..<(g + Int(e.rowCount)))))
+            if lastExpandedSection == m.from { openMovedTo = m.to }
         }
         for s in sectionDeletes.sorted(by: >) { deleteSection(s) }
 
         // Insert phase (new indices), ascending.
         newSections.sort { $0.0 < $1.0 }
         precondition(Set(newSections.map(\.0)).count == newSections.count, "two sections inserted at one index")
-        for (index, e, h) in newSections { insertSections([e], heights: h, at: index) }
+        for (index, e, h) in newSections {
+            insertSections([e], heights: h, at: index)
+            if index == openMovedTo { lastExpandedSection = index }
+        }
         inserts.sort { $0.0 < $1.0 }
         for k in inserts.indices.dropFirst() { precondition(inserts[k - 1].0 != inserts[k].0, "two rows inserted at \(inserts[k].0)") }
         for (ip, p) in inserts { insertRows(at: ip, pixels: [p]) }

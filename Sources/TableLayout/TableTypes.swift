@@ -153,6 +153,17 @@ public struct TableBatchUpdate: Sendable, Equatable {
         }
     }
 
+    public struct SectionMove: Sendable, Equatable {
+        /// Index before the update.
+        public var from: Int
+        /// Index after the update.
+        public var to: Int
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
     public struct SectionInsertion: Sendable, Equatable {
         public var index: Int
         public var section: SectionSpec
@@ -166,6 +177,9 @@ public struct TableBatchUpdate: Sendable, Equatable {
     public var deletedRows: [TableIndexPath] = []
     public var reloadedRows: [RowInsertion] = []
     public var movedRows: [RowMove] = []
+    /// Sections moved with their rows (after this batch's row deletes inside them, before its row
+    /// inserts, whose indices are final); a moved section is never removed as emptied.
+    public var movedSections: [SectionMove] = []
     public var insertedSections: [SectionInsertion] = []
     public var insertedRows: [RowInsertion] = []
     public var removesEmptiedSections = false

@@ -9,7 +9,7 @@ final class RowHeightSequenceTests: XCTestCase {
             var rng = SeededRandom(seed: seed)
             var model: [Int32] = (0..<Int.random(in: 0...50, using: &rng)).map { _ in Int32.random(in: 0...99, using: &rng) }
             var seq = RowHeightSequence(pixelHeights: model, shape: shape)
-            for op in 0..<1000 {
+            for op in 0..<700 {
                 switch Int.random(in: 0..<8, using: &rng) {
                 case 0:
                     let i = Int.random(in: 0...model.count, using: &rng)

@@ -152,6 +152,21 @@ final class TableGeometryTests: XCTestCase {
         XCTAssertEqual((0..<g.numberOfRows(inSection: 1)).map { g.height(ofRow: ip(1, $0)) }, [4, 5, 60])
     }
 
+    func testBatchMovesSectionsWithTheirRows() throws {
+        var g = try TableGeometry(
+            configuration: TableConfiguration(style: .plain, width: 100, scale: 1),
+            sections: [SectionSpec(headerHeight: 1, rowHeights: [10, 11]), SectionSpec(headerHeight: 2, rowHeights: [20]),
+                       SectionSpec(headerHeight: 3, rowHeights: [30])])
+        var batch = TableBatchUpdate()
+        batch.deletedRows = [ip(0, 0)]                     // old index, inside the moved section
+        batch.movedSections = [.init(from: 0, to: 2)]
+        batch.insertedRows = [.init(ip(2, 0), height: 5)]  // new index, inside the moved section
+        try g.performBatchUpdates(batch)
+        g._checkInvariants()
+        XCTAssertEqual((0..<3).map { g.rectForHeader(inSection: $0).height }, [2, 3, 1])
+        XCTAssertEqual(g.heights(ofRowsInSection: 2, rows: 0..<2), [5, 11])
+    }
+
     func testBatchRemovesEmptiedSectionsOnlyWhenAsked() throws {
         let base = try TableGeometry(
             configuration: TableConfiguration(style: .plain, width: 100, scale: 1),
