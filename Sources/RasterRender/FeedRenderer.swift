@@ -212,7 +212,8 @@ struct CellPainter {
 
     private mutating func card(_ card: CardLayout, background: RGBA) throws(RasterRenderError) {
         fill(card.frame, background)
-        if let image = card.image { try placeholder(image, label: true) }
+        // A video card's play badge sits in the middle of the image: its size goes to the top.
+        if let image = card.image { try placeholder(image, label: true, labelAtTop: card.badge?.name == "video-play") }
         if let b = card.badge { try badge(b) }
         if let t = card.text { try text(t) }
         if let button = card.button { outline(button, color(palette.color(.cellLink))) }
@@ -220,7 +221,7 @@ struct CellPainter {
 
     /// A placeholder: filled rectangle, border, and its size in points written in it when the
     /// label fits (else a cross).
-    private mutating func placeholder(_ r: Rect, label: Bool) throws(RasterRenderError) {
+    private mutating func placeholder(_ r: Rect, label: Bool, labelAtTop: Bool = false) throws(RasterRenderError) {
         guard !r.isEmpty else { return }
         fill(r, RenderColors.placeholder)
         let (x0, y0, x1, y1) = box(r)
@@ -231,7 +232,7 @@ struct CellPainter {
             let w = try labelWidth(size, pixelSize: pixelSize)
             if w <= Double(x1 - x0) - 4 * scale {
                 let x = Double(x0 + x1) / 2 - w / 2
-                let baseline = Double(y0 + y1) / 2 + pixelSize * 0.35
+                let baseline = labelAtTop ? Double(y0) + pixelSize * 1.5 : Double(y0 + y1) / 2 + pixelSize * 0.35
                 try drawLabel(size, x: x, baseline: Int(baseline.rounded()), pixelSize: pixelSize, color: RenderColors.placeholderInk)
                 return
             }
@@ -241,6 +242,13 @@ struct CellPainter {
     }
 
     private mutating func badge(_ b: ImageFrame) throws(RasterRenderError) {
+        if b.name == "video-play" {
+            fill(b.frame, RGBA(rgb: 0x000000, opacity: 0.45))
+            let (x0, y0, x1, y1) = box(b.frame)
+            let dx = (x1 - x0) / 3, dy = (y1 - y0) / 4
+            image.fillPlayTriangle(x0: x0 + dx + dx / 4, y0: y0 + dy, x1: x1 - dx + dx / 4, y1: y1 - dy, RGBA(rgb: 0xFFFFFF))
+            return
+        }
         fill(b.frame, RenderColors.badge)
         let pixelSize = b.frame.height * 0.6 * scale
         let text = b.name.uppercased()

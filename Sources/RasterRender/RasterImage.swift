@@ -151,6 +151,18 @@ public struct RasterImage: Sendable, Equatable {
         fill(x0: x1 - t, y0: y0 + t, x1: x1, y1: y1 - t, c)
     }
 
+    /// Fills the triangle inscribed in x0..<x1 × y0..<y1 that points right (a play symbol).
+    package mutating func fillPlayTriangle(x0: Int, y0: Int, x1: Int, y1: Int, _ c: RGBA) {
+        let h = Double(y1 - y0)
+        guard h > 0, x1 > x0 else { return }
+        for y in y0..<y1 {
+            // The row's distance from the middle, 0 at the tip's row and 1 at the top and bottom.
+            let d = abs((Double(y - y0) + 0.5) - h / 2) / (h / 2)
+            let right = x0 + Int((Double(x1 - x0) * (1 - d)).rounded())
+            fill(x0: x0, y0: y, x1: right, y1: y + 1, c)
+        }
+    }
+
     /// A one-pixel line from (x0, y0) to (x1, y1), both ends included (Bresenham).
     package mutating func line(x0: Int, y0: Int, x1: Int, y1: Int, _ c: RGBA) {
         var x = x0, y = y0
