@@ -18,27 +18,26 @@ public enum PNGCodec {
         guard image.width > 0, image.height > 0 else {
             throw .invalidImageSize(width: image.width, height: image.height, reason: "a PNG needs at least one pixel")
         }
-        var opaque = true
-        for i in stride(from: 3, to: image.pixels.count, by: 4) where image.pixels[i] != 255 {
-            opaque = false
-            break
+        let pixelCount = image.width * image.height
+        let opaque = image.pixels.withUnsafeBufferPointer { src in
+            (0..<pixelCount).allSatisfy { src[$0 &* 4 &+ 3] == 255 }
         }
-        var bytes: [UInt8]
-        let channels: Int
-        if opaque {
-            channels = 3
-            bytes = [UInt8](repeating: 0, count: image.width * image.height * 3)
-            var d = 0
-            for i in stride(from: 0, to: image.pixels.count, by: 4) {
-                bytes[d] = image.pixels[i]
-                bytes[d + 1] = image.pixels[i + 1]
-                bytes[d + 2] = image.pixels[i + 2]
-                d += 3
+        let channels = opaque ? 3 : 4
+        let bytes: [UInt8] = opaque
+            ? image.pixels.withUnsafeBufferPointer { src in
+                [UInt8](unsafeUninitializedCapacity: pixelCount * 3) { dst, count in
+                    var s = src.baseAddress!, d = dst.baseAddress!
+                    for _ in 0..<pixelCount {
+                        d[0] = s[0]
+                        d[1] = s[1]
+                        d[2] = s[2]
+                        s += 4
+                        d += 3
+                    }
+                    count = pixelCount * 3
+                }
             }
-        } else {
-            channels = 4
-            bytes = image.pixels
-        }
+            : image.pixels
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(image.width)

@@ -13,7 +13,7 @@ final class FramePixelTests: XCTestCase {
 
     func testImageIsWidthTimesScaleByRowsHeight() throws {
         let statuses = try Shared.demoStatuses()
-        for (rows, scale) in [(0..<3, 2.0), (2..<5, 1.0), (4..<5, 3.0)] {
+        for (rows, scale) in [(0..<2, 2.0), (2..<4, 1.0), (4..<5, 3.0)] {
             let r = try RenderedRows(statuses, rows: rows, scale: scale)
             let heightPt = rows.reduce(0.0) { $0 + r.feed.heights[$1] }
             XCTAssertEqual(r.image.width, Int((375 * scale).rounded()), "rows \(rows) @\(scale)")
@@ -77,6 +77,13 @@ final class FramePixelTests: XCTestCase {
             }
         }
 
+        // The retweet's background shows in its left padding, beside its text.
+        if let rt = cell.retweet {
+            let pad = Rect(x: rt.frame.minX, y: rt.text.frame.minY, width: 4, height: rt.text.frame.height)
+            let bg = RGBA(rgb: r.palette.fill[.retweetBackground]!)
+            XCTAssertTrue(r.pixels(pad, row: row).allSatisfy { $0.c == bg }, "row \(row): retweet background")
+        }
+
         // Main and retweet text: glyph ink inside the frame, on every line's band.
         for box in [cell.text, cell.retweet?.text].compactMap({ $0 }) where !box.layout.lines.isEmpty {
             for line in box.layout.lines where line.width > 0 {
@@ -130,6 +137,34 @@ final class FramePixelTests: XCTestCase {
             XCTAssertEqual(minX, text.frame.minX, accuracy: 3, "line at \(line.baseline) starts away from the frame")
             XCTAssertLessThanOrEqual(maxX, text.frame.minX + line.width + 1, "line at \(line.baseline) ink beyond its width")
             XCTAssertGreaterThan(maxX, lastStart, "line at \(line.baseline) has no ink in its last cluster")
+        }
+    }
+
+    /// A text cut by the line limit shows the read-more token in the link colour at its frame.
+    func testReadMoreTokenIsDrawnAtItsFrame() throws {
+        var statuses = try Shared.demoStatuses()
+        statuses[0].text = String(repeating: "一行放不下的长文字，", count: 12)
+        let r = try RenderedRows(statuses, rows: 0..<1, maxTextLines: 2)
+        let text = try XCTUnwrap(r.cells[0].text)
+        XCTAssertEqual(text.layout.lines.count, 2)
+        let token = try XCTUnwrap(text.token)
+        let link = RGBA(rgb: r.palette.color(.cellLink))
+        let inToken = r.pixels(token, row: 0).filter { $0.c.distance(to: link) < 24 }.count
+        XCTAssertGreaterThan(inToken, 20, "the token is not drawn in the link colour")
+        let before = Rect(x: text.frame.minX, y: token.minY, width: token.minX - text.frame.minX, height: token.height)
+        XCTAssertEqual(r.pixels(before, row: 0).filter { $0.c.distance(to: link) < 24 }.count, 0, "link ink before the token")
+    }
+
+    /// The classic style draws its name, date and text on white.
+    func testClassicStyleRows() throws {
+        let statuses = try FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("StatusInfo.plist")).feed.statuses
+        let r = try RenderedRows(statuses, rows: 0..<2, style: .classic)
+        for (i, cell) in r.cells.enumerated() {
+            for box in [cell.name, cell.time, cell.text].compactMap({ $0 }) {
+                let ink = r.pixels(box.frame, row: i).filter { $0.c.distance(to: white) > 60 }.count
+                XCTAssertGreaterThan(ink, 10, "row \(i): \(box.string) not drawn")
+            }
+            XCTAssertEqual(r.image.pixel(x: Int(cell.width * 2) - 2, y: Int((r.top(i) + cell.height) * 2) - 2), white)
         }
     }
 

@@ -36,9 +36,12 @@ struct RenderedRows {
     let png: Data
     let palette: Palette
 
-    init(_ statuses: [Status], rows: Range<Int>, width: Double = 375, scale: Double = 2, debugFrames: Bool = false) throws {
+    init(
+        _ statuses: [Status], rows: Range<Int>, width: Double = 375, scale: Double = 2, maxTextLines: Int = 0,
+        style: CellStyle = .weibo, debugFrames: Bool = false
+    ) throws {
         let (fonts, engine) = try Shared.require()
-        let options = FeedOptions(width: width, style: .weibo, scale: scale)
+        let options = FeedOptions(width: width, style: style, scale: scale, maxTextLines: maxTextLines)
         let feed = try engine.layout(statuses, options: options, retainCells: true)
         let all = feed.cells!
         self.feed = feed
@@ -64,9 +67,17 @@ struct RenderedRows {
         let y0 = top(row)
         let x0 = max(0, Int((r.minX * scale).rounded())), x1 = min(image.width, Int((r.maxX * scale).rounded()))
         let ya = max(0, Int(((y0 + r.minY) * scale).rounded())), yb = min(image.height, Int(((y0 + r.maxY) * scale).rounded()))
-        var out: [(x: Int, y: Int, c: RGBA)] = []
         guard x0 < x1, ya < yb else { return [] }
-        for y in ya..<yb { for x in x0..<x1 { out.append((x, y, image.pixel(x: x, y: y))) } }
+        var out: [(x: Int, y: Int, c: RGBA)] = []
+        out.reserveCapacity((x1 - x0) * (yb - ya))
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in ya..<yb {
+                for x in x0..<x1 {
+                    let i = (y * image.width + x) * 4
+                    out.append((x, y, RGBA(r: p[i], g: p[i + 1], b: p[i + 2], a: p[i + 3])))
+                }
+            }
+        }
         return out
     }
 

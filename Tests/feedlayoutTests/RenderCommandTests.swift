@@ -6,6 +6,7 @@ import _LayoutTestSupport
 final class RenderCommandTests: XCTestCase {
     struct Run {
         var status: Int32
+        var stdout: Data
         var stderr: String
     }
 
@@ -22,17 +23,23 @@ final class RenderCommandTests: XCTestCase {
 
     private func run(_ args: [String]) throws -> Run {
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("fl-render-err-\(UUID().uuidString)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fl-render-out-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: err) }
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: err)
+            try? FileManager.default.removeItem(at: out)
+        }
         let p = Process()
         p.executableURL = try binary()
         p.arguments = args
         p.currentDirectoryURL = TestPaths.packageRoot
-        p.standardOutput = FileHandle.nullDevice
+        p.standardOutput = try FileHandle(forWritingTo: out)
         p.standardError = try FileHandle(forWritingTo: err)
         try p.run()
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, stderr: try String(contentsOf: err, encoding: .utf8))
+        return Run(
+            status: p.terminationStatus, stdout: try Data(contentsOf: out), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
     private func tempDir() -> URL {
@@ -88,5 +95,25 @@ final class RenderCommandTests: XCTestCase {
         r = try run(["render", "-o", dir.appendingPathComponent("missing/dir/x.png").path, "--rows", "0:1"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        // A symlink is not replaced by the atomic write: refused, and left as it was.
+        let target = dir.appendingPathComponent("target.txt"), link = dir.appendingPathComponent("link.png")
+        try Data("keep".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        r = try run(["render", "-o", link.path, "--rows", "0:1"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("not a regular file"), r.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+        XCTAssertEqual(try Data(contentsOf: target), Data("keep".utf8))
+    }
+
+    func testRenderToStandardOutput() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("f.png")
+        let toFile = try run(["render", "-o", file.path, "--rows", "0:1", "--scale", "1"])
+        XCTAssertEqual(toFile.status, 0, toFile.stderr)
+        let toStdout = try run(["render", "-o", "-", "--rows", "0:1", "--scale", "1"])
+        XCTAssertEqual(toStdout.status, 0, toStdout.stderr)
+        XCTAssertEqual(toStdout.stdout, try Data(contentsOf: file), "the same PNG on standard output")
     }
 }

@@ -14,7 +14,8 @@ struct Render: ParsableCommand {
             advances, shaped offsets); colour emoji are the font's bitmaps scaled to size. Avatars and pictures \
             are placeholders with their size in points written in them. The image is width × scale pixels wide \
             and as tall as the rows drawn. --rows A:B draws rows A..<B (0-based; either side may be left out; \
-            default 0:10). The PNG (written with libpng) replaces FILE atomically.
+            default 0:10). The PNG (written with libpng) replaces FILE atomically; FILE must be a regular file or a new \
+            path (- writes to standard output).
             """)
 
     @Argument(help: "Feed files (plist, Weibo JSON, JSON Lines); - for standard input; none: the bundled demo feed.")
@@ -22,7 +23,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(name: .shortAndLong, help: "The PNG file to write.")
+    @Option(name: .shortAndLong, help: "The PNG file to write (- for standard output).")
     var output: String
 
     @Option(help: "Rows to draw, A:B (rows A..<B).")
@@ -82,6 +83,16 @@ struct Render: ParsableCommand {
         let renderer = FeedRenderer(fonts: measurer.fonts, options: RenderOptions(debugFrames: debugFrames))
         let image = try renderer.render(feed: layout, rows: range) { engine.cell(for: statuses[$0], options: options) }
         let png = try PNGCodec.encode(image)
+        if output == "-" {
+            FileHandle.standardOutput.write(png)
+            return
+        }
+        // The atomic write renames a temporary file over the path: that would replace a device
+        // node or a symlink (say /dev/stdout) instead of writing through it, so only regular files
+        // (or new paths) are accepted.
+        if let type = try? FileManager.default.attributesOfItem(atPath: output)[.type] as? FileAttributeType, type != .typeRegular {
+            throw CLIError.input("feedlayout: \(output) exists and is not a regular file; give a file path, or - for standard output")
+        }
         try FeedWriter.writeAtomically(png, to: URL(fileURLWithPath: output))
     }
 }
