@@ -60,6 +60,8 @@ public struct FeedRenderer: Sendable {
 
     /// Largest image side accepted, in pixels.
     public static let maxSide = 1 << 16
+    /// Largest image accepted, in pixels (256 MiB of RGBA).
+    public static let maxPixels = 1 << 26
 
     /// Renders rows `rows` of `feed`, stacked at the feed's row positions, into an image
     /// `width × scale` pixels wide and as tall as the rows (× scale).
@@ -89,10 +91,10 @@ public struct FeedRenderer: Sendable {
         _ cells: [(layout: CellLayout, y: Double)], width: Double, height: Double, scale: Double, style: CellStyle
     ) throws(RasterRenderError) -> RasterImage {
         let w = Int((width * scale).rounded()), h = Int((height * scale).rounded())
-        guard w > 0, h > 0, w <= Self.maxSide, h <= Self.maxSide else {
+        guard w > 0, h > 0, w <= Self.maxSide, h <= Self.maxSide, w * h <= Self.maxPixels else {
             throw .invalidImageSize(
                 width: w, height: h,
-                reason: "each side must be 1...\(Self.maxSide) px; draw fewer rows (--rows A:B)")
+                reason: "each side must be 1...\(Self.maxSide) px and the image at most \(Self.maxPixels) px; draw fewer rows (--rows A:B)")
         }
         let rasterizer = try GlyphRasterizer(fonts: fonts)
         var painter = CellPainter(

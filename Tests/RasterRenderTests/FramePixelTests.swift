@@ -201,6 +201,17 @@ final class FramePixelTests: XCTestCase {
         XCTAssertTrue(plain.image.pixel(x: x, y: y).isGray())
     }
 
+    func testOversizedImagesThrowBeforeDrawing() throws {
+        let (fonts, engine) = try Shared.require()
+        let statuses = try Shared.demoStatuses()
+        let cell = engine.cell(for: statuses[0], options: FeedOptions(width: 375))
+        let renderer = FeedRenderer(fonts: fonts)
+        XCTAssertThrowsError(try renderer.render([(cell, 0)], width: 375, height: 40_000, scale: 2, style: .weibo)) { error in
+            guard case .invalidImageSize(750, 80_000, _)? = error as? RasterRenderError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try renderer.render([(cell, 0)], width: 375, height: 0, scale: 2, style: .weibo))
+    }
+
     func testRowsOutsideTheFeedThrow() throws {
         let (fonts, engine) = try Shared.require()
         let feed = try engine.layout(try Shared.demoStatuses(), options: FeedOptions(width: 375), retainCells: true)
