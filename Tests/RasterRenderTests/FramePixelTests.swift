@@ -201,6 +201,35 @@ final class FramePixelTests: XCTestCase {
         XCTAssertTrue(plain.image.pixel(x: x, y: y).isGray())
     }
 
+    /// Glyphs go where the layout says, and only there: moving the text's frame and one line's
+    /// baseline in the layout moves exactly that ink by exactly that much.
+    func testGlyphsFollowTheLayoutNotAMeasurement() throws {
+        let (fonts, engine) = try Shared.require()
+        var status = try Shared.demoStatuses()[0]
+        status.text = "排版结果决定位置：第一行文字\n第二行文字"
+        status.pictures = []
+        let cell = engine.cell(for: status, options: FeedOptions(width: 375))
+        let text = try XCTUnwrap(cell.text)
+        XCTAssertEqual(text.layout.lines.count, 2)
+        var moved = cell
+        moved.text!.frame.origin.x += 10  // 20 px at scale 2
+        moved.text!.layout.lines[1].baseline += 3  // 6 px
+        let renderer = FeedRenderer(fonts: fonts)
+        let a = try renderer.render([(cell, 0)], width: 375, height: cell.height, scale: 2, style: .weibo)
+        let b = try renderer.render([(moved, 0)], width: 375, height: cell.height, scale: 2, style: .weibo)
+        func band(_ image: RasterImage, line: Int, dx: Int, dy: Int) -> [RGBA] {
+            let l = text.layout.lines[line]
+            let y0 = Int((text.frame.minY + l.top) * 2) + dy, y1 = Int((text.frame.minY + l.bottom) * 2) + dy
+            let x0 = Int(text.frame.minX * 2) + dx, x1 = Int(text.frame.maxX * 2) + dx
+            return (y0..<y1).flatMap { y in (x0..<x1).map { image.pixel(x: $0, y: y) } }
+        }
+        let line0 = band(a, line: 0, dx: 0, dy: 0), line1 = band(a, line: 1, dx: 0, dy: 0)
+        XCTAssertTrue(line0.contains { $0.luma < 100 } && line1.contains { $0.luma < 100 })
+        XCTAssertEqual(band(b, line: 0, dx: 20, dy: 0), line0, "line 0 moved by the frame's 10 pt")
+        XCTAssertEqual(band(b, line: 1, dx: 20, dy: 6), line1, "line 1 moved by the frame and its baseline")
+        XCTAssertNotEqual(band(b, line: 0, dx: 0, dy: 0), line0)
+    }
+
     func testOversizedImagesThrowBeforeDrawing() throws {
         let (fonts, engine) = try Shared.require()
         let statuses = try Shared.demoStatuses()
