@@ -172,9 +172,12 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
                 if !info.isSeparator {
-                    let f = fonts.file(slot)
+                    // The advance always comes from the text face: Noto Color Emoji's space is
+                    // 1.245 em wide, a visible hole after every emoji.
+                    let textSlot: FontSlot = attributes.weight == .bold ? .bold : .primary
+                    let f = fonts.file(textSlot)
                     let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
-                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(slot)
+                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
                     glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
                 }
                 builder.appendCluster(
