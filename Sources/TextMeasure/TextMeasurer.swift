@@ -162,7 +162,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
-            if previousSlot == .emoji && (info.first == 0x20 || info.isSeparator) {
+            // (The reference mode shapes such a space with the text run: same advance.)
+            if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
                 slot = .emoji
             }
             previousSlot = info.isSeparator ? .primary : slot
