@@ -157,14 +157,20 @@ public struct FrameStream: Sendable {
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
     /// - Parameter threads: workers that encode slices of the batch (the output does not depend on it).
     /// - Complexity: O(total size of the cells), divided over the workers.
-    public mutating func append(_ cells: some RandomAccessCollection<CellLayout>, threads: Int = 1, into out: inout [UInt8]) {
-        let cells = Array(cells)
+    public mutating func append(_ cells: [CellLayout], threads: Int = 1, into out: inout [UInt8]) {
+        append(cells[...], threads: threads, into: &out)
+    }
+
+    /// Appends the next rows of the feed (see the array form).
+    public mutating func append(_ slice: ArraySlice<CellLayout>, threads: Int = 1, into out: inout [UInt8]) {
+        let base = slice.startIndex
+        let cells = UnsafeCellList(slice: slice, base: base)
         let first = rowCount
         var ys = [Int64](repeating: 0, count: cells.count)
         let grid = JSONBytes(scale: options.scale, capacity: 0)
-        for i in cells.indices {
+        for i in 0..<cells.count {
             ys[i] = yPixels
-            yPixels += grid.pixels(cells[i].height)
+            yPixels += grid.pixels(slice[base + i].height)
         }
         rowCount += cells.count
         // The indices of this batch that are written.
@@ -179,7 +185,7 @@ public struct FrameStream: Sendable {
             var w = JSONBytes(scale: scale, capacity: range.count * 3072)
             for i in range {
                 if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
-                w.row(cells[i], section: 0, row: first + i, yPixels: ys[i], width: width)
+                w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
                 if !json { w.byte(0x0A) }
             }
             return w.bytes
@@ -223,6 +229,13 @@ public struct FrameStream: Sendable {
         w.byte(UInt8(ascii: "}"))
         if !isNested { w.byte(0x0A) }
         out.append(contentsOf: w.bytes)
+    }
+
+    /// The batch, shared read-only with the encoding workers.
+    private struct UnsafeCellList: @unchecked Sendable {
+        let slice: ArraySlice<CellLayout>
+        let base: Int
+        var count: Int { slice.count }
     }
 
     /// The zero-height header or footer rect of the section at `top` pixels.

@@ -45,6 +45,9 @@ struct Layout: ParsableCommand {
     @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
     var rows: String?
 
+    @Flag(name: .customLong("report-speed"), help: .hidden)
+    var reportSpeed = false
+
     /// Statuses laid out and written per step (bounds memory when streaming).
     static let batchSize = 1024
 
@@ -96,6 +99,7 @@ struct Layout: ParsableCommand {
         let nested = format == .json && widths.count > 1
         if nested { FrameExport.beginLayouts(header: header, into: &out) }
         var rowsDone = 0
+        var speed = (layoutNanos: UInt64(0), encodeNanos: UInt64(0), encodeCPUNanos: UInt64(0), bytes: 0)
         for (w, width) in widths.enumerated() {
             if nested && w > 0 { FrameExport.separateLayouts(into: &out) }
             let options = input.options(width: width)
@@ -103,8 +107,16 @@ struct Layout: ParsableCommand {
             stream.begin(into: &out)
             // Lays out one batch and appends its rows; flushes the buffer when it is large.
             func step(_ batch: [Status]) throws {
+                let t0 = DispatchTime.now().uptimeNanoseconds
                 let layout = try engine.layout(batch, options: options, threads: threads, chunkSize: 64)
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                let before = out.count
+                let cpu0 = Self.threadCPUNanos()
                 stream.append(layout.cells!, threads: threads, into: &out)
+                speed.encodeCPUNanos += Self.threadCPUNanos() - cpu0
+                speed.layoutNanos += t1 - t0
+                speed.encodeNanos += DispatchTime.now().uptimeNanoseconds - t1
+                speed.bytes += out.count - before
                 if out.count >= 1 << 20 {
                     try sink.write(out)
                     out.removeAll(keepingCapacity: true)
@@ -144,6 +156,15 @@ struct Layout: ParsableCommand {
         try sink.write(out)
         progress?.finish()
         try sink.commit()
+        if reportSpeed {
+            // Time spent laying out and encoding rows (writing excluded), for benchmarks. With
+            // --threads 1 the encoding runs on this thread, and its CPU time is the one-core cost.
+            let mb = Double(speed.bytes) / 1e6, encode = Double(speed.encodeNanos) / 1e9
+            let cpu = Double(speed.encodeCPUNanos) / 1e9
+            printError(String(
+                format: "rows %d, layout %.3f s, encode %.3f s wall (%.1f MB/s), %.3f s CPU of this thread (%.1f MB/s), %.1f MB of rows, %d threads",
+                rowsDone, Double(speed.layoutNanos) / 1e9, encode, encode > 0 ? mb / encode : 0, cpu, cpu > 0 ? mb / cpu : 0, mb, threads))
+        }
     }
 
     /// Where statuses come from: loaded whole, or streamed from a JSON Lines file.
@@ -190,6 +211,13 @@ struct Layout: ParsableCommand {
         guard !skipped.isEmpty else { return }
         for s in skipped { printError("skipped status \(s.index)\(s.id.map { " (id \($0))" } ?? ""): \(s.error)") }
         printError("\(skipped.count) invalid statuses skipped")
+    }
+
+    /// CPU time of the calling thread.
+    static func threadCPUNanos() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     /// Newlines in a file (an estimate of its statuses, for the progress bar's ETA).
