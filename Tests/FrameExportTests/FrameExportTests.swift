@@ -38,9 +38,10 @@ final class FrameExportTests: XCTestCase {
     /// and checks every number's form and grid alignment. Returns the parsed documents.
     @discardableResult
     private func checkExport(
-        _ bytes: [UInt8], format: FrameFormat, scale: Double, _ context: String, file: StaticString = #filePath, line: UInt = #line
+        _ bytes: [UInt8], format: FrameFormat, scale: Double, _ context: String, validator: SchemaValidator? = nil,
+        file: StaticString = #filePath, line: UInt = #line
     ) throws -> [JSONValue] {
-        let v = try validator()
+        let v = try validator ?? self.validator()
         var docs: [JSONValue] = []
         if format == .json {
             docs = [try JSONParser.parse(bytes)]
@@ -138,11 +139,23 @@ final class FrameExportTests: XCTestCase {
         let statuses = try files.flatMap { try FeedLoader.load(contentsOf: $0).feed.statuses }
         XCTAssertEqual(statuses.count, 206)
         let engine = try engine()
+        let v = try validator()
         for style in [CellStyle.weibo, .classic] {
             let layouts = try [320.0, 414].map { try engine.layout(statuses, options: FeedOptions(width: $0, style: style, maxTextLines: 4), threads: 2) }
-            let docs = try checkExport(FrameExport.data(layouts, header: header()), format: .json, scale: 2, "corpus \(style.name)")
+            let docs = try checkExport(FrameExport.data(layouts, header: header()), format: .json, scale: 2, "corpus \(style.name)", validator: v)
             XCTAssertEqual(docs.first?["layouts"]?.array?.count, 2)
         }
+        // The JSON Lines row form too, and the classic plist fixture (member badges, which the
+        // Weibo corpus does not have) in both forms.
+        let weibo = try engine.layout(statuses, options: FeedOptions(width: 375))
+        try checkExport(FrameExport.data(weibo, header: header(), format: .jsonl), format: .jsonl, scale: 2, "corpus jsonl", validator: v)
+        let classic = try engine.layout(fixture("StatusInfo.plist"), options: FeedOptions(width: 375, style: .classic))
+        for format in FrameFormat.allCases {
+            try checkExport(FrameExport.data(classic, header: header(), format: format), format: format, scale: 2, "classic \(format)", validator: v)
+        }
+        // The schema describes nothing the export never writes: every declared property occurs
+        // (additionalProperties: false already rejects anything undeclared).
+        XCTAssertEqual(v.allProperties.subtracting(v.coverage.seen).sorted(), [])
     }
 
     // MARK: Determinism

@@ -207,6 +207,9 @@ struct SchemaValidator {
 
     let root: JSONValue
     private let defs: [String: JSONValue]
+    /// Records every property seen in a validated instance, as "<sibling keys>/<key>" (see `allProperties`).
+    final class Coverage { var seen: Set<String> = [] }
+    let coverage = Coverage()
 
     /// - Throws: when the schema uses a keyword outside `supported`.
     init(schema: JSONValue) throws {
@@ -239,6 +242,25 @@ struct SchemaValidator {
         return out
     }
 
+    /// Every property the schema declares, in the form `coverage` records.
+    var allProperties: Set<String> {
+        var out: Set<String> = []
+        func walk(_ v: JSONValue) {
+            switch v {
+            case .object(let o):
+                if case .object(let props)? = o.first(where: { $0.0 == "properties" })?.1 {
+                    let signature = props.map(\.0).joined(separator: ",")
+                    for (name, _) in props { out.insert(signature + "/" + name) }
+                }
+                for (_, sub) in o { walk(sub) }
+            case .array(let a): for sub in a { walk(sub) }
+            default: break
+            }
+        }
+        walk(root)
+        return out
+    }
+
     private func resolve(_ ref: String) -> JSONValue {
         precondition(ref.hasPrefix("#/$defs/"), "only local $defs references are supported: \(ref)")
         let name = String(ref.dropFirst("#/$defs/".count))
@@ -256,6 +278,8 @@ struct SchemaValidator {
                 if !Self.hasType(v, rule.stringValue ?? "") { out.append("\(path): expected \(rule.stringValue ?? "?"), found \(Self.typeName(v))") }
             case "properties":
                 guard case .object(let props) = rule, case .object(let fields) = v else { break }
+                let signature = props.map(\.0).joined(separator: ",")
+                for (name, _) in fields where props.contains(where: { $0.0 == name }) { coverage.seen.insert(signature + "/" + name) }
                 for (name, sub) in props { if let fv = fields.first(where: { $0.0 == name })?.1 { validate(fv, sub, "\(path).\(name)", &out) } }
                 // Beyond JSON Schema: the export promises keys in the schema's order.
                 let order = fields.compactMap { f in props.firstIndex { $0.0 == f.0 } }
