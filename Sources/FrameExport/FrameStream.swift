@@ -181,19 +181,26 @@ public struct FrameStream: Sendable {
         let scale = options.scale
         let json = format == .json
         let leadingWritten = rowsWritten
-        let encode: (Range<Int>) -> [UInt8] = { range in
-            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
+        let encodeInto: (Range<Int>, inout JSONBytes) -> Void = { range, w in
             for i in range {
                 if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
                 w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
                 if !json { w.byte(0x0A) }
             }
+        }
+        let encode: (Range<Int>) -> [UInt8] = { range in
+            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
+            encodeInto(range, &w)
             return w.bytes
         }
         let count = hi - lo
         let workers = max(1, min(threads, count / 32))
         if workers == 1 {
-            out.append(contentsOf: encode(lo..<hi))
+            // Straight into the caller's buffer: no intermediate copy.
+            var w = JSONBytes(scale: scale, capacity: 0)
+            swap(&w.bytes, &out)
+            encodeInto(lo..<hi, &w)
+            swap(&w.bytes, &out)
         } else {
             let parts = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: workers)
             parts.initialize(repeating: [])
