@@ -49,7 +49,7 @@ public struct FeedSection: Sendable, Equatable {
     public var statuses: [Status]
     public var footer: FeedSectionDecoration
 
-    public init(header: FeedSectionDecoration = .none, statuses: [Status], footer: FeedSectionDecoration = .none) {
+    public init(header: FeedSectionDecoration = .none, statuses: [Status] = [], footer: FeedSectionDecoration = .none) {
         self.header = header
         self.statuses = statuses
         self.footer = footer
