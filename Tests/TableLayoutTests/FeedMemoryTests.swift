@@ -8,14 +8,14 @@ import _LayoutTestSupport
 /// (geometry trees + per-row ids, fingerprints and heights).
 final class FeedMemoryTests: XCTestCase {
     func testHeightsOnlyEngineLayoutPerRowBytes() throws {
-        // Through the engine: a 20 000-row feed of 50 repeated statuses (cells are cache hits).
+        // Through the engine: a 10 000-row feed of 50 repeated statuses (cells are cache hits).
         let base = FeedFixtures.generated(50)
         let (engine, _) = FeedFixtures.fakeEngine()
-        let layout = try engine.layout(RepeatingStatuses(base: base, count: 20_000), options: FeedOptions(width: 375),
+        let layout = try engine.layout(RepeatingStatuses(base: base, count: 10_000), options: FeedOptions(width: 375),
                                        threads: 1, retainCells: false)
         XCTAssertNil(layout.cells)
         XCTAssertEqual(engine.layouts.statistics.misses, 50)
-        let perRow = Double(layout.residentBytes) / 20_000
+        let perRow = Double(layout.residentBytes) / 10_000
         XCTAssertLessThanOrEqual(perRow, 64, "\(perRow) bytes per row")
         XCTAssertGreaterThanOrEqual(perRow, 24, "ids, fingerprints and heights are counted")
         let retained = try engine.layout(Array(RepeatingStatuses(base: base, count: 2_000)), options: FeedOptions(width: 375))
