@@ -82,6 +82,47 @@ final class FeedDocumentTests: XCTestCase {
         XCTAssertEqual(doc.geometry, feedLayout.geometry, "a one-section document places rows as FeedLayout does")
     }
 
+    func testReloadSectionCollapseAndEmptiedSectionRemoval() throws {
+        let statuses = FeedFixtures.generated(12)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375), sections: [
+            FeedSection(header: .fixed(20), statuses: Array(statuses[0..<5])),
+            FeedSection(header: .title("单独一条"), statuses: [statuses[5]]),
+            FeedSection(statuses: Array(statuses[6...]), footer: .fixed(8)),
+        ], threads: 1)
+        _ = try doc.layout(forWidth: 320)
+        func rebuilt(_ width: Double) throws -> TableGeometry {
+            var o = doc.options
+            o.width = width
+            return try FeedDocument(engine: engine, options: o, sections: doc.feedSections, threads: 1).geometry
+        }
+        // Deleting section 1's only row with removesEmptiedSections removes the section too.
+        var batch = FeedBatchUpdate()
+        batch.deletedRows = [TableIndexPath(section: 1, row: 0)]
+        batch.removesEmptiedSections = true
+        batch.reloadedRows = [.init(TableIndexPath(section: 0, row: 2), FeedFixtures.liked(statuses[2]))]
+        try doc.performBatchUpdates(batch)
+        XCTAssertEqual(doc.numberOfSections, 2)
+        XCTAssertEqual(doc.status(at: TableIndexPath(section: 0, row: 2)).attitudesCount, statuses[2].attitudesCount + 1)
+        XCTAssertEqual(doc.statuses(inSection: 1).map(\.id), statuses[6...].map(\.id))
+        for w in [375.0, 320] { XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, try rebuilt(w), "width \(w)") }
+        // A section reload: cached statuses hit, headers re-measured.
+        let misses = engine.layouts.statistics.misses
+        try doc.reloadSection(1, with: FeedSection(header: .title("重新加载"), statuses: Array(statuses[0..<3].reversed())))
+        XCTAssertEqual(engine.layouts.statistics.misses, misses, "statuses laid out before are hits")
+        for w in [375.0, 320] { XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, try rebuilt(w), "width \(w)") }
+        // Collapsing hides the rows, keeps the header; every held width follows.
+        let before = doc.contentHeight
+        doc.setExpanded(false, section: 0)
+        XCTAssertTrue(doc.geometry.isCollapsed(0))
+        XCTAssertEqual(doc.heldLayout(forWidth: 320)?.geometry.isCollapsed(0), true)
+        XCTAssertLessThan(doc.contentHeight, before)
+        XCTAssertEqual(doc.rectForRow(TableIndexPath(section: 0, row: 1)).height, 0)
+        XCTAssertEqual(doc.indexPathsForRows(in: 0..<25).map(\.section), [], "only the header is visible at the top")
+        doc.setExpanded(true, section: 0)
+        XCTAssertEqual(doc.contentHeight, before)
+    }
+
     // MARK: Randomized
 
     func testRandomEditsAgainstNaiveRebuild() throws {

@@ -398,6 +398,27 @@ public struct FeedDocument: Sendable {
         sections.insert(s, at: to)
     }
 
+    /// Replaces a section's header, statuses and footer (a section reload): statuses laid out
+    /// before are cache hits. Keeps the section's collapsed state.
+    /// - Throws: `.invalidOptions` for an invalid fixed header or footer height (nothing changes).
+    /// - Complexity: O(r_old / 64 · log n + r_new + log S + log n) per held width, plus r_new cell lookups.
+    public mutating func reloadSection(_ section: Int, with feedSection: FeedSection) throws(FeedError) {
+        let state = try makeState(feedSection)
+        for w in widths.indices {
+            let o = widths[w].options
+            let spec = spec(state, o, rows: rowHeights(state.statuses, o))
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.reloadSection(section, with: spec) }
+        }
+        sections[section] = state
+    }
+
+    /// Opens or closes a section at every held width (a closed section keeps its header and
+    /// footer and hides its rows; `expansionMode` of the geometry is `.independent`).
+    /// - Complexity: O(log S) per held width.
+    public mutating func setExpanded(_ expanded: Bool, section: Int) {
+        for w in widths.indices { widths[w].geometry.setExpanded(expanded, section: section) }
+    }
+
     // MARK: Batch updates
 
     /// Applies a batch with UITableView's index semantics (see `FeedBatchUpdate`). Only inserted
