@@ -51,8 +51,8 @@ final class FeedParallelLayoutTests: XCTestCase {
         let statuses = FeedFixtures.generated(203)
         for (threads, chunk) in [(1, 10), (2, 3), (4, 16), (3, 1000)] {
             let (engine, _) = FeedFixtures.fakeEngine()
-            let ranges = Mutex<[Range<Int>]>([])
-            let progress = Mutex<[Int]>([])
+            let ranges = Locked<[Range<Int>]>([])
+            let progress = Locked<[Int]>([])
             let layout = try engine.layout(
                 statuses, options: FeedOptions(width: 320), threads: threads, retainCells: false, chunkSize: chunk,
                 progress: { n in progress.withLock { $0.append(n) } },
@@ -78,7 +78,7 @@ final class FeedParallelLayoutTests: XCTestCase {
         let statuses = FeedFixtures.generated(400)
         for threads in [1, 2] {
             let (engine, _) = FeedFixtures.fakeEngine()
-            let delivered = Mutex(0)
+            let delivered = Locked(0)
             let polls = Atomic<Int>(0)
             XCTAssertThrowsError(
                 try engine.layout(
@@ -117,7 +117,7 @@ final class FeedParallelLayoutTests: XCTestCase {
         let alone = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: FeedOptions(width: 375), statuses: statuses, threads: 1)
         var heightByID: [Int64: Double] = [:]
         for r in 0..<statuses.count { heightByID[statuses[r].id] = alone.geometry.height(ofRow: TableIndexPath(section: 0, row: r)) }
-        let results = Mutex<[Int: FeedDocument]>([:])
+        let results = Locked<[Int: FeedDocument]>([:])
         DispatchQueue.concurrentPerform(iterations: 4) { k in
             let rotated = Array(statuses[(k * 10)...] + statuses[..<(k * 10)])
             guard var doc = try? FeedDocument(engine: engine, options: FeedOptions(width: 375), statuses: rotated, threads: 2) else { return }

@@ -68,7 +68,7 @@ final class LazyFeedLayoutTests: XCTestCase {
         let (engine, _) = FeedFixtures.fakeEngine()
         let options = FeedOptions(width: 320, style: .classic)
         var lazy = try LazyFeedLayout(engine: engine, statuses: statuses, options: options)
-        let ranges = Mutex<[Range<Int>]>([])
+        let ranges = Locked<[Range<Int>]>([])
         let full = try engine.layout(statuses, options: options, threads: 2, retainCells: false, chunkSize: 32,
                                      onRows: { r in ranges.withLock { $0.append(r) } })
         var rng = SeededRandom(seed: 4)

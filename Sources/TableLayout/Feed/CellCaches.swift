@@ -1,5 +1,4 @@
 import CellLayout
-import Synchronization
 import StatusModel
 
 /// Key of a cached cell layout: content, not position.
@@ -37,7 +36,7 @@ public struct PreparedKey: Hashable, Sendable {
 /// entries report their own size. Eviction: when a shard is over its share, its least recently
 /// used entries are dropped (a use stamp per entry; eviction scans the shard, amortized by evicting
 /// down to 3/4 of the share). Invalidation: keys carry the content fingerprint, so a changed status
-/// simply misses; `removeAll` empties everything. Thread-safety: one `Mutex` per shard.
+/// simply misses; `removeAll` empties everything. Thread-safety: one lock per shard (`Locked`, a pthread mutex TSan can see).
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         struct State {
@@ -48,7 +47,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
             var misses = 0
             var evictions = 0
         }
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private let shards: [Shard]

@@ -146,7 +146,7 @@ public final class FeedEngine: Sendable {
         let workers = max(1, min(threads, chunkCount))
         let next = Atomic<Int>(0)
         let cancelled = Atomic<Bool>(false)
-        let order = Mutex(OrderedCompletion(chunks: chunkCount))
+        let order = Locked(OrderedCompletion(chunks: chunkCount))
         // Each index is written by exactly one worker (chunks are handed out once through `next`)
         // and read only after `concurrentPerform` returns, which orders the writes before the reads.
         nonisolated(unsafe) let h = heights
