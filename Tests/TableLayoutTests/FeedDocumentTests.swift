@@ -123,6 +123,44 @@ final class FeedDocumentTests: XCTestCase {
         XCTAssertEqual(doc.contentHeight, before)
     }
 
+    func testStatusListMatchesArray() {
+        let pool = FeedFixtures.generated(50, seed: 12)
+        for seed: UInt64 in [1, 2] {
+            var rng = SeededRandom(seed: seed)
+            var list = StatusList(Array(pool[..<20]))
+            var array = Array(pool[..<20])
+            for op in 0..<1500 {
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0, 1:
+                    let i = Int.random(in: 0...array.count, using: &rng)
+                    let new = (0..<Int.random(in: 1...40, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
+                    list.insert(contentsOf: new, at: i)
+                    array.insert(contentsOf: new, at: i)
+                case 2 where !array.isEmpty:
+                    let i = Int.random(in: 0..<array.count, using: &rng)
+                    let end = min(array.count, i + Int.random(in: 1...50, using: &rng))
+                    list.removeSubrange(i..<end)
+                    array.removeSubrange(i..<end)
+                case 3 where !array.isEmpty:
+                    let i = Int.random(in: 0..<array.count, using: &rng)
+                    XCTAssertEqual(list.remove(at: i), array.remove(at: i))
+                case 4 where !array.isEmpty:
+                    let i = Int.random(in: 0..<array.count, using: &rng)
+                    let s = FeedFixtures.liked(array[i])
+                    list[i] = s
+                    array[i] = s
+                default:
+                    break
+                }
+                if list.count != array.count || (op % 50 == 0 && list.array != array) {
+                    return XCTFail("seed \(seed) op \(op): list and array disagree")
+                }
+            }
+            XCTAssertEqual(list.array, array, "seed \(seed)")
+            XCTAssertGreaterThan(array.count, 100, "deep enough to split leaves of 32")
+        }
+    }
+
     // MARK: Randomized
 
     func testRandomEditsAgainstNaiveRebuild() throws {

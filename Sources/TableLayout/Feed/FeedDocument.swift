@@ -1,16 +1,18 @@
 // FeedDocument: an editable feed of statuses in sections, laid out at one or more widths.
 //
 // Design
-// - The document keeps the statuses (one array per section) and, per held width, one
+// - The document keeps the statuses (one `StatusList` per section) and, per held width, one
 //   `TableGeometry` whose rows are the statuses' cell heights. Cells themselves are not stored:
 //   they live in the engine's content-keyed caches (key = status id, fingerprint, style, width,
 //   scale, line limit), so inserting, deleting or moving rows never invalidates a cell, and a row
 //   whose status changes (text, a count) misses for that row only.
 // - Every edit is applied to each held geometry through TableGeometry's logarithmic edits; offsets
 //   are never recomputed by a scan. Per held width an edit costs O(log S + log n) plus one cell
-//   lookup per new or changed row (a cache hit for content seen before, at that width). The status
-//   arrays are plain Swift arrays: inserting into or removing from a section moves its tail
-//   (a memmove of r references), which does not touch any height or offset.
+//   lookup per new or changed row (a cache hit for content seen before, at that width).
+// - The statuses of a section sit in a counted B+tree (`StatusList`, the `_SummaryTree` under the
+//   geometry, with small leaves because a `Status` is a few hundred bytes): inserting or removing a
+//   row moves at most one leaf's tail, O(log n), where a flat array would move the whole tail
+//   (hundreds of megabytes per edit at a million rows).
 // - Section headers and footers are `.none`, a fixed height, or a title prepared once by the text
 //   engine (width-independent) and laid out at each held width.
 // - The first held width is the primary one: the query methods of the document answer for it;
@@ -111,7 +113,7 @@ public struct FeedDocument: Sendable {
         var footer: FeedSectionDecoration
         var headerTitle: PreparedText?
         var footerTitle: PreparedText?
-        var statuses: [Status]
+        var statuses: StatusList
     }
 
     struct WidthState: Sendable {
@@ -162,7 +164,7 @@ public struct FeedDocument: Sendable {
         }
         return SectionState(
             header: s.header, footer: s.footer, headerTitle: prepareTitle(s.header), footerTitle: prepareTitle(s.footer),
-            statuses: s.statuses)
+            statuses: StatusList(s.statuses))
     }
 
     func prepareTitle(_ d: FeedSectionDecoration) -> PreparedText? {
@@ -203,7 +205,7 @@ public struct FeedDocument: Sendable {
     }
 
     func makeGeometry(_ options: FeedOptions) throws(FeedError) -> TableGeometry {
-        let all = rowHeights(sections.flatMap(\.statuses), options)
+        let all = rowHeights(sections.flatMap(\.statuses.array), options)
         var specs: [SectionSpec] = []
         specs.reserveCapacity(sections.count)
         var start = 0
@@ -276,20 +278,20 @@ public struct FeedDocument: Sendable {
     /// Number of rows in `section`. - Complexity: O(1).
     public func numberOfRows(inSection section: Int) -> Int { sections[section].statuses.count }
 
-    /// The status of a row. - Complexity: O(1).
+    /// The status of a row. - Complexity: O(log n).
     public func status(at indexPath: TableIndexPath) -> Status { sections[indexPath.section].statuses[indexPath.row] }
 
-    /// The statuses of a section. - Complexity: O(1).
-    public func statuses(inSection section: Int) -> [Status] { sections[section].statuses }
+    /// The statuses of a section. - Complexity: O(r).
+    public func statuses(inSection section: Int) -> [Status] { sections[section].statuses.array }
 
-    /// The sections as given (headers, statuses, footers). - Complexity: O(S).
+    /// The sections as given (headers, statuses, footers). - Complexity: O(S + n).
     public var feedSections: [FeedSection] {
-        sections.map { FeedSection(header: $0.header, statuses: $0.statuses, footer: $0.footer) }
+        sections.map { FeedSection(header: $0.header, statuses: $0.statuses.array, footer: $0.footer) }
     }
 
     /// The cell of a row at the primary width, or at `width` (any width; a held one is not
     /// required). Served by the engine's caches.
-    /// - Complexity: O(1) on a cache hit; one cell layout on a miss.
+    /// - Complexity: O(log n) on a cache hit; one cell layout on a miss.
     public func cell(at indexPath: TableIndexPath, width: Double? = nil) -> CellLayout {
         var o = options
         if let width { o.width = width }
@@ -339,7 +341,7 @@ public struct FeedDocument: Sendable {
     }
 
     /// Deletes the rows `rows` of `section` (the section stays). Their cells stay cached.
-    /// - Complexity: O((k / 64 + 1) · log n + log S) per held width, plus the array tail move.
+    /// - Complexity: O((k / 8 + 1) · log n + log S) per held width.
     public mutating func deleteRows(inSection section: Int, rows: Range<Int>) {
         for w in widths.indices { widths[w].geometry.deleteRows(inSection: section, rows: rows) }
         sections[section].statuses.removeSubrange(rows)
@@ -378,7 +380,7 @@ public struct FeedDocument: Sendable {
         let state = try makeState(feedSection)
         for w in widths.indices {
             let o = widths[w].options
-            let spec = spec(state, o, rows: rowHeights(state.statuses, o))
+            let spec = spec(state, o, rows: rowHeights(state.statuses.array, o))
             Self.edit { () throws(TableLayoutError) in try widths[w].geometry.insertSection(spec, at: section) }
         }
         sections.insert(state, at: section)
@@ -406,7 +408,7 @@ public struct FeedDocument: Sendable {
         let state = try makeState(feedSection)
         for w in widths.indices {
             let o = widths[w].options
-            let spec = spec(state, o, rows: rowHeights(state.statuses, o))
+            let spec = spec(state, o, rows: rowHeights(state.statuses.array, o))
             Self.edit { () throws(TableLayoutError) in try widths[w].geometry.reloadSection(section, with: spec) }
         }
         sections[section] = state
@@ -444,7 +446,7 @@ public struct FeedDocument: Sendable {
             t.insertedRows = batch.insertedRows.map {
                 .init($0.indexPath, height: engine.cell(for: $0.status, options: o).height)
             }
-            t.insertedSections = newStates.map { .init($0.0, section: spec($0.1, o, rows: rowHeights($0.1.statuses, o))) }
+            t.insertedSections = newStates.map { .init($0.0, section: spec($0.1, o, rows: rowHeights($0.1.statuses.array, o))) }
             Self.edit { () throws(TableLayoutError) in try widths[w].geometry.performBatchUpdates(t) }
         }
 
@@ -486,9 +488,13 @@ public struct FeedDocument: Sendable {
         var paths: [TableIndexPath] = []
         var matched: [Status] = []
         for (s, section) in sections.enumerated() {
-            for (r, status) in section.statuses.enumerated() where FilteredFeed.matches(status, folded: folded) {
-                paths.append(TableIndexPath(section: s, row: r))
-                matched.append(status)
+            var r = 0
+            section.statuses.forEach { status in
+                if FilteredFeed.matches(status, folded: folded) {
+                    paths.append(TableIndexPath(section: s, row: r))
+                    matched.append(status)
+                }
+                r += 1
             }
         }
         return FilteredFeed(
