@@ -7,7 +7,7 @@ struct FeedLayoutCommand: ParsableCommand {
         commandName: "feedlayout",
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
-        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Render.self]
+        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Render.self]
     )
 }
 
