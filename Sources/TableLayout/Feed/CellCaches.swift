@@ -1,3 +1,4 @@
+import TextMeasure
 import CellLayout
 import StatusModel
 

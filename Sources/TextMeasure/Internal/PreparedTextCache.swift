@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Prepared-text cache.
 ///
@@ -45,7 +44,7 @@ final class PreparedTextCache: Sendable {
             var misses = 0
             var evictions = 0
         }
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private let shards: [Shard]

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value behind a pthread mutex (`NSLock`).
 ///
-/// Used instead of `Synchronization.Mutex` because on Linux ThreadSanitizer does not see `Mutex`'s
+/// The package's one lock. Used instead of `Synchronization.Mutex` because on Linux ThreadSanitizer does not see `Mutex`'s
 /// futex-based locking (the standard library is not instrumented), so every access under it is
 /// reported as a race; `pthread_mutex_lock` is intercepted, so TSan sees the ordering. A
 /// five-line program with `Mutex` and `concurrentPerform` reproduces the false report.
