@@ -42,3 +42,24 @@ final class FeedMemoryTests: XCTestCase {
         XCTAssertEqual(layout.row(at: layout.y(ofRow: 765_432) + 0.5), 765_432)
     }
 }
+
+/// The heights-only path (no frames built) gives the heights of the full layout.
+final class HeightsOnlyLayoutTests: XCTestCase {
+    func testHeightsOnlyEqualsFullLayoutAtSeveralWidths() throws {
+        let statuses = FeedFixtures.generated(300)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        for width in [320.0, 375, 414] {
+            for scale in [2.0, 3] {
+                let options = FeedOptions(width: width, scale: scale, maxTextLines: width == 375 ? 6 : 0)
+                let full = try engine.layout(statuses, options: options, threads: 2)
+                let before = engine.layouts.statistics
+                let fast = try engine.layout(statuses, options: options, threads: 2, heightsOnly: true)
+                XCTAssertEqual(fast.heights, full.heights, "width \(width) scale \(scale)")
+                XCTAssertNil(fast.cells)
+                XCTAssertEqual(fast.geometry, full.geometry)
+                XCTAssertEqual(engine.layouts.statistics.hits + engine.layouts.statistics.misses, before.hits + before.misses,
+                               "the cell-layout cache is not consulted")
+            }
+        }
+    }
+}

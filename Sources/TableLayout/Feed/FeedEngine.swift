@@ -93,6 +93,17 @@ public final class FeedEngine: Sendable {
         return c
     }
 
+    /// The row height of one status's cell, from its prepared cell without building frames
+    /// (`PreparedCell.heights`, equal to the full layout's height bit for bit). The cell-layout
+    /// cache is neither read nor filled: this is the path of million-row feeds and width changes,
+    /// where frames are built later for the rows on screen only.
+    /// - Precondition: `options.validate()` passes.
+    /// - Complexity: O(clusters of the cell's variable texts) on a prepared-cell hit, no shaping.
+    public func height(for status: Status, options: FeedOptions) -> Double {
+        preparedCell(for: status, style: options.style)
+            .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+    }
+
     /// Lays out every status as one row of a single-section table.
     ///
     /// Rows are computed in chunks on `threads` workers; the result is identical to a serial run,
@@ -103,17 +114,20 @@ public final class FeedEngine: Sendable {
     ///     statuses on demand, so a feed of millions of rows need not be held as `Status` values).
     ///   - retainCells: keep every `CellLayout` in the result (false keeps heights only: for feeds
     ///     of millions of rows, cells are then asked for by range through `cell(for:options:)`).
+    ///   - heightsOnly: compute heights through `height(for:options:)` (no frames, no cell-layout
+    ///     cache; implies no retained cells): the fast path of width changes on huge feeds.
     /// - Throws: `.invalidOptions`, or `.cancelled(completedRows:)` with the delivered prefix.
     /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
     public func layout<C: RandomAccessCollection & Sendable>(
         _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        retainCells: Bool = true, chunkSize: Int = 256,
+        retainCells: Bool = true, heightsOnly: Bool = false, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
     ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
         let rows = try computeRows(
-            statuses, options: options, threads: threads, retainCells: retainCells, chunkSize: chunkSize,
+            statuses, options: options, threads: threads, retainCells: retainCells && !heightsOnly,
+            heightsOnly: heightsOnly, chunkSize: chunkSize,
             progress: progress, onRows: onRows, isCancelled: isCancelled)
         return try FeedLayout(
             options: options, statusIDs: statuses.map(\.id), fingerprints: statuses.map(\.contentFingerprint),
@@ -123,7 +137,7 @@ public final class FeedEngine: Sendable {
     /// The heights (and optionally cells) of every status at `options`, computed in ordered
     /// parallel chunks: the shared core of `layout` and of `FeedDocument`'s bulk work.
     func computeRows<C: RandomAccessCollection & Sendable>(
-        _ statuses: C, options: FeedOptions, threads: Int, retainCells: Bool, chunkSize: Int = 256,
+        _ statuses: C, options: FeedOptions, threads: Int, retainCells: Bool, heightsOnly: Bool = false, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
@@ -163,9 +177,13 @@ public final class FeedEngine: Sendable {
                 if k >= chunkCount { return }
                 let range = (k * chunk)..<min(n, (k + 1) * chunk)
                 for i in range {
-                    let cell = self.cell(for: statuses[i], options: options)
-                    h[i] = cell.height
-                    if let c { c[i] = cell }
+                    if heightsOnly {
+                        h[i] = self.height(for: statuses[i], options: options)
+                    } else {
+                        let cell = self.cell(for: statuses[i], options: options)
+                        h[i] = cell.height
+                        if let c { c[i] = cell }
+                    }
                 }
                 order.withLock { o in
                     o.done[k] = true
