@@ -166,12 +166,12 @@ final class LayoutCommandTests: XCTestCase {
     }
 
     func testUsageAndInputErrors() throws {
-        // Usage errors exit with ArgumentParser's validation code (EX_USAGE, 64), like every subcommand.
-        XCTAssertEqual(try run(["layout", "--rows", "5:2"]).status, 64)
-        XCTAssertEqual(try run(["layout", "--rows", "x"]).status, 64)
-        XCTAssertEqual(try run(["layout", "--threads", "0"]).status, 64)
-        XCTAssertEqual(try run(["layout", "--format", "xml"]).status, 64)
-        XCTAssertEqual(try run(["layout", "--scale", "5"]).status, 64)
+        // Usage errors exit with 2 (ArgumentParser's EX_USAGE, 64, is mapped to 2), like every subcommand.
+        XCTAssertEqual(try run(["layout", "--rows", "5:2"]).status, 2)
+        XCTAssertEqual(try run(["layout", "--rows", "x"]).status, 2)
+        XCTAssertEqual(try run(["layout", "--threads", "0"]).status, 2)
+        XCTAssertEqual(try run(["layout", "--format", "xml"]).status, 2)
+        XCTAssertEqual(try run(["layout", "--scale", "5"]).status, 2)
         let missing = try run(["layout", "/nonexistent/feed.json"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("feed.json"), missing.stderr)

@@ -20,7 +20,7 @@ struct Layout: ParsableCommand {
             give one layout per width (JSON: {"layouts": [...]}; JSON Lines: each line names its width). \
             Output is byte-identical across runs and --threads values. With -o FILE the file is written \
             atomically: a failing run leaves an existing file untouched. Exit codes: 0 success, 1 input \
-            errors, 64 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines \
+            errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines \
             files are streamed in batches (bounded memory); other formats and standard input are read whole.
             """)
 
