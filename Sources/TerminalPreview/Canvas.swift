@@ -186,3 +186,11 @@ public struct Canvas: Sendable, Equatable {
         return out
     }
 }
+
+extension Canvas {
+    /// Writes `string` (sanitised) from (x, y) in `style`; returns the column after it.
+    @discardableResult
+    public mutating func write(_ string: String, x: Int, y: Int, style: TerminalStyle = .plain) -> Int {
+        text(string, x: x, y: y, style: style)
+    }
+}
