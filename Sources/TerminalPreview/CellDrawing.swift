@@ -74,7 +74,7 @@ struct CellDrawer {
             text(t.label, top: top, into: &c)
         }
         image(cell.avatar, top: top, into: &c)
-        if let b = cell.avatarBadge { badge(b, top: top, into: &c) }
+        if let b = cell.avatarBadge { badge(b, on: cell.avatar, top: top, into: &c) }
         text(cell.name, top: top, into: &c)
         if let b = cell.memberBadge { badge(b, top: top, into: &c) }
         text(cell.time, top: top, into: &c)
@@ -119,8 +119,9 @@ struct CellDrawer {
 
     /// A shaded block labelled with its size in points ("40×40"), or its width when that is all
     /// that fits.
-    private func image(_ r: Rect, top: Int, into c: inout Canvas) {
-        let xs = scale.blockColumns(from: r.minX, to: r.maxX), ys = scale.blockLines(from: r.minY, to: r.maxY).shifted(by: top)
+    private func image(_ r: Rect, top: Int, lines: Range<Int>? = nil, into c: inout Canvas) {
+        let xs = scale.blockColumns(from: r.minX, to: r.maxX)
+        let ys = (lines ?? scale.blockLines(from: r.minY, to: r.maxY)).shifted(by: top)
         c.fill(x: xs, y: ys, character: "░", style: PreviewColors.image)
         let full = "\(Int(r.width.rounded()))×\(Int(r.height.rounded()))"
         for label in [full, "\(Int(r.width.rounded()))"] where label.count <= xs.count {
@@ -137,7 +138,7 @@ struct CellDrawer {
     }
 
     /// Badges by name: verification ✓, club ♣, member ♛, GIF / 长图 on pictures, ▶ on videos.
-    private func badge(_ b: ImageFrame, top: Int, into c: inout Canvas) {
+    private func badge(_ b: ImageFrame, on image: Rect? = nil, onLines: Range<Int>? = nil, top: Int, into c: inout Canvas) {
         let label: String
         switch b.name {
         case "gif": label = "GIF"
@@ -148,17 +149,27 @@ struct CellDrawer {
         case "avatar-club": label = "♣"
         default: label = "♛"
         }
-        let xs = scale.columns(from: b.frame.minX, to: b.frame.maxX)
+        let xs = scale.blockColumns(from: b.frame.minX, to: b.frame.maxX)
         let cols = TerminalText.columns(label)
         // Right-aligned in the badge's frame (badges sit at bottom-right corners).
         let x = max(xs.lowerBound, xs.upperBound - cols)
-        c.text(label, x: x, y: lines(b.frame, top).upperBound - 1, style: PreviewColors.badge)
+        // On the last line of the image it marks (badges overlap their image's bottom edge).
+        let f = image ?? b.frame
+        let ys = onLines ?? scale.blockLines(from: f.minY, to: f.maxY)
+        c.text(label, x: x, y: ys.upperBound - 1 + top, style: PreviewColors.badge)
     }
 
     private func pictures(_ grid: PictureGridLayout, top: Int, into c: inout Canvas) {
+        let starts = Set(grid.pictures.map { scale.blockLines(from: $0.frame.minY, to: $0.frame.maxY).lowerBound })
+        var pictureLines: [Range<Int>] = []
         for p in grid.pictures {
-            image(p.frame, top: top, into: &c)
-            if let b = p.badge { badge(b, top: top, into: &c) }
+            var ys = scale.blockLines(from: p.frame.minY, to: p.frame.maxY)
+            if ys.count > 1, starts.contains(ys.upperBound) { ys = ys.lowerBound..<(ys.upperBound - 1) }
+            pictureLines.append(ys)
+            image(p.frame, top: top, lines: ys, into: &c)
+        }
+        for (p, ys) in zip(grid.pictures, pictureLines) {
+            if let b = p.badge { badge(b, onLines: ys, top: top, into: &c) }
         }
     }
 
@@ -170,7 +181,7 @@ struct CellDrawer {
             c.put("▕", columns: 1, x: xs.upperBound - 1, y: y, style: PreviewColors.frame)
         }
         if let i = k.image { image(i, top: top, into: &c) }
-        if let b = k.badge { badge(b, top: top, into: &c) }
+        if let b = k.badge { badge(b, on: k.image, top: top, into: &c) }
         if let t = k.text { text(t, top: top, into: &c) }
         if let b = k.button {
             let xs = scale.columns(from: b.minX, to: b.maxX)

@@ -31,13 +31,14 @@ final class CanvasAndTableTests: XCTestCase {
 
     func testScaleRule() {
         let weibo = PreviewScale(style: .weibo)
-        XCTAssertEqual(weibo.pointsPerColumn, 8.5)
+        XCTAssertEqual(weibo.pointsPerColumn, 17 * 0.4, accuracy: 1e-12)
         XCTAssertEqual(weibo.pointsPerLine, 16 * 1.34, accuracy: 1e-12)
         XCTAssertEqual(weibo.lineCount(ofHeight: weibo.pointsPerLine * 3), 4, "an exact multiple takes no extra line")
         XCTAssertEqual(weibo.lineCount(ofHeight: weibo.pointsPerLine * 3 + 0.5), 5)
-        XCTAssertEqual(weibo.columnCount(ofWidth: 85), 12)
+        XCTAssertEqual(weibo.columnCount(ofWidth: 68), 12)
+        XCTAssertEqual(weibo.columnCount(ofWidth: 68.5), 13)
         let classic = PreviewScale(style: .classic)
-        XCTAssertEqual(classic.pointsPerColumn, 7)
+        XCTAssertEqual(classic.pointsPerColumn, 14 * 0.4, accuracy: 1e-12)
         XCTAssertEqual(classic.pointsPerLine, 14 * 1.448, accuracy: 1e-12)
     }
 

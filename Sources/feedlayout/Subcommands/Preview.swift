@@ -11,7 +11,7 @@ struct Preview: ParsableCommand {
         abstract: "Show a feed in the terminal, drawn from its computed layouts (the demo feed without INPUT).",
         discussion: """
             Scale: one terminal line is the line pitch of the style's smallest multi-line text (weibo 21.44 pt, \
-            classic 20.272 pt) and one column is half the main text's size (weibo 8.5 pt, classic 7 pt). Each \
+            classic 20.272 pt) and one column is 0.4 em of the main text (weibo 6.8 pt, classic 5.6 pt). Each \
             laid-out text line takes one terminal line, its characters in the engine's order, wide ones on two \
             columns; frames in box-drawing characters, avatars and pictures as shaded blocks labelled with \
             their size in points.
