@@ -13,6 +13,9 @@ import Synchronization
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var savedValid: sig_atomic_t = 0
 private let resizePending = Atomic<Bool>(false)
+/// The self-pipe of SIGWINCH: any thread may take the signal, so the handler also writes a byte
+/// that wakes the main thread's `poll`.
+nonisolated(unsafe) private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
 
 /// The sequence that leaves the viewer's screen: reset colours, show the cursor, leave the
 /// alternate screen.
@@ -43,7 +46,17 @@ enum Terminal {
         guard tcgetattr(0, &savedTermios) == 0 else { throw .terminal(function: "tcgetattr", errno: errno) }
         savedValid = 1
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(sig) { restoreFromSignal($0) } }
-        install(SIGWINCH) { _ in resizePending.store(true, ordering: .relaxed) }
+        if wakePipe.read < 0 {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { throw .terminal(function: "pipe", errno: errno) }
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+            wakePipe = (fds[0], fds[1])
+        }
+        install(SIGWINCH) { _ in
+            resizePending.store(true, ordering: .relaxed)
+            var byte: UInt8 = 1
+            _ = Glibc.write(wakePipe.write, &byte, 1)
+        }
         var raw = savedTermios
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -87,12 +100,19 @@ enum Terminal {
         }
     }
 
-    /// Waits for input and returns the bytes read; nil when interrupted by a signal (check
-    /// `takeResize`), empty at end of input.
+    /// Waits for input and returns the bytes read; nil when woken by a resize or another signal
+    /// (check `takeResize`), empty at end of input.
     static func read() -> [UInt8]? {
+        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, wakePipe.read >= 0 ? 2 : 1, -1)
+        if ready < 0 { return errno == EINTR ? nil : [] }
         var buf = [UInt8](repeating: 0, count: 64)
+        if fds[1].revents != 0 {
+            while buf.withUnsafeMutableBytes({ Glibc.read(wakePipe.read, $0.baseAddress, 64) }) > 0 {}
+            return nil
+        }
         let n = buf.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, 64) }
-        if n < 0 { return errno == EINTR ? nil : [] }
+        if n < 0 { return errno == EINTR || errno == EAGAIN ? nil : [] }
         return Array(buf[0..<n])
     }
 
