@@ -190,7 +190,7 @@ if [[ -n "${FEEDLAYOUT_BIG_FEED:-}" ]]; then
         sleep 0.5
         "${T[@]}" send-keys -t t j
         sleep 0.5
-        echo "big feed: after $* the frame took $(frame) ms ($(status_line | cut -d'·' -f1-2))"
+        echo "big feed: after $* the frame took $(frame) ms ($(status_line | grep -aoE 'rows [0-9–]+ of [0-9]+'))"
     }
     report G
     report g

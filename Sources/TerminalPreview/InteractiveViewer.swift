@@ -163,8 +163,9 @@ public final class InteractiveViewer {
         let rows = preview.rows(inLines: lines)
         let range = rows.isEmpty ? "–" : "\(rows.first! + 1)–\(rows.last! + 1)"
         let frame = lastFrame.map { String(format: "%.2f ms", $0) } ?? "–"
-        var status = "rows \(range) of \(preview.rowCount) · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(preview.lineCount)"
-            + " · frame \(frame) · j/k ↑↓ space PgUp/PgDn g/G q"
+        // The frame time first, so a narrow terminal never cuts it off.
+        var status = "frame \(frame) · rows \(range) of \(preview.rowCount) · lines \(lines.lowerBound + 1)–\(lines.upperBound)"
+            + " of \(preview.lineCount) · j/k ↑↓ space PgUp/PgDn g/G q"
         let limit = max(0, size.columns - 1)
         if TerminalText.columns(status) > limit { status = String(status.prefix(limit)) }
         out += color ? "\u{1B}[0;7m\(status)\u{1B}[0m\u{1B}[K" : "\(status)\u{1B}[K"
