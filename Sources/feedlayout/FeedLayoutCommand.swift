@@ -8,7 +8,7 @@ struct FeedLayoutCommand: ParsableCommand {
         commandName: "feedlayout",
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
-        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Render.self]
+        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Preview.self, Render.self]
     )
 
     /// Exit codes: 0 success, 1 input errors, 2 usage errors (ArgumentParser's own usage code is

@@ -1,0 +1,250 @@
+import CellLayout
+import TextMeasure
+import UnicodeText
+
+// Drawing one laid-out cell onto the canvas.
+//
+// Everything drawn comes from the `CellLayout`: frames are mapped with `PreviewScale`, texts are
+// written cluster by cluster in the order and on the lines `TextLayout.lines` holds (one terminal
+// line per laid-out line, consecutive from the line of the first one's middle), each cluster
+// taking its East Asian Width columns. Nothing is measured again; clusters are never re-broken.
+// A line with more columns than its frame gives runs on into the padding and is cut at the
+// cell's frame.
+
+/// Colours and weights of the preview, by role (256-colour palette indices).
+public enum PreviewColors {
+    static let name = TerminalStyle(bold: true)
+    static let vipName = TerminalStyle(foreground: 208, bold: true)
+    static let link = TerminalStyle(foreground: 32)
+    static let gray = TerminalStyle(foreground: 244)
+    static let liked = TerminalStyle(foreground: 160)
+    static let frame = TerminalStyle(foreground: 245)
+    static let image = TerminalStyle(foreground: 250)
+    static let label = TerminalStyle(foreground: 242)
+    static let badge = TerminalStyle(foreground: 166, bold: true)
+    static let retweetBackground: UInt8 = 254
+    static let retweetForeground: UInt8 = 238
+
+    static func style(_ role: TextRole) -> TerminalStyle {
+        switch role {
+        case .cellName, .cellCardTitle: return name
+        case .cellVIPName: return vipName
+        case .cellLink, .cellTag: return link
+        case .cellTime, .cellSource, .cellToolbar, .cellCardDesc, .cellTitle: return gray
+        case .cellToolbarLiked: return liked
+        default: return .plain
+        }
+    }
+}
+
+/// Draws cells onto a canvas at a scale.
+struct CellDrawer {
+    let scale: PreviewScale
+    let readMoreToken: String
+    /// Per terminal line of the cell being drawn: the columns of the last text written on it.
+    private var flow: [Int: (Int, Int)] = [:]
+
+    init(scale: PreviewScale, readMoreToken: String) {
+        self.scale = scale
+        self.readMoreToken = readMoreToken
+    }
+
+    /// Draws `cell` (row `row` of the feed) with its separator on canvas line `top`, taking
+    /// `scale.lineCount(ofHeight: cell.height)` lines and the canvas's full width.
+    mutating func draw(_ cell: CellLayout, row: Int, top: Int, into canvas: inout Canvas) {
+        flow = [:]
+        let n = scale.lineCount(ofHeight: cell.height)
+        let w = canvas.width
+        canvas.clipped(x: 0..<w, y: top..<(top + n)) { c in
+            c.rule(y: top, x: 0..<w, left: "├", fill: "─", right: "┤", style: PreviewColors.frame)
+            c.text(" #\(row) ", x: 2, y: top, style: PreviewColors.label, maxX: w - 1)
+            for line in (top + 1)..<(top + n) {
+                c.put("│", columns: 1, x: 0, y: line, style: PreviewColors.frame)
+                c.put("│", columns: 1, x: w - 1, y: line, style: PreviewColors.frame)
+            }
+        }
+        canvas.clipped(x: 1..<(w - 1), y: (top + 1)..<(top + n)) { c in
+            drawContent(cell, top: top, into: &c)
+        }
+    }
+
+    private mutating func drawContent(_ cell: CellLayout, top: Int, into c: inout Canvas) {
+        if let t = cell.titleBar {
+            if let icon = t.icon { glyph("◆", at: icon, top: top, style: PreviewColors.gray, into: &c) }
+            text(t.label, top: top, into: &c)
+        }
+        image(cell.avatar, top: top, into: &c)
+        if let b = cell.avatarBadge { badge(b, on: cell.avatar, top: top, into: &c) }
+        text(cell.name, top: top, into: &c)
+        if let b = cell.memberBadge { badge(b, top: top, into: &c) }
+        text(cell.time, top: top, into: &c)
+        if let s = cell.source { text(s, top: top, into: &c) }
+        if let t = cell.text { text(t, top: top, into: &c) }
+        if let r = cell.retweet {
+            if let p = r.pictures { pictures(p, top: top, into: &c) }
+            if let k = r.card { card(k, top: top, into: &c) }
+            text(r.text, top: top, into: &c)
+        }
+        if let p = cell.pictures { pictures(p, top: top, into: &c) }
+        if let k = cell.card { card(k, top: top, into: &c) }
+        if let t = cell.tag {
+            if let icon = t.icon { glyph(t.isPlace ? "⌖" : "#", at: icon, top: top, style: PreviewColors.link, into: &c) }
+            text(t.label, top: top, into: &c)
+        }
+        if let bar = cell.toolbar {
+            for b in bar.buttons {
+                let icon: String
+                switch b.kind {
+                case .repost: icon = "⇄"
+                case .comment: icon = "✎"
+                case .like: icon = "♡"
+                }
+                let y = text(b.label, top: top, into: &c) ?? lines(b.icon, top).lowerBound
+                c.text(icon, x: scale.columns(from: b.icon.minX, to: b.icon.maxX).lowerBound, y: y, style: PreviewColors.gray)
+            }
+        }
+        // The retweet background last: it keeps characters and colours, and sets the background
+        // (and a dark foreground where none was set) of the whole retweet block.
+        if let r = cell.retweet {
+            c.shade(
+                x: scale.columns(from: r.frame.minX, to: r.frame.maxX), y: lines(r.frame, top),
+                background: PreviewColors.retweetBackground, foreground: PreviewColors.retweetForeground)
+        }
+    }
+
+    private func lines(_ r: Rect, _ top: Int) -> Range<Int> {
+        let l = scale.lines(from: r.minY, to: r.maxY)
+        return (l.lowerBound + top)..<(l.upperBound + top)
+    }
+
+    /// A shaded block labelled with its size in points ("40×40"), or its width when that is all
+    /// that fits.
+    private func image(_ r: Rect, top: Int, lines: Range<Int>? = nil, into c: inout Canvas) {
+        let xs = scale.blockColumns(from: r.minX, to: r.maxX)
+        let ys = (lines ?? scale.blockLines(from: r.minY, to: r.maxY)).shifted(by: top)
+        c.fill(x: xs, y: ys, character: "░", style: PreviewColors.image)
+        let full = "\(Int(r.width.rounded()))×\(Int(r.height.rounded()))"
+        for label in [full, "\(Int(r.width.rounded()))"] where label.count <= xs.count {
+            let x = xs.lowerBound + (xs.count - label.count) / 2
+            c.text(label, x: x, y: ys.lowerBound + (ys.count - 1) / 2, style: PreviewColors.label, maxX: xs.upperBound)
+            break
+        }
+    }
+
+    private func glyph(_ g: String, at r: Rect, top: Int, style: TerminalStyle, into c: inout Canvas) {
+        let x = scale.columns(from: r.minX, to: r.maxX).lowerBound
+        let y = lines(r, top).lowerBound
+        c.text(g, x: x, y: y, style: style)
+    }
+
+    /// Badges by name: verification ✓, club ♣, member ♛, GIF / 长图 on pictures, ▶ on videos.
+    private func badge(_ b: ImageFrame, on image: Rect? = nil, onLines: Range<Int>? = nil, top: Int, into c: inout Canvas) {
+        let label: String
+        switch b.name {
+        case "gif": label = "GIF"
+        case "long": label = "长图"
+        case "video-play": label = "▶"
+        case "card-type": label = "◆"
+        case "avatar-verified": label = "✓"
+        case "avatar-club": label = "♣"
+        default: label = "♛"
+        }
+        let xs = scale.blockColumns(from: b.frame.minX, to: b.frame.maxX)
+        let cols = TerminalText.columns(label)
+        // Right-aligned in the badge's frame (badges sit at bottom-right corners).
+        let x = max(xs.lowerBound, xs.upperBound - cols)
+        // On the last line of the image it marks (badges overlap their image's bottom edge).
+        let f = image ?? b.frame
+        let ys = onLines ?? scale.blockLines(from: f.minY, to: f.maxY)
+        c.text(label, x: x, y: ys.upperBound - 1 + top, style: PreviewColors.badge)
+    }
+
+    private func pictures(_ grid: PictureGridLayout, top: Int, into c: inout Canvas) {
+        let starts = Set(grid.pictures.map { scale.blockLines(from: $0.frame.minY, to: $0.frame.maxY).lowerBound })
+        var pictureLines: [Range<Int>] = []
+        for p in grid.pictures {
+            var ys = scale.blockLines(from: p.frame.minY, to: p.frame.maxY)
+            if ys.count > 1, starts.contains(ys.upperBound) { ys = ys.lowerBound..<(ys.upperBound - 1) }
+            pictureLines.append(ys)
+            image(p.frame, top: top, lines: ys, into: &c)
+        }
+        for (p, ys) in zip(grid.pictures, pictureLines) {
+            if let b = p.badge { badge(b, onLines: ys, top: top, into: &c) }
+        }
+    }
+
+    private mutating func card(_ k: CardLayout, top: Int, into c: inout Canvas) {
+        // A card is about three lines tall: its frame is drawn as its left and right edges only,
+        // so that its text lines keep all their lines.
+        let xs = scale.columns(from: k.frame.minX, to: k.frame.maxX)
+        for y in lines(k.frame, top) {
+            c.put("▕", columns: 1, x: xs.upperBound - 1, y: y, style: PreviewColors.frame)
+        }
+        if let i = k.image { image(i, top: top, into: &c) }
+        if let b = k.badge { badge(b, on: k.image, top: top, into: &c) }
+        if let t = k.text { text(t, top: top, into: &c) }
+        if let b = k.button {
+            let xs = scale.columns(from: b.minX, to: b.maxX)
+            c.rule(y: lines(b, top).lowerBound, x: xs, left: "[", fill: " ", right: "]", style: PreviewColors.gray)
+        }
+    }
+
+    /// Writes a laid-out text: line i of the layout on terminal line `first + i`, its clusters in
+    /// order from the frame's left column.
+    /// - Returns: the terminal line of the text's first line (nil for an empty text).
+    @discardableResult
+    private mutating func text(_ box: TextBox, top: Int, into c: inout Canvas) -> Int? {
+        let layout = box.layout
+        guard let firstLine = layout.lines.first else { return nil }
+        let prepared = box.text.prepared
+        let attributed = prepared.text
+        let units = Array(attributed.string.utf16)
+        let x0 = scale.column(ofX: box.frame.minX)
+        let first = top + scale.line(ofY: box.frame.minY + (firstLine.top + firstLine.bottom) / 2)
+        var run = 0
+        for (i, line) in layout.lines.enumerated() {
+            let y = first + i
+            // Texts side by side (time and source, toolbar labels) keep their order: one that
+            // would start inside the text before it on the same line moves right past it.
+            var x = x0
+            if let (start, end) = flow[y], x0 >= start, x0 <= end { x = end + 1 }
+            let lineStart = x
+            defer { flow[y] = (lineStart, x) }
+            for k in line.clusters {
+                let r = prepared.utf16Range(ofCluster: k)
+                while run + 1 < attributed.runs.count && attributed.runs[run].range.upperBound <= r.lowerBound { run += 1 }
+                var style = PreviewColors.style(attributed.runs[run].attributes.role)
+                if attributed.entities.contains(where: { $0.range.contains(r.lowerBound) }) { style = PreviewColors.link }
+                if prepared.isAttachment(k) {
+                    let cols = max(1, Int((prepared.advance(ofCluster: k) / scale.pointsPerColumn).rounded()))
+                    let name = attributed.attachments.first { $0.offset == r.lowerBound }?.name ?? ""
+                    let mark = name.hasPrefix("verified") ? "✓" : name.hasPrefix("member") ? "♛" : "▒"
+                    for col in 0..<cols {
+                        let m = mark == "▒" || col == 0 ? mark : " "
+                        c.put(m, columns: 1, x: x, y: y, style: mark == "▒" ? PreviewColors.image : PreviewColors.badge)
+                        x += 1
+                    }
+                    continue
+                }
+                let piece = String(decoding: units[r.clamped(to: 0..<units.count)], as: UTF16.self)
+                if k == line.clusters.upperBound - 1, piece.unicodeScalars.allSatisfy({ Self.isLineBreak($0.value) }) {
+                    continue  // the hard break that ended the line
+                }
+                for ch in TerminalText.sanitized(piece) {
+                    let cols = UnicodeProperties.terminalColumns(ofCluster: ch.unicodeScalars.lazy.map(\.value))
+                    if cols == 0 { continue }
+                    c.put(String(ch), columns: cols, x: x, y: y, style: style)
+                    x += cols
+                }
+            }
+            if box.token != nil, let token = layout.token, token.line == i {
+                x = c.text(readMoreToken, x: x, y: y, style: PreviewColors.link)
+            }
+        }
+        return first
+    }
+
+    static func isLineBreak(_ v: UInt32) -> Bool {
+        v == 0x0A || v == 0x0D || v == 0x0B || v == 0x0C || v == 0x85 || v == 0x2028 || v == 0x2029
+    }
+}

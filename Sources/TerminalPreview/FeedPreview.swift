@@ -1,0 +1,113 @@
+import CellLayout
+import TableLayout
+
+/// Errors of the terminal preview.
+public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The feed's line table could not be built (a row's height is not usable).
+    case invalidLayout(String)
+    /// A terminal call failed: the function and `errno`.
+    case terminal(function: String, errno: Int32)
+    /// Standard input or output is not a terminal (interactive mode needs both).
+    case notATerminal
+
+    public var description: String {
+        switch self {
+        case .invalidLayout(let m): return "cannot preview the layout: \(m)"
+        case .terminal(let f, let e): return "terminal call \(f) failed (errno \(e))"
+        case .notATerminal: return "interactive preview needs a terminal on standard input and output"
+        }
+    }
+}
+
+/// A laid-out feed as terminal lines: a header line, each row's lines, a closing line.
+///
+/// The terminal lines of the rows come from the feed's heights alone (`PreviewScale.lineCount`),
+/// kept in a line table: a `TableGeometry` whose row heights are line counts, so the rows on any
+/// range of lines are found with the same O(log n) range query as `FeedLayout.rows(intersecting:)`,
+/// and only those rows' cells are asked for. That is what lets a viewer draw any position of a
+/// feed of millions of rows from a heights-only layout.
+///
+/// Thread-safety: an immutable value.
+public struct FeedPreview: Sendable {
+    public let scale: PreviewScale
+    /// Columns of every line (the cell frame included).
+    public let columns: Int
+    /// Rows of the feed.
+    public let rowCount: Int
+    /// The section header's text (the feed's name and size).
+    public let title: String
+    public let readMoreToken: String
+    let table: TableGeometry
+
+    /// - Parameters:
+    ///   - layout: the feed (cells need not be retained).
+    ///   - title: shown in the section header line (sanitised when drawn).
+    /// - Complexity: O(n) for n rows.
+    public init(layout: FeedLayout, title: String) throws(TerminalPreviewError) {
+        let scale = PreviewScale(style: layout.options.style)
+        self.scale = scale
+        columns = scale.columnCount(ofWidth: layout.options.width)
+        rowCount = layout.count
+        self.title = title
+        readMoreToken = layout.options.style.readMoreToken
+        let counts = layout.heights.map { Double(scale.lineCount(ofHeight: $0)) }
+        do {
+            table = try TableGeometry(
+                configuration: TableConfiguration(style: .plain, width: 1, scale: 1),
+                sections: [SectionSpec(headerHeight: 1, rowHeights: counts, footerHeight: 1)])
+        } catch {
+            throw .invalidLayout("\(error)")
+        }
+    }
+
+    /// Terminal lines of the whole feed.
+    public var lineCount: Int { Int(table.contentHeight) }
+
+    /// The first terminal line of row `row` (its separator).
+    /// - Complexity: O(log n).
+    public func firstLine(ofRow row: Int) -> Int {
+        Int(table.rectForRow(TableIndexPath(section: 0, row: row)).y)
+    }
+
+    /// Terminal lines of row `row`.
+    public func lineCount(ofRow row: Int) -> Int {
+        Int(table.height(ofRow: TableIndexPath(section: 0, row: row)))
+    }
+
+    /// The rows with a line in `lines`, in order.
+    /// - Complexity: O(log n + k) for k rows returned.
+    public func rows(inLines lines: Range<Int>) -> [Int] {
+        guard !lines.isEmpty else { return [] }
+        return table.indexPathsForRows(in: Double(lines.lowerBound)..<Double(lines.upperBound)).map(\.row)
+    }
+
+    /// The terminal lines of rows `rows` (separator of the first through the last line of the
+    /// last; the closing line too when the range ends the feed).
+    public func lines(ofRows rows: Range<Int>) -> Range<Int> {
+        let r = rows.clamped(to: 0..<rowCount)
+        guard !r.isEmpty else { return 0..<0 }
+        let start = r.lowerBound == 0 ? 0 : firstLine(ofRow: r.lowerBound)
+        let end = r.upperBound == rowCount ? lineCount : firstLine(ofRow: r.upperBound)
+        return start..<end
+    }
+
+    /// Draws terminal lines `lines` of the feed onto a canvas as tall as the range.
+    ///
+    /// Only the rows on those lines are drawn; `cell` is asked for exactly those rows' layouts.
+    /// - Complexity: O(log n + k) table lookups plus the drawing of the k rows shown.
+    public func canvas(lines: Range<Int>, cell: (Int) -> CellLayout) -> Canvas {
+        var canvas = Canvas(width: columns, height: lines.count)
+        var drawer = CellDrawer(scale: scale, readMoreToken: readMoreToken)
+        if lines.contains(0) {
+            canvas.rule(y: -lines.lowerBound, x: 0..<columns, left: "┌", fill: "─", right: "┐", style: PreviewColors.frame)
+            canvas.text(" \(title) ", x: 2, y: -lines.lowerBound, style: PreviewColors.name, maxX: columns - 1)
+        }
+        for row in rows(inLines: lines) {
+            drawer.draw(cell(row), row: row, top: firstLine(ofRow: row) - lines.lowerBound, into: &canvas)
+        }
+        if lines.contains(lineCount - 1) {
+            canvas.rule(y: lineCount - 1 - lines.lowerBound, x: 0..<columns, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
+        }
+        return canvas
+    }
+}

@@ -1,1 +1,0 @@
-// TerminalPreview: module under construction (see docs/ARCHITECTURE.md).

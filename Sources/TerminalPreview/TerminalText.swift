@@ -1,0 +1,41 @@
+import UnicodeText
+
+/// Neutralising untrusted text before it reaches a terminal.
+///
+/// Status text is untrusted: a name or a text could hold ESC sequences (clear the screen, move
+/// the cursor, set the window title, switch colours), C1 controls that some terminals read as
+/// CSI (U+009B), or bidi overrides that reorder what is shown. Every such scalar is replaced by
+/// U+FFFD before it is placed on the canvas, so the only escape sequences in the output are the
+/// renderer's own.
+public enum TerminalText {
+    /// The visible placeholder of a neutralised scalar (one column).
+    public static let placeholder: Unicode.Scalar = "\u{FFFD}"
+
+    /// True for the scalars that MUST NOT reach a terminal: C0 controls (U+0000–001F, ESC
+    /// included), DEL, C1 controls (U+0080–009F), the line and paragraph separators, and the
+    /// bidi controls (U+061C, U+200E–200F, U+202A–202E, U+2066–2069).
+    /// - Complexity: O(1).
+    public static func isUnsafe(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029: return true
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// `s` with every unsafe scalar replaced by the placeholder.
+    /// - Complexity: O(n) in the scalars of `s`.
+    public static func sanitized(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars { out.append(isUnsafe(u.value) ? placeholder : u) }
+        return String(out)
+    }
+
+    /// Terminal columns of a (sanitised) string, cluster by cluster (wide characters take two).
+    /// - Complexity: O(n).
+    public static func columns(_ s: String) -> Int {
+        s.reduce(0) { $0 + UnicodeProperties.terminalColumns(ofCluster: $1.unicodeScalars.lazy.map(\.value)) }
+    }
+}

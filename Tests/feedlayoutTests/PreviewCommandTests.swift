@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+import _LayoutTestSupport
+
+/// End-to-end runs of `feedlayout preview` (static mode; the interactive mode is driven through
+/// tmux by scripts/test-interactive.sh).
+final class PreviewCommandTests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private func binary() throws -> URL {
+        var candidates: [URL] = []
+        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent().appendingPathComponent("feedlayout")) }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("feedlayout"))
+        candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/debug/feedlayout"))
+        for c in candidates where FileManager.default.isExecutableFile(atPath: c.path) { return c }
+        XCTFail("feedlayout binary not found (looked at \(candidates.map(\.path))); run `swift build` first")
+        throw XCTSkip("no binary")
+    }
+
+    private func run(_ args: [String], environment: [String: String] = [:]) throws -> Run {
+        let dir = FileManager.default.temporaryDirectory
+        let out = dir.appendingPathComponent("fl-preview-out-\(UUID().uuidString)")
+        let err = dir.appendingPathComponent("fl-preview-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        let p = Process()
+        p.executableURL = try binary()
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["LINES"] = nil
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        p.currentDirectoryURL = TestPaths.packageRoot
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = try FileHandle(forWritingTo: out)
+        p.standardError = try FileHandle(forWritingTo: err)
+        try p.run()
+        p.waitUntilExit()
+        return Run(
+            status: p.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    private func golden(_ name: String) throws -> String {
+        try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("Tests/TerminalPreviewTests/Goldens/\(name)"), encoding: .utf8)
+    }
+
+    /// The command prints exactly the module's goldens (same layout path, same drawing).
+    func testAllRowsMatchTheGoldens() throws {
+        for (style, width) in [("weibo", "414"), ("classic", "320")] {
+            let r = try run(["preview", "--rows", ":", "--width", width, "--style", style])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout, try golden("demo-\(style)-\(width).txt"), "\(style) \(width)")
+        }
+    }
+
+    /// Without --rows: the first screenful ($LINES, else 24 lines when stdout is not a terminal).
+    func testDefaultIsTheFirstScreenful() throws {
+        let all = try golden("demo-weibo-414.txt").split(separator: "\n", omittingEmptySubsequences: false)
+        let r = try run(["preview", "--width", "414"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, all.prefix(24).joined(separator: "\n") + "\n")
+        let ten = try run(["preview", "--width", "414"], environment: ["LINES": "10"])
+        XCTAssertEqual(ten.stdout, all.prefix(10).joined(separator: "\n") + "\n")
+    }
+
+    func testRowRangeStartsAtTheRowSeparator() throws {
+        let r = try run(["preview", "--rows", "2:4", "--width", "414"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("├─ #2 ") ?? false, r.stdout)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("├─ #") }.count, 2)
+        XCTAssertFalse(r.stdout.contains("└"), "the closing line only ends the feed")
+        let last = try run(["preview", "--rows", "12:", "--width", "414"])
+        XCTAssertTrue(last.stdout.hasSuffix("┘\n"))
+    }
+
+    /// Not a terminal: no colour in auto mode, even with TERM set; --color always gives SGR only.
+    func testColourChoice() throws {
+        let auto = try run(["preview", "--rows", "0:3"], environment: ["TERM": "xterm-256color"])
+        XCTAssertFalse(auto.stdout.utf8.contains(0x1B))
+        let always = try run(["preview", "--rows", "0:3", "--color", "always"])
+        XCTAssertTrue(always.stdout.contains("\u{1B}[0;1;38;5;208m"), "VIP name colour")
+        let sgr = try NSRegularExpression(pattern: #"\x1B\[[0-9;]*m"#)
+        let stripped = sgr.stringByReplacingMatches(
+            in: always.stdout, range: NSRange(always.stdout.startIndex..., in: always.stdout), withTemplate: "")
+        XCTAssertFalse(stripped.utf8.contains(0x1B), "only SGR sequences")
+        XCTAssertEqual(stripped.split(separator: "\n").map { $0.replacingOccurrences(of: " ", with: "") },
+                       auto.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " ", with: "") })
+    }
+
+    func testHostileStatusesCannotEscape() throws {
+        let fixture = TestPaths.fixtures.appendingPathComponent("hostile-escapes.plist").path
+        let plain = try run(["preview", fixture, "--rows", ":"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertFalse(plain.stdout.utf8.contains(0x1B))
+        XCTAssertFalse(plain.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) })
+        XCTAssertTrue(plain.stdout.contains("\u{FFFD}[2J"))
+        let colour = try run(["preview", fixture, "--rows", ":", "--color", "always"])
+        let own = try NSRegularExpression(pattern: #"\x1B\[0(;1)?(;38;5;\d{1,3})?(;48;5;\d{1,3})?m"#)
+        let stripped = own.stringByReplacingMatches(
+            in: colour.stdout, range: NSRange(colour.stdout.startIndex..., in: colour.stdout), withTemplate: "")
+        XCTAssertFalse(stripped.utf8.contains(0x1B), "an escape sequence other than the renderer's SGR")
+    }
+
+    func testUsageErrors() throws {
+        for args in [["preview", "--rows", "5"], ["preview", "--rows", "4:2"], ["preview", "--width", "320", "--width", "414"],
+                     ["preview", "--style", "fancy"], ["preview", "--interactive", "--rows", "0:1"]] {
+            let r = try run(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+        }
+        let missing = try run(["preview", "/nonexistent/feed.json"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("feed.json"), missing.stderr)
+        let notTTY = try run(["preview", "--interactive"])
+        XCTAssertEqual(notTTY.status, 1)
+        XCTAssertTrue(notTTY.stderr.contains("terminal"), notTTY.stderr)
+    }
+}
