@@ -7,7 +7,7 @@ struct FeedLayoutCommand: AsyncParsableCommand {
         commandName: "feedlayout",
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
-        subcommands: [Validate.self, Generate.self, Measure.self, Bench.self]
+        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Bench.self]
     )
 }
 
