@@ -10,21 +10,22 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "FeedLayout", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "FeedLayoutBenchmarks",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "StatusModel", package: "FeedLayout"),
                 .product(name: "TextMeasure", package: "FeedLayout"),
                 .product(name: "CellLayout", package: "FeedLayout"),
                 .product(name: "TableLayout", package: "FeedLayout"),
+                .product(name: "FrameExport", package: "FeedLayout"),
             ],
             path: "Benchmarks/FeedLayoutBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )

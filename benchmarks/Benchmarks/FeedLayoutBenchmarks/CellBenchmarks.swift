@@ -57,7 +57,38 @@ func cellBenchmarks() {
             cellCase(style, input, mode: "cold")
             cellCase(style, input, mode: "warm")
             cellCase(style, input == .generated ? .generatedPrefix : input, mode: "naive")
+            cachedCase(style, input)
         }
+    }
+}
+
+/// A height request served warm by the product: `FeedEngine.cell(for:options:)` with every cell
+/// in its layout cache (what a table asks again and again while scrolling), one core.
+private func cachedCase(_ style: CellStyle, _ input: CellInput) {
+    let name = "Cells \(style.name) cached \(input.name)"
+    Benchmark(name, configuration: .passes(input == .corpus ? 50 : 5, seconds: 10)) {
+        (benchmark: Benchmark, state: (FeedEngine, [Status]?, Double)) in
+        let (engine, statuses, expected) = state
+        guard let statuses else {
+            Facts.skipped(benchmark.name, reason: Inputs.corpusMissingMessage)
+            return
+        }
+        let options = Inputs.feedOptions(style)
+        let misses = engine.layouts.statistics.misses
+        var sum = 0.0
+        for s in statuses { sum += engine.cell(for: s, options: options).height }
+        benchmark.stopMeasurement()
+        Facts.record(
+            benchmark.name, input: input.description + ", width 375, scale 2", unit: "cell", perIteration: statuses.count,
+            note: "FeedEngine.cell(for:options:) answered from the layout cache (filled by one FeedEngine.layout)")
+        precondition(engine.layouts.statistics.misses == misses, "\(benchmark.name): a cached pass missed the cache")
+        precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+    } setup: {
+        let engine = FeedEngine(
+            cellEngine: CellLayoutEngine(measurer: Inputs.measurer()), layoutBudgetBytes: 4 << 30, preparedBudgetBytes: 4 << 30)
+        guard let statuses = input.statuses else { return (engine, [Status]?.none, 0.0) }
+        let layout = try engine.layout(statuses, options: Inputs.feedOptions(style), retainCells: false)
+        return (engine, Optional(statuses), layout.heights.reduce(0, +))
     }
 }
 
@@ -75,14 +106,13 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         return sum
     }
 
-    Benchmark(fullName, configuration: .passes(passes, seconds: isCorpus ? 5 : 60)) { benchmark, state in
+    Benchmark(fullName, configuration: .passes(passes, seconds: isCorpus ? 5 : 60)) { (benchmark: Benchmark, state: (TextMeasurer, [Status]?, Double)) in
         let (measurer, statuses, expected) = state
         guard let statuses else {
             Facts.skipped(benchmark.name, reason: Inputs.corpusMissingMessage)
             return
         }
         if mode == "cold" {
-            benchmark.stopMeasurement()
             measurer.clearCaches()
             benchmark.startMeasurement()
         }
@@ -100,7 +130,7 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         let measurer = Inputs.measurer()
         guard let statuses = input.statuses else { return (measurer, [Status]?.none, 0.0) }
         if mode == "warm" { _ = pass(measurer, statuses, naive: false) }
-        return (measurer, statuses, referenceHeight(statuses, style))
+        return (measurer, Optional(statuses), referenceHeight(statuses, style))
     }
 }
 
@@ -112,10 +142,9 @@ func feedBenchmarks() {
     for mode in ["cold", "warm"] {
         for threads in [1, cores] {
             let name = "Feed weibo \(mode) \(threads == 1 ? "1 thread" : "all cores")"
-            Benchmark(name, configuration: .passes(3, seconds: 60)) { benchmark, state in
+            Benchmark(name, configuration: .passes(3, seconds: 60)) { (benchmark: Benchmark, state: (TextMeasurer, Double)) in
                 let (measurer, expected) = state
                 let statuses = Inputs.generated()
-                benchmark.stopMeasurement()
                 if mode == "cold" { measurer.clearCaches() }
                 let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
                 benchmark.startMeasurement()
@@ -143,10 +172,9 @@ func feedBenchmarks() {
 
     for threads in [1, cores] {
         let name = "Feed width change 320→414 \(threads == 1 ? "1 thread" : "all cores")"
-        Benchmark(name, configuration: .passes(5, seconds: 30)) { benchmark, state in
+        Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, Double)) in
             let (engine, expected) = state
             let statuses = Inputs.generated()
-            benchmark.stopMeasurement()
             engine.layouts.removeAll()
             let prepares = engine.preparedCells.statistics.misses
             benchmark.startMeasurement()

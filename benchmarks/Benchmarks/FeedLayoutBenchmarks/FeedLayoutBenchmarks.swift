@@ -9,4 +9,5 @@ let benchmarks: @Sendable () -> Void = {
     feedBenchmarks()
     tableBenchmarks()
     memoryBenchmarks()
+    exportBenchmarks()
 }

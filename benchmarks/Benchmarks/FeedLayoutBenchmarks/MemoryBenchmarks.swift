@@ -9,7 +9,6 @@ import TextMeasure
 func memoryBenchmarks() {
     Benchmark("Memory full layout 100k", configuration: .passes(1, seconds: 120, warmup: 0)) { benchmark, _ in
         let statuses = Inputs.generated()
-        benchmark.stopMeasurement()
         let before = ProcessMemory.highWaterMark
         let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
         benchmark.startMeasurement()
@@ -34,7 +33,6 @@ func memoryBenchmarks() {
     let wordBudget = 1 << 20, layoutBudget = 8 << 20, preparedBudget = 16 << 20
     Benchmark("Memory cache budgets 100k", configuration: .passes(1, seconds: 120, warmup: 0)) { benchmark, expected in
         let statuses = Inputs.generated()
-        benchmark.stopMeasurement()
         let measurer = Inputs.measurer(cacheBudgetBytes: wordBudget)
         let engine = FeedEngine(
             cellEngine: CellLayoutEngine(measurer: measurer), layoutBudgetBytes: layoutBudget,

@@ -49,7 +49,7 @@ func tableBenchmarks() {
         Inputs.tableHeights.count
     }
 
-    Benchmark("Table visible-range query", configuration: .passes(200, seconds: 3)) { benchmark, state in
+    Benchmark("Table visible-range query", configuration: .passes(200, seconds: 3)) { (benchmark: Benchmark, state: (TableGeometry, [Double], Int)) in
         let (table, ys, expected) = state
         var rows = 0
         for y in ys { rows += table.indexPathsForRows(in: y..<(y + viewport)).count }
@@ -64,7 +64,7 @@ func tableBenchmarks() {
         return (table, ys, ys.reduce(0) { $0 + table.indexPathsForRows(in: $1..<($1 + viewport)).count })
     }
 
-    Benchmark("Table point lookup", configuration: .passes(200, seconds: 3)) { benchmark, state in
+    Benchmark("Table point lookup", configuration: .passes(200, seconds: 3)) { (benchmark: Benchmark, state: (TableGeometry, [Double])) in
         let (table, ys) = state
         var sum = 0
         for y in ys { sum &+= table.indexPathForRow(at: y)?.row ?? -1 }
@@ -83,7 +83,7 @@ func tableBenchmarks() {
     /// `ops` distinct rows in the middle half.
     let editRows = (0..<ops).map { Inputs.tableRows / 4 + $0 * (Inputs.tableRows / 2 / ops) }
 
-    Benchmark("Table height change", configuration: .passes(100, seconds: 3)) { benchmark, state in
+    Benchmark("Table height change", configuration: .passes(100, seconds: 3)) { (benchmark: Benchmark, state: (TableBox, Double)) in
         let (box, original) = state
         for row in editRows {
             try? box.table.reloadRow(at: TableIndexPath(section: 0, row: row), height: Inputs.tableHeights[row] + 10)
@@ -101,7 +101,7 @@ func tableBenchmarks() {
         return (box, box.table.contentHeight)
     }
 
-    Benchmark("Table insert middle", configuration: .passes(100, seconds: 3)) { benchmark, state in
+    Benchmark("Table insert middle", configuration: .passes(100, seconds: 3)) { (benchmark: Benchmark, state: (TableBox, Double)) in
         let (box, original) = state
         for _ in 0..<ops { try? box.table.insertRow(at: TableIndexPath(section: 0, row: middle), height: 100) }
         benchmark.stopMeasurement()
@@ -115,9 +115,8 @@ func tableBenchmarks() {
         return (box, box.table.contentHeight)
     }
 
-    Benchmark("Table delete middle", configuration: .passes(100, seconds: 3)) { benchmark, state in
+    Benchmark("Table delete middle", configuration: .passes(100, seconds: 3)) { (benchmark: Benchmark, state: (TableBox, Double)) in
         let (box, original) = state
-        benchmark.stopMeasurement()
         try? box.table.insertRows(at: TableIndexPath(section: 0, row: middle), heights: [Double](repeating: 100, count: ops))
         benchmark.startMeasurement()
         for _ in 0..<ops { box.table.deleteRow(at: TableIndexPath(section: 0, row: middle)) }
@@ -131,7 +130,7 @@ func tableBenchmarks() {
     }
 
     let page = (0..<20).map { 80 + Double($0 * 7) }
-    Benchmark("Table append 20-row page", configuration: .passes(100, seconds: 3)) { benchmark, state in
+    Benchmark("Table append 20-row page", configuration: .passes(100, seconds: 3)) { (benchmark: Benchmark, state: (TableBox, Double)) in
         let (box, original) = state
         for _ in 0..<ops { try? box.table.appendRows(heights: page) }
         benchmark.stopMeasurement()

@@ -41,7 +41,7 @@ func textBenchmarks() {
         expectedLines(options)
     }
 
-    Benchmark("Text warm", configuration: .passes(20)) { benchmark, state in
+    Benchmark("Text warm", configuration: .passes(20)) { (benchmark: Benchmark, state: (TextMeasurer, Int)) in
         let (warm, expected) = state
         let lines = pass(warm)
         benchmark.stopMeasurement()
@@ -53,7 +53,7 @@ func textBenchmarks() {
         return (warm, expectedLines(options))
     }
 
-    Benchmark("Text relayout 355→320", configuration: .passes(50)) { benchmark, state in
+    Benchmark("Text relayout 355→320", configuration: .passes(50)) { (benchmark: Benchmark, state: ([PreparedText], Int)) in
         let (prepared, expected) = state
         var lines = 0
         let narrow = LayoutOptions(width: Inputs.relayoutWidth)
@@ -72,7 +72,7 @@ func textBenchmarks() {
     }
 
     let labelAttributes = TextAttributes(size: Inputs.textSize)
-    Benchmark("Text label singleLineSize", configuration: .passes(20)) { benchmark, state in
+    Benchmark("Text label singleLineSize", configuration: .passes(20)) { (benchmark: Benchmark, state: (TextMeasurer, Double)) in
         let (labelMeasurer, expected) = state
         var width = 0.0
         for label in Inputs.labels {
