@@ -3,7 +3,8 @@
 
     python3 report.py RAW_DIR RESULTS_DIR [README]
 
-RAW_DIR holds *.jmh.json (ordo-one/package-benchmark, wall clock in microseconds per iteration),
+RAW_DIR holds *.histogram.percentiles.tsv (ordo-one/package-benchmark: one file per benchmark and
+metric, wall clock in nanoseconds per iteration),
 facts.jsonl (one line per benchmark: input, unit, work per iteration, extra figures) and
 machine.json. Writes RESULTS_DIR/latest.json and RESULTS_DIR/latest.md; with README, replaces the
 text between `<!-- results:begin -->` and `<!-- results:end -->` in it with latest.md.
@@ -22,28 +23,33 @@ readme = sys.argv[3] if len(sys.argv) > 3 else None
 
 machine = json.load(open(os.path.join(raw, "machine.json")))
 facts = {}
+calls = {}
 for line in open(os.path.join(raw, "facts.jsonl")):
     if line.strip():
         f = json.loads(line)
         facts[f["name"]] = f
+        calls[f["name"]] = calls.get(f["name"], 0) + 1
 
 harness = {}
-for path in glob.glob(os.path.join(raw, "*.jmh.json")) + glob.glob(os.path.join(raw, "*", "*.jmh.json")):
-    for element in json.load(open(path)):
-        name = element["benchmark"].split(".", 3)[-1]  # package.benchmark.<target>.<name with _>
-        second = element.get("secondaryMetrics") or {}
-
-        def p50(metric):
-            m = second.get(metric)
-            return None if m is None else m["scorePercentiles"]["50.0"]
-
-        harness[name] = {
-            "iterations": element["measurementIterations"],
-            "wallClockMicrosP50": p50("Time (wall clock)"),
-            "wallClockMicrosMin": (second.get("Time (wall clock)") or {}).get("scorePercentiles", {}).get("0.0"),
-            "mallocsP50": p50("Malloc (total)"),
-            "peakResidentBytesP50": p50("Memory (resident peak)"),
-        }
+# <baseline>.<target>.<name, spaces as _>.<metric>.histogram.percentiles.tsv: "Percentile<TAB>header",
+# then "p<TAB>value" for p = 0...100, in nanoseconds, counts and bytes (units fixed by the suite).
+for path in glob.glob(os.path.join(raw, "*.histogram.percentiles.tsv")):
+    base = os.path.basename(path)[: -len(".histogram.percentiles.tsv")]
+    stem, metric = base.rsplit(".", 1)
+    name = stem.split(".", 2)[2]
+    values = {}
+    for line in open(path).read().splitlines()[1:]:
+        p, v = line.split("\t")
+        values[int(p)] = float(v)
+    h = harness.setdefault(name, {})
+    if metric == "wallClock":
+        h["wallClockMicrosP50"] = values[50] / 1e3
+        h["wallClockMicrosMin"] = values[0] / 1e3
+        h["wallClockMicrosMax"] = values[100] / 1e3
+    elif metric == "mallocCountTotal":
+        h["mallocsP50"] = values[50]
+    elif metric == "peakMemoryResident":
+        h["peakResidentBytesP50"] = values[50]
 
 
 def key(name):
@@ -206,7 +212,7 @@ for name in sorted(set(facts) | {n.replace("_", " ") for n in harness}):
     f, h = facts.get(name), harness.get(key(name))
     benchmarks.append({"name": name, "input": f and f["input"], "unit": f and f["unit"],
                        "perIteration": f and f["perIteration"], "extra": f and f.get("extra"), "note": f and f.get("note"),
-                       **(h or {"iterations": 0})})
+                       "calls": calls.get(name, 0), **(h or {})})
 
 missed = [f"{x['group']}: {x['figure']}" for x in figures if x.get("verdict") == "missed"]
 not_run = [f"{x['group']}: {x['figure']}" for x in figures if x.get("verdict") == "not run"]
@@ -261,22 +267,23 @@ if not_run:
 notes = [f"- {x['group']}, {x['figure']}: {x['note']}" for x in figures if x.get("note") and x["verdict"] != "not run"]
 if notes:
     lines += ["", "Notes:", *notes]
-lines += ["", "Per benchmark (harness medians; mallocs and peak RSS per iteration from the malloc interposer and the OS):", "",
-          "| Benchmark | Input | Work per iteration | Passes | Wall clock p50 | Mallocs p50 | Peak RSS p50 |",
+lines += ["", "Per benchmark (harness percentiles of the measured iterations; calls include the warm-up; mallocs and peak RSS per iteration from the malloc interposer and the OS):", "",
+          "| Benchmark | Input | Work per iteration | Calls | Wall clock p50 (min–max) | Mallocs p50 | Peak RSS p50 |",
           "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
 for b in benchmarks:
     if not b.get("wallClockMicrosP50"):
-        lines.append(f"| {b['name']} | {b['input'] or ''} | | 0 | not run | | |")
+        lines.append(f"| {b['name']} | {b['input'] or ''} | | {b['calls']} | not run | | |")
         continue
-    wall = b["wallClockMicrosP50"]
-    wall_s = f"{wall / 1e6:.3f} s" if wall >= 1e5 else f"{wall:,.1f} µs".replace(",", " ")
+    def t(us):
+        return f"{us / 1e6:.3f} s" if us >= 1e5 else f"{us:,.1f} µs".replace(",", " ")
+    wall_s = f"{t(b['wallClockMicrosP50'])} ({t(b['wallClockMicrosMin'])}–{t(b['wallClockMicrosMax'])})"
     mallocs = b.get("mallocsP50")
     rss = b.get("peakResidentBytesP50")
     units = {"query": "queries"}.get(b["unit"], b["unit"] + "s")
     work = f"{b['perIteration']:,} {units}".replace(",", " ")
     mallocs_s = "" if mallocs is None else f"{mallocs:,.0f}".replace(",", " ")
     rss_s = "" if rss is None else f"{rss / 2**20:,.0f} MiB".replace(",", " ")
-    lines.append(f"| {b['name']} | {b['input']} | {work} | {b['iterations']} | {wall_s} | {mallocs_s} | {rss_s} |")
+    lines.append(f"| {b['name']} | {b['input']} | {work} | {b['calls']} | {wall_s} | {mallocs_s} | {rss_s} |")
 md = "\n".join(lines) + "\n"
 open(os.path.join(out, "latest.md"), "w").write(md)
 

@@ -2,7 +2,8 @@
 # Runs the FeedLayout benchmark suite in release mode (ordo-one/package-benchmark) and writes
 #   results/latest.json   every figure with its input, unit, target and verdict, the machine, the load
 #   results/latest.md     the same as Markdown tables (also copied into README.md between its markers)
-#   results/raw/          the harness's JMH export, the facts each benchmark recorded, the console log
+#   results/raw/          the harness's percentiles (one TSV per benchmark and metric), the facts each
+#                         benchmark recorded, the console log
 #
 #   bash run.sh                          the whole suite (about 15 minutes on 2 cores)
 #   bash run.sh --filter 'Table.*'       a subset: regular expressions on benchmark names (repeatable)
@@ -44,7 +45,7 @@ PY
 machine before
 echo "bench: $(python3 -c 'import json;m=json.load(open("'"$raw"'/machine.json"));print(m["nproc"],"cores,",m["cpu"],", load",*m["loadBefore"])')"
 swift package --disable-sandbox --allow-writing-to-package-directory benchmark \
-  --format jmh --path "$raw" --no-progress "$@" 2>&1 | tee "$raw/harness.log"
+  --format histogramPercentiles --path "$raw" --no-progress "$@" 2>&1 | tee "$raw/harness.log"
 status=${PIPESTATUS[0]}
 machine after
 if [ "$status" -ne 0 ]; then

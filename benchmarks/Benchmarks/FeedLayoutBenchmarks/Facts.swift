@@ -1,17 +1,15 @@
 import Foundation
-import Synchronization
 
 /// What the harness cannot know about a benchmark: the input it ran on and how much work one
 /// iteration does (characters, cells, rows, queries, bytes), plus figures read inside the process
 /// (resident bytes, VmHWM, cache sizes).
 ///
-/// `run.sh` sets `FEEDLAYOUT_BENCH_FACTS` to a JSON Lines file; each benchmark process appends one
-/// line per benchmark (its first call), and `report.py` joins them with the harness's timings.
+/// `run.sh` sets `FEEDLAYOUT_BENCH_FACTS` to a JSON Lines file; each call of a benchmark appends one
+/// line (warm-up included, so the report also counts the calls), and `report.py` joins them with the
+/// harness's timings.
 /// Without the variable (a plain `swift package benchmark`) nothing is written.
 enum Facts {
-    private static let recorded = Mutex<Set<String>>([])
-
-    /// Records the facts of benchmark `name` once per process.
+    /// Records the facts of one call of benchmark `name`.
     /// - Parameters:
     ///   - unit: what one iteration processes ("char", "cell", "row", "query", "edit", "byte").
     ///   - perIteration: how many of them.
@@ -19,8 +17,7 @@ enum Facts {
     static func record(
         _ name: String, input: String, unit: String, perIteration: Int, extra: [String: Double] = [:], note: String? = nil
     ) {
-        let first = recorded.withLock { $0.insert(name).inserted }
-        guard first, let path = ProcessInfo.processInfo.environment["FEEDLAYOUT_BENCH_FACTS"], !path.isEmpty else { return }
+        guard let path = ProcessInfo.processInfo.environment["FEEDLAYOUT_BENCH_FACTS"], !path.isEmpty else { return }
         var object: [String: Any] = ["name": name, "input": input, "unit": unit, "perIteration": perIteration, "extra": extra]
         if let note { object["note"] = note }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
