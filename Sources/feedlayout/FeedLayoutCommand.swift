@@ -8,7 +8,9 @@ struct FeedLayoutCommand: ParsableCommand {
         commandName: "feedlayout",
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
-        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Preview.self, Render.self]
+        subcommands: [
+            Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Preview.self, Render.self, Bench.self,
+        ]
     )
 
     /// Exit codes: 0 success, 1 input errors, 2 usage errors (ArgumentParser's own usage code is

@@ -1,0 +1,200 @@
+import Benchmark
+import CellLayout
+import Foundation
+import StatusModel
+import TableLayout
+import TextMeasure
+
+/// The statuses a cell benchmark runs on (loaded when a benchmark's setup asks, not at registration).
+enum CellInput {
+    case corpus
+    case generated
+    /// The naive baseline on the generated feed runs on its first 10 000 statuses (a pass over
+    /// 100 000 would take minutes); cells/s is per cell either way.
+    case generatedPrefix
+
+    static let naivePrefix = 10_000
+
+    var name: String { self == .corpus ? "corpus" : "generated" }
+
+    var description: String {
+        switch self {
+        case .corpus: return "shared corpus, \(Inputs.corpus?.count ?? 0) statuses"
+        case .generated: return "FeedGenerator(seed: 42), 100 000 statuses"
+        case .generatedPrefix: return "FeedGenerator(seed: 42), first 10 000 statuses"
+        }
+    }
+
+    var statuses: [Status]? {
+        switch self {
+        case .corpus: return Inputs.corpus
+        case .generated: return Inputs.generated()
+        case .generatedPrefix: return Inputs.generated(Self.naivePrefix)
+        }
+    }
+}
+
+/// Sum of the cell heights of `statuses`: the correctness check of every cell benchmark, computed
+/// through the feed engine (another path than `CellLayoutEngine.layout`) on all cores.
+func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = Inputs.cellWidth) -> Double {
+    let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
+    do {
+        return try engine.layout(statuses, options: Inputs.feedOptions(style, width: width), retainCells: false)
+            .heights.reduce(0, +)
+    } catch {
+        fatalError("reference layout: \(error)")
+    }
+}
+
+func sameHeight(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(b)) }
+
+/// One core: `CellLayoutEngine.layout` (prepare + arrange) of every status, cold (shaped-word
+/// cache emptied before the pass), warm, and the naive baseline (cache emptied before every cell:
+/// each height request measures from scratch).
+func cellBenchmarks() {
+    for style in [CellStyle.weibo, .classic] {
+        for input in [CellInput.corpus, .generated] {
+            cellCase(style, input, mode: "cold")
+            cellCase(style, input, mode: "warm")
+            cellCase(style, input == .generated ? .generatedPrefix : input, mode: "naive")
+            cachedCase(style, input)
+        }
+    }
+}
+
+/// A height request served warm by the product: `FeedEngine.cell(for:options:)` with every cell
+/// in its layout cache (what a table asks again and again while scrolling), one core.
+private func cachedCase(_ style: CellStyle, _ input: CellInput) {
+    let name = "Cells \(style.name) cached \(input.name)"
+    Benchmark(name, configuration: .passes(input == .corpus ? 50 : 5, seconds: 10)) {
+        (benchmark: Benchmark, state: (FeedEngine, [Status]?, Double)) in
+        let (engine, statuses, expected) = state
+        guard let statuses else {
+            Facts.skipped(benchmark.name, reason: Inputs.corpusMissingMessage)
+            return
+        }
+        let options = Inputs.feedOptions(style)
+        let misses = engine.layouts.statistics.misses
+        var sum = 0.0
+        for s in statuses { sum += engine.cell(for: s, options: options).height }
+        benchmark.stopMeasurement()
+        Facts.record(
+            benchmark.name, input: input.description + ", width 375, scale 2", unit: "cell", perIteration: statuses.count,
+            note: "FeedEngine.cell(for:options:) answered from the layout cache (filled by one FeedEngine.layout)")
+        precondition(engine.layouts.statistics.misses == misses, "\(benchmark.name): a cached pass missed the cache")
+        precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+    } setup: {
+        let engine = FeedEngine(
+            cellEngine: CellLayoutEngine(measurer: Inputs.measurer()), layoutBudgetBytes: 4 << 30, preparedBudgetBytes: 4 << 30)
+        guard let statuses = input.statuses else { return (engine, [Status]?.none, 0.0) }
+        let layout = try engine.layout(statuses, options: Inputs.feedOptions(style), retainCells: false)
+        return (engine, Optional(statuses), layout.heights.reduce(0, +))
+    }
+}
+
+private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
+    let isCorpus = input == .corpus
+    let fullName = "Cells \(style.name) \(mode) \(isCorpus ? "corpus" : "generated")"
+    let passes = isCorpus ? (mode == "naive" ? 10 : 30) : 3
+    func pass(_ measurer: TextMeasurer, _ statuses: [Status], naive: Bool) -> Double {
+        let engine = CellLayoutEngine(measurer: measurer)
+        var sum = 0.0
+        for s in statuses {
+            if naive { measurer.clearCaches() }
+            sum += engine.layout(s, width: Inputs.cellWidth, style: style, scale: Inputs.scale).height
+        }
+        return sum
+    }
+
+    Benchmark(fullName, configuration: .passes(passes, seconds: isCorpus ? 5 : 60)) { (benchmark: Benchmark, state: (TextMeasurer, [Status]?, Double)) in
+        let (measurer, statuses, expected) = state
+        guard let statuses else {
+            Facts.skipped(benchmark.name, reason: Inputs.corpusMissingMessage)
+            return
+        }
+        if mode == "cold" {
+            measurer.clearCaches()
+            benchmark.startMeasurement()
+        }
+        let sum = pass(measurer, statuses, naive: mode == "naive")
+        benchmark.stopMeasurement()
+        blackHole(sum)
+        Facts.record(
+            benchmark.name, input: input.description + ", width 375, scale 2", unit: "cell",
+            perIteration: statuses.count,
+            note: mode == "naive"
+                ? "baseline: shaped-word cache emptied before every cell, nothing cached between height requests"
+                : mode == "cold" ? "shaped-word cache emptied before each pass" : "shaped-word cache warm")
+        precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+    } setup: {
+        let measurer = Inputs.measurer()
+        guard let statuses = input.statuses else { return (measurer, [Status]?.none, 0.0) }
+        if mode == "warm" { _ = pass(measurer, statuses, naive: false) }
+        return (measurer, Optional(statuses), referenceHeight(statuses, style))
+    }
+}
+
+/// All cores: `FeedEngine.layout` of the generated feed with fresh cell caches, on one thread and
+/// on every core (the speedup is their ratio), cold and warm; and a width change 320 → 414 from
+/// prepared cells.
+func feedBenchmarks() {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    for mode in ["cold", "warm"] {
+        for threads in [1, cores] {
+            let name = "Feed weibo \(mode) \(threads == 1 ? "1 thread" : "all cores")"
+            Benchmark(name, configuration: .passes(3, seconds: 60)) { (benchmark: Benchmark, state: (TextMeasurer, Double)) in
+                let (measurer, expected) = state
+                let statuses = Inputs.generated()
+                if mode == "cold" { measurer.clearCaches() }
+                let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
+                benchmark.startMeasurement()
+                let layout = try? engine.layout(
+                    statuses, options: Inputs.feedOptions(.weibo), threads: threads, retainCells: false)
+                benchmark.stopMeasurement()
+                let sum = layout?.heights.reduce(0, +) ?? -1
+                Facts.record(
+                    benchmark.name, input: CellInput.generated.description + ", width 375, scale 2", unit: "cell",
+                    perIteration: statuses.count, extra: ["threads": Double(threads), "cores": Double(cores)],
+                    note: "FeedEngine.layout, fresh cell caches each pass; "
+                        + (mode == "cold" ? "shaped-word cache emptied before each pass" : "shaped-word cache warm"))
+                precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+            } setup: {
+                let statuses = Inputs.generated()
+                let measurer = Inputs.measurer()
+                if mode == "warm" {
+                    _ = try FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
+                        .layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
+                }
+                return (measurer, referenceHeight(statuses, .weibo))
+            }
+        }
+    }
+
+    for threads in [1, cores] {
+        let name = "Feed width change 320→414 \(threads == 1 ? "1 thread" : "all cores")"
+        Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, Double)) in
+            let (engine, expected) = state
+            let statuses = Inputs.generated()
+            engine.layouts.removeAll()
+            let prepares = engine.preparedCells.statistics.misses
+            benchmark.startMeasurement()
+            let layout = try? engine.layout(
+                statuses, options: Inputs.feedOptions(.weibo, width: 414), threads: threads, retainCells: false)
+            benchmark.stopMeasurement()
+            let sum = layout?.heights.reduce(0, +) ?? -1
+            Facts.record(
+                benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
+                perIteration: statuses.count, extra: ["threads": Double(threads)],
+                note: "FeedEngine.layout at 414 pt from the prepared-cell cache filled at 320 pt (layout cache emptied)")
+            precondition(engine.preparedCells.statistics.misses == prepares, "a width change prepared cells again")
+            precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+        } setup: {
+            let statuses = Inputs.generated()
+            let engine = FeedEngine(
+                cellEngine: CellLayoutEngine(measurer: Inputs.measurer()), layoutBudgetBytes: 4 << 30,
+                preparedBudgetBytes: 4 << 30)
+            _ = try engine.layout(statuses, options: Inputs.feedOptions(.weibo, width: 320), retainCells: false)
+            return (engine, referenceHeight(statuses, .weibo, width: 414))
+        }
+    }
+}
