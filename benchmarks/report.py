@@ -116,8 +116,9 @@ def extra(name, k):
 
 # Text
 naive_text = ns_per("Text naive")
-for case, label, target in [("Text cold", "cold (fresh word cache each pass)", 100),
-                            ("Text warm", "warm", 20),
+for case, label, target in [("Text cold", "cold (every cache fresh each pass)", 100),
+                            ("Text warm", "warm (every cache kept: prepared texts found by content)", 20),
+                            ("Text warm words", "warm words (shaped words kept, texts prepared again)", None),
                             ("Text relayout 355→320", "relayout of prepared text at 320 pt", 5)]:
     v = ns_per(case)
     figure("Text (15 pt at 355 pt)", label, case, v, "ns/char", target, "lower", naive=ratio(naive_text, v), digits=2)

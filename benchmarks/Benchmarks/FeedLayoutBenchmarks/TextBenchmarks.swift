@@ -41,11 +41,25 @@ func textBenchmarks() {
         expectedLines(options)
     }
 
+    Benchmark("Text warm words", configuration: .passes(20)) { (benchmark: Benchmark, state: (TextMeasurer, Int)) in
+        let (warm, expected) = state
+        warm.clearCaches(keepingShapedWords: true)
+        benchmark.startMeasurement()
+        let lines = pass(warm)
+        benchmark.stopMeasurement()
+        record(benchmark.name, Inputs.texts, note: "prepared texts dropped, shaped words kept: every text segmented, itemized and measured again, nothing shaped")
+        precondition(lines == expected, "warm-words pass gave \(lines) lines, expected \(expected)")
+    } setup: {
+        let warm = Inputs.measurer()
+        _ = pass(warm)
+        return (warm, expectedLines(options))
+    }
+
     Benchmark("Text warm", configuration: .passes(20)) { (benchmark: Benchmark, state: (TextMeasurer, Int)) in
         let (warm, expected) = state
         let lines = pass(warm)
         benchmark.stopMeasurement()
-        record(benchmark.name, Inputs.texts)
+        record(benchmark.name, Inputs.texts, note: "every cache kept: prepared texts found by content")
         precondition(lines == expected, "warm pass gave \(lines) lines, expected \(expected)")
     } setup: {
         let warm = Inputs.measurer()
