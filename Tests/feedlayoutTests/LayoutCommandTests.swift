@@ -11,39 +11,10 @@ final class LayoutCommandTests: XCTestCase {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// The binary beside the test bundle (same build configuration), else .build/debug/feedlayout.
-    private func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent().appendingPathComponent("feedlayout")) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("feedlayout"))
-        candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/debug/feedlayout"))
-        for c in candidates where FileManager.default.isExecutableFile(atPath: c.path) { return c }
-        XCTFail("feedlayout binary not found (looked at \(candidates.map(\.path))); run `swift build` first")
-        throw XCTSkip("no binary")
-    }
-
-    /// Runs the binary with `args` (stdin from `stdin` when given, else empty); stderr is a file,
-    /// never a terminal, so no progress bar may appear on it.
+    /// Runs the binary with `args` (stdin from `stdin` when given, else empty).
     private func run(_ args: [String], stdin: Data? = nil) throws -> Run {
-        let dir = FileManager.default.temporaryDirectory
-        let out = dir.appendingPathComponent("fl-out-\(UUID().uuidString)")
-        let err = dir.appendingPathComponent("fl-err-\(UUID().uuidString)")
-        let inp = dir.appendingPathComponent("fl-in-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: inp.path, contents: stdin ?? Data())
-        defer {
-            for u in [out, err, inp] { try? FileManager.default.removeItem(at: u) }
-        }
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = args
-        p.standardInput = try FileHandle(forReadingFrom: inp)
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: try Data(contentsOf: out), stderr: try String(contentsOf: err, encoding: .utf8))
+        let r = try FeedlayoutBinary.run(args, stdin: stdin)
+        return Run(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 
     private func tempDir() -> URL {

@@ -10,37 +10,9 @@ final class ValidateGenerateTests: XCTestCase {
         var stderr: String
     }
 
-    /// The binary beside the test bundle (same build configuration), else .build/debug/feedlayout.
-    private func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let exe = Bundle.main.executableURL { candidates.append(exe.deletingLastPathComponent().appendingPathComponent("feedlayout")) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("feedlayout"))
-        candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/debug/feedlayout"))
-        for c in candidates where FileManager.default.isExecutableFile(atPath: c.path) { return c }
-        XCTFail("feedlayout binary not found (looked at \(candidates.map(\.path))); run `swift build` first")
-        throw XCTSkip("no binary")
-    }
-
     private func run(_ args: [String]) throws -> Run {
-        let dir = FileManager.default.temporaryDirectory
-        let out = dir.appendingPathComponent("fl-out-\(UUID().uuidString)")
-        let err = dir.appendingPathComponent("fl-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = args
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        return Run(
-            status: p.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        let r = try FeedlayoutBinary.run(args)
+        return Run(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: r.stderr)
     }
 
     private func tempDir() -> URL {
