@@ -75,7 +75,13 @@ public final class FeedEngine: Sendable {
 
     /// The prepared cell of a status (cached by content and style).
     public func preparedCell(for status: Status, style: CellStyle) -> PreparedCell {
-        let key = PreparedKey(statusID: status.id, fingerprint: status.contentFingerprint, style: style.name)
+        preparedCell(for: status, fingerprint: status.contentFingerprint, style: style)
+    }
+
+    /// `preparedCell(for:style:)` with the status's fingerprint already computed (it hashes every
+    /// field of the status: computed once per row, not once per cache).
+    func preparedCell(for status: Status, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
+        let key = PreparedKey(statusID: status.id, fingerprint: fingerprint, style: style.name)
         if let p = preparedCells.value(for: key) { return p }
         let p = cellEngine.prepare(status, style: style)
         preparedCells.insert(p, for: key)
@@ -87,7 +93,7 @@ public final class FeedEngine: Sendable {
     public func cell(for status: Status, options: FeedOptions) -> CellLayout {
         let key = options.key(status)
         if let c = layouts.value(for: key) { return c }
-        let c = preparedCell(for: status, style: options.style)
+        let c = preparedCell(for: status, fingerprint: key.fingerprint, style: options.style)
             .layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
         layouts.insert(c, for: key)
         return c
