@@ -39,19 +39,16 @@ extension PreparedText {
                     if f & ClusterFlags.hanging == 0 {
                         if total + a > maxWidth + limit && i > start {
                             if lastBreak >= start {
-                                let w = contentAtBreak + lineEndCorrection(after: lastBreak)
-                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: w, hard: false))
-                                start = lastBreak + 1
+                                let (end, w) = fittingBreak(
+                                    cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
+                                    maxWidth: maxWidth + limit, charWrap: charWrap)
+                                breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
+                                start = end
                                 total = 0; content = 0
-                                var j = start
-                                while j < i {
-                                    total += cl[j].advance
-                                    if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
-                                    j += 1
-                                }
                                 lastBreak = -1
-                                // Carried clusters end at no opportunity (else we would have broken
-                                // after them), so only the overflow test is left: re-run it.
+                                // Measure the carried clusters again from the new start (they hold
+                                // break opportunities when the kerning loss moved the break back).
+                                i = start
                                 continue
                             }
                             // Broken between clusters: the last one loses its kerning with the
@@ -95,6 +92,29 @@ extension PreparedText {
             }
         }
         return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// The line end at the last break opportunity `lastBreak`, unless the kerning its final
+    /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
+    /// fits (when there is one).
+    /// - Returns: the end cluster (exclusive) and the line's width.
+    private func fittingBreak(
+        _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
+        charWrap: Bool
+    ) -> (Int, Double) {
+        let w = contentAtBreak + lineEndCorrection(after: lastBreak)
+        if w <= maxWidth || contentAtBreak > maxWidth || lineEndCorrections.isEmpty { return (lastBreak + 1, w) }
+        var best = (lastBreak + 1, w)
+        var total = 0.0, content = 0.0
+        for j in start..<lastBreak {
+            total += cl[j].advance
+            if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
+            if charWrap || cl[j].flags & ClusterFlags.breakAfter != 0 {
+                let candidate = content + lineEndCorrection(after: j)
+                if candidate <= maxWidth { best = (j + 1, candidate) }
+            }
+        }
+        return best
     }
 
     /// Turns line spans into lines with vertical metrics, applying the line limit and the token.

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ (with AddressSanitizer) and runs each for a time budget,
+# starting from the seeds in fuzz/Corpus/<target>/.
+#
+#   scripts/fuzz.sh [target ...]        every target when none is named (FuzzClassicPlist …)
+#   FUZZ_SECONDS=600 scripts/fuzz.sh    seconds per target (default 60)
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh   stop each target after this many executions instead
+#
+# The working corpus (seeds plus what the fuzzer finds) lives in .build-fuzz/corpus/<target>, so the
+# repository's seeds stay small; crashes, hangs (> FUZZ_TIMEOUT s, default 10), leaks and
+# out-of-memory inputs go to .build-fuzz/artifacts/<target>/, logs to .build-fuzz/logs/.
+# Reproduce one: fuzz/.build/debug/<target> <artifact file>
+# Exits non-zero when any target found a problem.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(FuzzClassicPlist FuzzModelPlist FuzzWeiboJSON FuzzJSONLines FuzzDetect FuzzText FuzzCell)
+fi
+seconds=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:--1}
+timeout=${FUZZ_TIMEOUT:-10}
+work="$root/.build-fuzz"
+mkdir -p "$work/logs"
+
+for t in "${targets[@]}"; do
+    echo "== building $t"
+    (cd fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$t" 2>&1 \
+        | grep -v "Cannot export local symbol" || true)
+    [ -x "fuzz/.build/debug/$t" ] || { echo "fuzz.sh: $t did not build" >&2; exit 2; }
+done
+
+# The Swift runtime's backtracer would fight ASan over crash reports.
+export SWIFT_BACKTRACE=enable=no
+export FEEDLAYOUT_FONTS="$root/Fonts"
+failed=()
+printf '%-18s %12s %8s %10s %s\n' target executions seconds exec/s result > "$work/summary.txt"
+for t in "${targets[@]}"; do
+    corpus="$work/corpus/$t"
+    artifacts="$work/artifacts/$t"
+    mkdir -p "$corpus" "$artifacts"
+    cp -n fuzz/Corpus/"$t"/* "$corpus"/ 2>/dev/null || true
+    log="$work/logs/$t.log"
+    echo "== fuzzing $t for ${seconds}s (runs: $runs) — log: $log"
+    start=$(date +%s)
+    status=0
+    "fuzz/.build/debug/$t" "$corpus" "fuzz/Corpus/$t" \
+        -max_total_time="$seconds" -runs="$runs" -timeout="$timeout" -rss_limit_mb=2048 -max_len=16384 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1 || status=$?
+    elapsed=$(( $(date +%s) - start ))
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    execs=${execs:-0}
+    rate=$(( execs / (elapsed > 0 ? elapsed : 1) ))
+    if [ "$status" -eq 0 ]; then result=ok; else result="FAILED (exit $status; see $log)"; failed+=("$t"); fi
+    printf '%-18s %12s %8s %10s %s\n' "$t" "$execs" "$elapsed" "$rate" "$result" | tee -a "$work/summary.txt"
+done
+echo
+cat "$work/summary.txt"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz.sh: problems in: ${failed[*]} (inputs in $work/artifacts/)" >&2
+    exit 1
+fi
