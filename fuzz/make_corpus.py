@@ -94,7 +94,8 @@ write("FuzzText", "hostile-width", bytes([252, 0, 0]) + text_params(10)[3:] + b"
 
 # Cell: 12 parameter bytes (see CellTarget.run), then fields split by 0x1F.
 def cell_params(width=375, scale=2, max_lines=0, flags=0, counts=0, seed=7, mode=0, created=5):
-    return (struct.pack("<H", int((width - 240) * 2)) + bytes([scale - 1, max_lines]) + struct.pack("<H", flags)
+    # width = 240 + steps / scale (CellTarget.run)
+    return (struct.pack("<H", int((width - 240) * scale)) + bytes([scale - 1, max_lines]) + struct.pack("<H", flags)
             + bytes([counts]) + struct.pack("<H", seed) + bytes([mode]) + struct.pack("<H", created) + b"\x00")
 
 

@@ -53,19 +53,19 @@ extension PreparedText {
                             }
                             // Broken between clusters: the last one loses its kerning with the
                             // next; if that makes the line overflow, one fewer cluster fits.
+                            // (Widths exclude trailing hanging clusters, as everywhere.)
                             var end = i
                             var w = content + lineEndCorrection(after: end - 1)
                             while w > maxWidth + limit && end - 1 > start {
                                 end -= 1
-                                content -= cl[end].advance
-                                w = content + lineEndCorrection(after: end - 1)
+                                w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
                             }
                             breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
                             start = end
                             total = 0; content = 0
-                            for j in end..<i { total += cl[j].advance }
-                            content = total
                             lastBreak = -1
+                            i = start
+                            continue
                         }
                         total += a
                         content = total
@@ -92,6 +92,16 @@ extension PreparedText {
             }
         }
         return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// Width of clusters `start..<end` without the trailing hanging ones.
+    private static func contentWidth(_ cl: UnsafeBufferPointer<Cluster>, _ start: Int, _ end: Int) -> Double {
+        var total = 0.0, content = 0.0
+        for j in start..<end {
+            total += cl[j].advance
+            if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
+        }
+        return content
     }
 
     /// The line end at the last break opportunity `lastBreak`, unless the kerning its final
@@ -303,7 +313,9 @@ extension TextLayout {
                     prepared.clusters[c].flags & ClusterFlags.attachment != 0
                 {
                     let o = objects[next]
-                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: o.width, height: o.ascent + o.descent)))
+                    // The cluster's advance is the object's width as measured (non-finite or negative → 0).
+                    let width = prepared.clusters[c].advance
+                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: width, height: o.ascent + o.descent)))
                     next += 1
                 }
                 x += prepared.clusters[c].advance

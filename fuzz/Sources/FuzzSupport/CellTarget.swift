@@ -11,8 +11,9 @@ public enum CellTarget {
     /// Input layout: 12 parameter bytes, then fields separated by 0x1F: text, user name, source,
     /// retweeted text, tag name, card title, card description, title bar, topic, link title.
     public static func run(_ input: inout FuzzInput) {
-        let width = 240 + Double(input.uint16() % 1800) / 2  // 240 … 1139.5 pt
+        let steps = input.uint16()
         let scale = Double(input.byte() % 3 + 1)
+        let width = 240 + Double(steps % 2400) / scale  // 240 … 2639 pt, on the pixel grid
         let maxLines = Int(input.byte() % 10)
         let flags = input.uint16()
         let counts = input.byte()
@@ -57,6 +58,12 @@ public enum CellTarget {
         for style in [CellStyle.weibo, .classic] {
             let prepared = engine.prepare(status, style: style)
             let cell = prepared.layout(width: width, scale: scale, maxTextLines: maxLines)
+            if ProcessInfo.processInfo.environment["FUZZ_DEBUG"] != nil {
+                for box in textBoxes(of: cell) {
+                    let options = LayoutOptions(width: box.frame.width, maxLines: 0)
+                    dump(box.text.prepared.text, box.text.prepared, options, box.layout)
+                }
+            }
             check(cell, width: width, scale: scale)
             let full = prepared.layout(width: width, scale: scale)
             check(full, width: width, scale: scale)

@@ -107,10 +107,16 @@ public enum TextTarget {
             fuzzCheck(line.baseline.isFinite && line.ascent.isFinite && line.descent.isFinite, "line \(i) metrics not finite")
             fuzzCheck(line.baseline >= lastBaseline, "line \(i) baseline \(line.baseline) above the previous one")
             lastBaseline = line.baseline
-            // A line wider than the width holds one cluster that is not hanging (a cluster never splits).
+            // A line wider than the width holds one cluster with an advance (a cluster never
+            // splits; zero-width and hanging clusters may join it).
             if line.width > maxWidth + 1e-6 && !(layout.token?.line == i) {
-                let visible = line.clusters.filter { !prepared.isHanging($0) }.count
+                let visible = line.clusters.filter { !prepared.isHanging($0) && prepared.advance(ofCluster: $0) > 0 }.count
                 fuzzCheck(visible <= 1, "line \(i) of \(visible) clusters is \(line.width) wide, width \(maxWidth)")
+            }
+            // Its width is at least that of its widest cluster that is not hanging (kerning cannot
+            // take more than a cluster's own advance away).
+            if let widest = line.clusters.filter({ !prepared.isHanging($0) }).map({ prepared.advance(ofCluster: $0) }).max() {
+                fuzzCheck(line.width >= widest * 0.5 - 1e-9, "line \(i) is \(line.width) wide, holding a cluster of \(widest)")
             }
             let xs = layout.clusterPositions(onLine: i, of: prepared)
             fuzzCheck(xs.count == line.clusters.count + 1, "cluster positions count")
@@ -132,6 +138,7 @@ public enum TextTarget {
 
 /// Prints the input of a failing run (set FUZZ_DEBUG=1 when reproducing a crash file).
 func dump(_ text: AttributedText, _ prepared: PreparedText, _ options: LayoutOptions, _ layout: TextLayout) {
+    func print(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
     print("text: \(text.string.unicodeScalars.map { String($0.value, radix: 16) })")
     print("runs: \(text.runs)")
     print("attachments: \(text.attachments)")
