@@ -5,11 +5,14 @@
 #   scripts/fuzz.sh [target ...]        every target when none is named (FuzzClassicPlist …)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh    seconds per target (default 60)
 #   FUZZ_RUNS=1000000 scripts/fuzz.sh   stop each target after this many executions instead
+#   FUZZ_CONFIG=debug scripts/fuzz.sh   unoptimized build (default release: optimized, ~5x the
+#                                       executions; checks, overflow traps and ASan stay on)
 #
 # The working corpus (seeds plus what the fuzzer finds) lives in .build-fuzz/corpus/<target>, so the
 # repository's seeds stay small; crashes, hangs (> FUZZ_TIMEOUT s, default 10), leaks and
 # out-of-memory inputs go to .build-fuzz/artifacts/<target>/, logs to .build-fuzz/logs/.
-# Reproduce one: fuzz/.build/debug/<target> <artifact file>
+# Reproduce one: fuzz/.build/release/<target> <artifact file>  (FUZZ_DEBUG=1 prints the text
+# target's input and lines)
 # Exits non-zero when any target found a problem.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,14 +25,15 @@ fi
 seconds=${FUZZ_SECONDS:-60}
 runs=${FUZZ_RUNS:--1}
 timeout=${FUZZ_TIMEOUT:-10}
+config=${FUZZ_CONFIG:-release}
 work="$root/.build-fuzz"
 mkdir -p "$work/logs"
 
 for t in "${targets[@]}"; do
     echo "== building $t"
-    (cd fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$t" 2>&1 \
+    (cd fuzz && swift build -c "$config" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$t" 2>&1 \
         | grep -v "Cannot export local symbol" || true)
-    [ -x "fuzz/.build/debug/$t" ] || { echo "fuzz.sh: $t did not build" >&2; exit 2; }
+    [ -x "fuzz/.build/$config/$t" ] || { echo "fuzz.sh: $t did not build" >&2; exit 2; }
 done
 
 # The Swift runtime's backtracer would fight ASan over crash reports.
@@ -66,7 +70,7 @@ for t in "${targets[@]}"; do
         left=$(( seconds - ($(date +%s) - start) ))
         [ "$left" -gt 0 ] || break
         status=0
-        "fuzz/.build/debug/$t" "$corpus" "fuzz/Corpus/$t" \
+        "fuzz/.build/$config/$t" "$corpus" "fuzz/Corpus/$t" \
             -max_total_time="$left" -runs="$runs" -timeout="$timeout" -max_len=16384 "${extra[@]}" \
             -print_final_stats=1 -artifact_prefix="$artifacts/" >> "$log" 2>&1 || status=$?
         n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | paste -sd+ | bc)

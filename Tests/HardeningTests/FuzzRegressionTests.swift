@@ -1,0 +1,92 @@
+// Regression tests of the problems the fuzzers found (docs/hardening.md, "Findings").
+import Foundation
+import StatusModel
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+final class FuzzRegressionTests: XCTestCase {
+    /// FuzzText: a line ending in a default-ignorable character (U+2066 here) counted the advance of
+    /// the space glyph HarfBuzz draws it with as lost kerning, and the break opportunity path did not
+    /// check the corrected width: the line overflowed its width by 11 pt.
+    func testLineEndingInAnIgnorableFitsItsWidth() throws {
+        let m = try Hardening.requireMeasurer()
+        let scalars: [UInt32] = [0x2073, 0x2C69, 0x6120, 0x7420, 0x7365, 0x742A, 0x6F20, 0x2066, 0x2377, 0x6874,
+                                 0xA6A6, 0xA6A6, 0x69A6, 0x7273, 0x7061, 0x6970, 0x676E]
+        let s = String(String.UnicodeScalarView(scalars.compactMap(UnicodeScalar.init)))
+        let prepared = m.prepare(AttributedText(s, size: 49.772793163958184))
+        let width = 350.96971084153506
+        let l = prepared.layout(LayoutOptions(width: width, wrap: .character, grid: PixelGrid(scale: 2)))
+        Hardening.assertCovers(l, prepared)
+        for line in l.lines { XCTAssertLessThanOrEqual(line.width, width + 1e-7, "\(line)") }
+        // The ignorable itself is zero-width and loses nothing at a line end.
+        let lri = m.prepare(AttributedText("a\u{2066}", size: 20))
+        let one = lri.layout(LayoutOptions(width: 1000))
+        XCTAssertEqual(one.lines[0].width, lri.advance(ofCluster: 0), accuracy: 1e-9)
+    }
+
+    /// FuzzText: breaking between clusters (no opportunity on the line) subtracted a hanging space's
+    /// advance from the width, giving a line holding a 19 pt character a width of 0.
+    func testForcedBreakAfterAHangingSpaceKeepsTheWidth() throws {
+        let m = try Hardening.requireMeasurer()
+        let prepared = m.prepare(AttributedText("攀\u{2000}\u{0}\u{20D8}耀", size: 19))
+        let l = prepared.layout(LayoutOptions(width: .nan))
+        Hardening.assertCovers(l, prepared)
+        for line in l.lines {
+            let visible = line.clusters.filter { !prepared.isHanging($0) }
+            let content = visible.map { prepared.advance(ofCluster: $0) }.reduce(0, +)
+            XCTAssertEqual(line.width, content, accuracy: 1e-9, "\(line)")
+        }
+    }
+
+    /// FuzzText: an inline object with a non-finite or negative width was measured as 0 wide but its
+    /// rect kept the raw width (−∞).
+    func testInlineObjectRectUsesTheMeasuredWidth() throws {
+        let m = try Hardening.requireMeasurer()
+        for w in [-Double.infinity, .nan, -5, .infinity] {
+            var text = AttributedText("a", size: 17)
+            text.appendAttachment(width: w, ascent: 10, descent: 2, name: "o", attributes: TextAttributes(size: 17))
+            let prepared = m.prepare(text)
+            let l = prepared.layout(LayoutOptions(width: 100))
+            let rects = l.attachmentRects(of: prepared)
+            XCTAssertEqual(rects.count, 1)
+            XCTAssertEqual(rects.first?.rect.width, 0, "object width \(w)")
+        }
+    }
+
+    private func loadPlist(_ bytes: [UInt8]) -> Result<LoadResult, StatusModelError> {
+        Result { () throws(StatusModelError) -> LoadResult in
+            try FeedLoader.load(data: Data(bytes), fileName: "set.plist")
+        }
+    }
+
+    /// A binary plist's trailer: offset size 1, reference size 1, `count` objects, top object 0,
+    /// offset table at `table`.
+    private func trailer(count: UInt64, table: UInt64) -> [UInt8] {
+        func be(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
+        return [0, 0, 0, 0, 0, 0, 1, 1] + be(count) + be(0) + be(table)
+    }
+
+    /// FuzzClassicPlist: Foundation on Linux crashes (SIGSEGV) bridging some sets of a binary plist.
+    /// Binary plists holding a set are now refused as malformed before parsing.
+    func testBinaryPlistWithASetIsMalformed() {
+        // Object 0: a set holding object 1; object 1: the string "a".
+        let body: [UInt8] = Array("bplist00".utf8) + [0xC1, 0x01, 0x51, 0x61] + [8, 10]
+        let result = loadPlist(body + trailer(count: 2, table: 12))
+        guard case .failure(let e) = result, case .malformed(let file, let format, _, let reason) = e else {
+            return XCTFail("expected malformed, got \(result)")
+        }
+        XCTAssertEqual(file, "set.plist")
+        XCTAssertEqual(format, "property list")
+        XCTAssertTrue(reason.contains("set"), reason)
+    }
+
+    /// Found while fixing the above: an offset-table offset near Int.max in a binary plist trailer
+    /// overflowed the depth walker's arithmetic (a trap). It is now a malformed file.
+    func testBinaryPlistWithAHugeTableOffsetIsMalformed() {
+        let body: [UInt8] = Array("bplist00".utf8) + [0xA0] + [UInt8](repeating: 0, count: 31)
+        let result = loadPlist(body + trailer(count: 1, table: UInt64(Int64.max)))
+        guard case .failure(let e) = result else { return XCTFail("loaded") }
+        XCTAssertEqual(e.caseName, "malformed", "\(e)")
+    }
+}
