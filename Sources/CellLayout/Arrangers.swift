@@ -11,7 +11,8 @@ import TextMeasure
 /// Places a laid-out text at `frame`, with its entities, inline objects and token in cell coordinates.
 /// A text cut without a token (a one-line label) has no token frame. Parts reaching past the frame's
 /// sides (a single grapheme cluster wider than the line, which never splits) are clipped to it.
-func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+func makeTextBox(_ box: PreparedTextBox, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+    let prepared = box.prepared
     func place(_ r: Rect) -> Rect {
         let moved = grid.round(r.offsetBy(dx: frame.minX, dy: frame.minY))
         let x0 = min(max(moved.minX, frame.minX), frame.maxX)
@@ -31,16 +32,16 @@ func makeTextBox(_ prepared: PreparedText, _ layout: TextLayout, frame: Rect, gr
         token = place(Rect(x: t.x, y: line.top, width: t.width, height: line.ascent + line.descent))
     }
     return TextBox(
-        frame: frame, layout: layout, text: PreparedTextBox(prepared), entities: hits, attachments: objects, token: token)
+        frame: frame, layout: layout, text: box, entities: hits, attachments: objects, token: token)
 }
 
 /// A one-line label of at most `maxWidth`, its left edge at `x`, vertically centred on `centerY`.
 /// `lineHeight` sets the box: natural (the fonts' extent) or a grid whose ascent + descent is the box.
 func label(
-    _ prepared: PreparedText, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
+    _ prepared: PreparedTextBox, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
     lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
 ) -> TextBox {
-    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
+    let l = prepared.prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
     let frame = grid.round(Rect(
         x: x, y: centerY - l.size.height / 2, width: min(l.size.width, grid.ceil(max(0, maxWidth))), height: l.size.height))
     return makeTextBox(prepared, l, frame: frame, grid: grid)
@@ -86,9 +87,9 @@ struct ClassicArranger {
         var truncated = false
         var extra = 0.0
         if let p = parts.text {
-            let l = p.layout(
+            let l = p.prepared.layout(
                 LayoutOptions(width: max(0, width - 2 * s), maxLines: maxLines, grid: grid),
-                truncationToken: maxLines > 0 ? parts.token : nil)
+                truncationToken: maxLines > 0 ? parts.token.prepared : nil)
             let frame = grid.round(Rect(
                 x: s, y: textTop, width: min(l.size.width, grid.ceil(max(0, width - 2 * s))), height: l.size.height))
             text = makeTextBox(p, l, frame: frame, grid: grid)
@@ -109,9 +110,9 @@ struct ClassicArranger {
     }
 
     /// A label whose frame comes from the single-line size (the tutorial's `sizeWithAttributes`).
-    private func fixedLabel(_ p: PreparedText, _ rect: Rect) -> TextBox {
+    private func fixedLabel(_ p: PreparedTextBox, _ rect: Rect) -> TextBox {
         let frame = grid.round(rect)
-        let l = p.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
+        let l = p.prepared.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
         return makeTextBox(p, l, frame: frame, grid: grid)
     }
 }
@@ -239,7 +240,7 @@ struct StackedArranger {
         for (i, b) in parts.toolbar.enumerated() {
             let x0 = grid.round(width * Double(i) / n), x1 = grid.round(width * Double(i + 1) / n)
             let frame = Rect(x: x0, y: bar.minY, width: x1 - x0, height: bar.height)
-            let labelW = min(grid.ceil(b.label.naturalWidth), max(0, frame.width - m.toolbarIconSize - m.toolbarIconGap))
+            let labelW = min(grid.ceil(b.label.prepared.naturalWidth), max(0, frame.width - m.toolbarIconSize - m.toolbarIconGap))
             let contentW = m.toolbarIconSize + m.toolbarIconGap + labelW
             let icon = grid.round(Rect(
                 x: frame.minX + (frame.width - contentW) / 2, y: bar.midY - m.toolbarIconSize / 2,
@@ -270,10 +271,10 @@ struct StackedArranger {
     /// A text block: `textPadding` above and below lines on the baseline grid of `size` (0 tall
     /// without lines).
     /// - Returns: the text and the block's height.
-    private func textBlock(_ p: PreparedText, top: Double, size: Double, maxLines: Int, token: PreparedText?) -> (TextBox, Double) {
-        let l = p.layout(
+    private func textBlock(_ p: PreparedTextBox, top: Double, size: Double, maxLines: Int, token: PreparedTextBox?) -> (TextBox, Double) {
+        let l = p.prepared.layout(
             LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: size), grid: grid),
-            truncationToken: token)
+            truncationToken: token?.prepared)
         let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
         // A text without lines (an empty retweet text) takes no space, paddings included.
         return (makeTextBox(p, l, frame: frame, grid: grid), l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height)
@@ -303,7 +304,7 @@ struct StackedArranger {
         let x = m.padding
         let cW = contentWidth
         if c.page.isVideo {
-            let frame = grid.round(Rect(x: x, y: top, width: cW, height: (2 * cW - m.pictureGap) / 3))
+            let frame = grid.round(Rect(x: x, y: top, width: cW, height: max(0, (2 * cW - m.pictureGap) / 3)))
             let s = min(m.videoPlayBadgeSize, frame.width, frame.height)
             let badge = ImageFrame(name: "video-play", frame: grid.round(Rect(
                 x: frame.minX + (frame.width - s) / 2, y: frame.minY + (frame.height - s) / 2, width: s, height: s)))
@@ -332,11 +333,11 @@ struct StackedArranger {
             let tx = image.maxX + m.cardTextInset
             let tw = max(0, right - tx)
             let pitch = m.cardLinePitch
-            let l = p.layout(
+            let l = p.prepared.layout(
                 LayoutOptions(
                     width: tw, maxLines: m.cardMaxLines,
                     lineHeight: .grid(pitch: pitch, ascent: 0.8 * pitch, descent: 0.2 * pitch), grid: grid),
-                truncationToken: nil)
+                truncationToken: c.token?.prepared)
             let f = grid.round(Rect(x: tx, y: frame.midY - l.size.height / 2, width: tw, height: l.size.height))
             text = makeTextBox(p, l, frame: f, grid: grid)
         }

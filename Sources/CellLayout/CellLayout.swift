@@ -8,8 +8,11 @@ import TextMeasure
 /// Thread-safety: an immutable value, safe to share across threads.
 public struct CellLayout: Sendable, Equatable {
     public var statusID: Int64
+    /// The name of the style it was laid out with.
     public var styleName: String
+    /// The cell width in points.
     public var width: Double
+    /// The screen scale whose pixel grid every frame edge lies on.
     public var scale: Double
     /// The row height.
     public var height: Double
@@ -21,6 +24,7 @@ public struct CellLayout: Sendable, Equatable {
     /// The vertical blocks, top to bottom; their heights sum to `height`.
     public var blocks: [CellBlock]
 
+    /// The avatar image (40 × 40 in both built-in styles).
     public var avatar: Rect
     /// The verification badge over the avatar's bottom-right corner.
     public var avatarBadge: ImageFrame?
@@ -140,11 +144,16 @@ public struct ImageFrame: Sendable, Equatable {
     }
 }
 
-/// A prepared text kept for drawing; two are equal when their text and advances are.
-public struct PreparedTextBox: Sendable, Equatable {
-    public var prepared: PreparedText
+/// A prepared text kept for drawing, shared by reference (a cell's layouts at several widths and
+/// the prepared cell hold the same one); two are equal when their text and advances are.
+public final class PreparedTextBox: Sendable, Equatable {
+    public let prepared: PreparedText
     public init(_ prepared: PreparedText) { self.prepared = prepared }
+    /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
+    /// cache, are counted by every holder).
+    public var residentBytes: Int { prepared.residentBytes }
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
+        if a === b { return true }
         let x = a.prepared, y = b.prepared
         guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
         for i in 0..<x.clusterCount where x.advance(ofCluster: i) != y.advance(ofCluster: i) { return false }
@@ -176,12 +185,14 @@ public struct TextBox: Sendable, Equatable {
     public var string: String { text.prepared.text.string }
 }
 
+/// The title bar above the profile (e.g. "热门"): its band, optional icon and label.
 public struct TitleBarLayout: Sendable, Equatable {
     public var frame: Rect
     public var icon: Rect?
     public var label: TextBox
 }
 
+/// One picture of a grid and its optional badge.
 public struct PictureFrame: Sendable, Equatable {
     public var pictureID: String
     public var frame: Rect
@@ -189,12 +200,15 @@ public struct PictureFrame: Sendable, Equatable {
     public var badge: ImageFrame?
 }
 
+/// A picture grid (one to nine pictures, spec section 2).
 public struct PictureGridLayout: Sendable, Equatable {
     /// The bounding frame of the pictures.
     public var frame: Rect
     public var pictures: [PictureFrame]
 }
 
+/// The card (`page_info`): image, optional type badge, title/description text and button; a video
+/// card is one large image with a play badge.
 public struct CardLayout: Sendable, Equatable {
     public var frame: Rect
     public var isVideo: Bool
@@ -206,6 +220,7 @@ public struct CardLayout: Sendable, Equatable {
     public var button: Rect?
 }
 
+/// The retweet block: background, "@name:" text and the retweet's pictures or card.
 public struct RetweetLayout: Sendable, Equatable {
     /// The background (full cell width).
     public var frame: Rect
@@ -215,6 +230,7 @@ public struct RetweetLayout: Sendable, Equatable {
     public var card: CardLayout?
 }
 
+/// The tag row below the content (a place tag has an icon and is taller).
 public struct TagLayout: Sendable, Equatable {
     public var frame: Rect
     public var isPlace: Bool
@@ -222,6 +238,7 @@ public struct TagLayout: Sendable, Equatable {
     public var label: TextBox
 }
 
+/// One toolbar button: its third of the toolbar, icon and count label.
 public struct ToolbarButton: Sendable, Equatable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case repost, comment, like
@@ -233,6 +250,7 @@ public struct ToolbarButton: Sendable, Equatable {
     public var string: String
 }
 
+/// The toolbar: repost, comment and like buttons over the full cell width.
 public struct ToolbarLayout: Sendable, Equatable {
     public var frame: Rect
     public var buttons: [ToolbarButton]

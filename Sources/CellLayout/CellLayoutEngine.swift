@@ -20,6 +20,8 @@ public struct CellLayoutEngine: Sendable {
     public let now: Date?
     /// UTC offset of displayed times, in seconds (Beijing time by default, as in the API's dates).
     public let utcOffset: Int
+    /// Prepared toolbar labels and read-more tokens, shared by copies of this engine.
+    let labels: LabelCache
 
     /// - Parameters:
     ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
@@ -31,7 +33,11 @@ public struct CellLayoutEngine: Sendable {
         self.emoticons = emoticons
         self.now = now
         self.utcOffset = utcOffset
+        labels = LabelCache()
     }
+
+    /// Hits, misses and evictions of the label cache (toolbar labels, read-more tokens).
+    package var labelCacheStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { labels.statistics }
 
     /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
     public init(measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600) {
@@ -70,8 +76,11 @@ public struct CellLayoutEngine: Sendable {
         return status.createdAtText ?? ""
     }
 
-    func readMoreToken(_ style: CellStyle, size: Double) -> PreparedText {
-        measurer.prepare(AttributedText(style.readMoreToken, size: size, role: .cellLink))
+    /// Prepares `text` with the engine's measurer.
+    func prep(_ text: AttributedText) -> PreparedTextBox { PreparedTextBox(measurer.prepare(text)) }
+
+    func readMoreToken(_ style: CellStyle, size: Double) -> PreparedTextBox {
+        labels.prepared(AttributedText(style.readMoreToken, size: size, role: .cellLink), measurer: measurer)
     }
 
     // MARK: classic
@@ -83,17 +92,17 @@ public struct CellLayoutEngine: Sendable {
         let name = status.user.name
         let date = timeString(status)
         let source = m.sourcePrefix + status.source
-        let text: PreparedText? =
-            status.text.isEmpty ? nil : measurer.prepare(AttributedText(status.text, size: m.textFontSize, role: .cellText))
+        let text: PreparedTextBox? =
+            status.text.isEmpty ? nil : prep(AttributedText(status.text, size: m.textFontSize, role: .cellText))
         let badge = status.memberBadge.flatMap { $0.isEmpty ? nil : $0 }
         return ClassicParts(
             metrics: m,
-            name: measurer.prepare(AttributedText(name, attributes: nameAttrs)),
+            name: prep(AttributedText(name, attributes: nameAttrs)),
             nameSize: measurer.singleLineSize(name, attributes: nameAttrs),
             memberBadge: badge,
-            date: measurer.prepare(AttributedText(date, attributes: dateAttrs)),
+            date: prep(AttributedText(date, attributes: dateAttrs)),
             dateSize: measurer.singleLineSize(date, attributes: dateAttrs),
-            source: measurer.prepare(AttributedText(source, attributes: sourceAttrs)),
+            source: prep(AttributedText(source, attributes: sourceAttrs)),
             sourceSize: measurer.singleLineSize(source, attributes: sourceAttrs),
             text: text,
             token: readMoreToken(style, size: m.textFontSize))
@@ -131,9 +140,9 @@ public struct CellLayoutEngine: Sendable {
             timeLine.append(m.sourcePrefix + status.source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
         }
 
-        var title: PreparedText?
+        var title: PreparedTextBox?
         if let bar = status.titleBar, !bar.text.isEmpty {
-            title = measurer.prepare(AttributedText(bar.text, size: m.titleFontSize, role: .cellTitle))
+            title = prep(AttributedText(bar.text, size: m.titleFontSize, role: .cellTitle))
         }
 
         // What is shown below the text: a retweet, else own pictures, else own card.
@@ -148,25 +157,25 @@ public struct CellLayoutEngine: Sendable {
                 prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
                 removingTrailingURLOf: rtCard == nil ? nil : rt.pageInfo?.pageID,
                 style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText))
-            retweet = RetweetParts(text: measurer.prepare(rtText), pictures: rtPictures, card: rtCard)
+            retweet = RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
         } else if !status.pictures.isEmpty {
             pictures = Array(status.pictures.prefix(9))
         } else if let page = status.pageInfo {
             card = prepareCard(page, m)
         }
 
-        var text: PreparedText?
+        var text: PreparedTextBox?
         if !status.text.isEmpty {
             let attributed = StatusTextBuilder.build(
                 status.text, urls: status.urlEntities, topics: status.topics, prefixName: nil,
                 removingTrailingURLOf: card == nil ? nil : status.pageInfo?.pageID,
                 style: entityStyle(m, size: m.textFontSize, role: .cellText))
-            if attributed.utf16Count > 0 { text = measurer.prepare(attributed) }
+            if attributed.utf16Count > 0 { text = prep(attributed) }
         }
 
         var tag: TagParts?
         if let t = status.tag, !t.name.isEmpty {
-            tag = TagParts(tag: t, label: measurer.prepare(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
+            tag = TagParts(tag: t, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
         }
 
         let counts: [(ToolbarButton.Kind, Int, String)] = [
@@ -176,13 +185,14 @@ public struct CellLayoutEngine: Sendable {
         let toolbar = counts.map { kind, count, word in
             let string = CountFormat.label(count, word: word)
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
-            return ToolbarParts(kind: kind, string: string, label: measurer.prepare(AttributedText(string, size: m.toolbarFontSize, role: role)))
+            let label = labels.prepared(AttributedText(string, size: m.toolbarFontSize, role: role), measurer: measurer)
+            return ToolbarParts(kind: kind, string: string, label: label)
         }
 
         return StackedParts(
             metrics: m, title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
-            name: measurer.prepare(name), avatarBadge: avatarBadge,
-            timeLine: measurer.prepare(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
+            name: prep(name), avatarBadge: avatarBadge,
+            timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
     }
 
@@ -193,14 +203,16 @@ public struct CellLayoutEngine: Sendable {
     }
 
     private func prepareCard(_ page: PageInfo, _ m: StackedMetrics) -> CardParts {
-        if page.isVideo { return CardParts(page: page, text: nil) }
+        if page.isVideo { return CardParts(page: page, text: nil, token: nil) }
         var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
         if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
         if !page.desc.isEmpty {
             if text.utf16Count > 0 { text.append("\n", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
             text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
         }
-        return CardParts(page: page, text: text.utf16Count == 0 ? nil : measurer.prepare(text))
+        if text.utf16Count == 0 { return CardParts(page: page, text: nil, token: nil) }
+        let ellipsis = labels.prepared(AttributedText("…", size: m.cardDescFontSize, role: .cellCardDesc), measurer: measurer)
+        return CardParts(page: page, text: prep(text), token: ellipsis)
     }
 }
 
@@ -250,51 +262,53 @@ final class Shared<Value: Sendable>: Sendable {
 
 struct ClassicParts: Sendable {
     var metrics: ClassicMetrics
-    var name: PreparedText
+    var name: PreparedTextBox
     var nameSize: Size
     var memberBadge: String?
-    var date: PreparedText
+    var date: PreparedTextBox
     var dateSize: Size
-    var source: PreparedText
+    var source: PreparedTextBox
     var sourceSize: Size
-    var text: PreparedText?
-    var token: PreparedText
+    var text: PreparedTextBox?
+    var token: PreparedTextBox
 }
 
 struct CardParts: Sendable {
     var page: PageInfo
-    var text: PreparedText?
+    var text: PreparedTextBox?
+    /// "…" ending a card text cut at `cardMaxLines`.
+    var token: PreparedTextBox?
 }
 
 struct RetweetParts: Sendable {
-    var text: PreparedText
+    var text: PreparedTextBox
     var pictures: [Picture]
     var card: CardParts?
 }
 
 struct TagParts: Sendable {
     var tag: Tag
-    var label: PreparedText
+    var label: PreparedTextBox
 }
 
 struct ToolbarParts: Sendable {
     var kind: ToolbarButton.Kind
     var string: String
-    var label: PreparedText
+    var label: PreparedTextBox
 }
 
 struct StackedParts: Sendable {
     var metrics: StackedMetrics
-    var title: PreparedText?
+    var title: PreparedTextBox?
     var titleIcon: Bool
-    var name: PreparedText
+    var name: PreparedTextBox
     var avatarBadge: String?
-    var timeLine: PreparedText
-    var text: PreparedText?
+    var timeLine: PreparedTextBox
+    var text: PreparedTextBox?
     var retweet: RetweetParts?
     var pictures: [Picture]
     var card: CardParts?
     var tag: TagParts?
     var toolbar: [ToolbarParts]
-    var token: PreparedText
+    var token: PreparedTextBox
 }

@@ -8,9 +8,9 @@ import TextMeasure
 /// `keep_size` or a side under 1, a square of `cW / 2`. Two or three pictures: one row of `len`
 /// squares; four: 2 × 2; five or six: two rows of three; seven to nine: three rows of three.
 package enum PictureGrid {
-    /// The side of a grid square.
+    /// The side of a grid square (0 when the content is too narrow for three).
     package static func itemLength(contentWidth cW: Double, gap: Double, grid: PixelGrid) -> Double {
-        grid.round((cW + gap) / 3 - gap)
+        max(0, grid.round((cW + gap) / 3 - gap))
     }
 
     /// Columns per row for `count` pictures (count ≥ 2).

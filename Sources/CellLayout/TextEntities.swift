@@ -3,14 +3,15 @@ import TextMeasure
 
 // Status text → attributed text with entities (spec section 2).
 //
-// Design. The text is split into pieces over its UTF-16 code units, one entity kind at a time and in
+// Design. The text is split into pieces over its UTF-8 bytes, one entity kind at a time and in
 // the spec's priority order: short URLs (from `url_struct`), `#topic#` (from `topic_struct`),
 // @mentions (`@[-_a-zA-Z0-9\u4E00-\u9FA5]+`), then emoticon codes (`\[[^ \[\]]+?\]` naming a known
 // emoticon). Each pass only looks inside the plain pieces the previous passes left, so entities
-// never overlap. The matchers are written by hand over code units (no regular expressions): every
-// character the patterns name is in the BMP, and a surrogate is never one of them, so matching code
-// units is matching characters. The parse is linear in the text length times the number of URL and
-// topic entries.
+// never overlap. The matchers are written by hand over bytes (no regular expressions): the ASCII
+// characters the patterns name never occur inside a multi-byte sequence, and the CJK range of the
+// mention pattern is decoded from its three-byte sequences, so matching bytes is matching
+// characters. Pieces are cut from the string at UTF-8 offsets (O(1) indices of a native string, no
+// transcoding). The parse is linear in the text length times the number of URL and topic entries.
 
 /// How entity text is styled and which emoticons exist.
 package struct EntityStyle: Sendable {
@@ -24,7 +25,7 @@ package struct EntityStyle: Sendable {
     var ascentFraction: Double
 }
 
-/// A piece of the text: a UTF-16 range and what it is.
+/// A piece of the text: a UTF-8 range and what it is.
 struct TextPiece {
     enum Kind {
         case plain
@@ -37,29 +38,15 @@ struct TextPiece {
     var kind: Kind
 }
 
-/// Cuts a string at increasing UTF-16 offsets without transcoding: it walks one index forward,
-/// so slicing a whole text piece by piece is linear.
+/// Cuts a string at UTF-8 offsets (scalar boundaries) without transcoding.
 struct Slicer {
     let text: String
-    private var index: String.Index
-    private var offset = 0
 
-    init(text: String) {
-        self.text = text
-        index = text.utf16.startIndex
-    }
-
-    /// The index of UTF-16 offset `o`. - Precondition: offsets never decrease between calls.
-    mutating func index(_ o: Int) -> String.Index {
-        index = text.utf16.index(index, offsetBy: o - offset)
-        offset = o
-        return index
-    }
-
-    /// The text of `range` (at scalar boundaries; ranges in increasing order).
-    mutating func slice(_ range: Range<Int>) -> String {
-        let a = index(range.lowerBound)
-        return String(text[a..<index(range.upperBound)])
+    /// The text of `range`.
+    func slice(_ range: Range<Int>) -> String {
+        let u = text.utf8
+        let a = u.index(u.startIndex, offsetBy: range.lowerBound)
+        return String(text[a..<u.index(a, offsetBy: range.count)])
     }
 }
 
@@ -73,10 +60,11 @@ package enum StatusTextBuilder {
         _ text: String, urls: [URLEntity], topics: [Topic], prefixName: String?,
         removingTrailingURLOf pageID: String?, style: EntityStyle
     ) -> AttributedText {
-        var units = Array(text.utf16)
+        var text = text
         if let pageID, !pageID.isEmpty {
-            removeTrailingURL(&units, urls: urls.filter { $0.pageID == pageID })
+            text = removingTrailingURL(text, urls: urls.filter { $0.pageID == pageID })
         }
+        let units = Array(text.utf8)
         var out = AttributedText("", attributes: style.plain)
         if let name = prefixName, !name.isEmpty {
             let r = out.append("@" + name, attributes: style.link)
@@ -85,30 +73,30 @@ package enum StatusTextBuilder {
         }
         var pieces = [TextPiece(range: 0..<units.count, kind: .plain)]
         for url in urls where !url.shortURL.isEmpty {
-            let needle = Array(url.shortURL.utf16)
+            let needle = Array(url.shortURL.utf8)
             pieces = split(pieces) { findAll(needle, in: units, range: $0, kind: .link(url)) }
         }
         for topic in topics where !topic.title.isEmpty {
-            let needle = Array(("#" + topic.title + "#").utf16)
+            let needle = Array(("#" + topic.title + "#").utf8)
             pieces = split(pieces) { findAll(needle, in: units, range: $0, kind: .topic(topic.title)) }
         }
         pieces = split(pieces) { mentions(in: units, range: $0) }
         if style.emoticons.count > 0 {
             pieces = split(pieces) { emoticons(in: units, range: $0, known: style.emoticons) }
         }
-        var slicer = Slicer(text: text)
+        let slicer = Slicer(text: text)
         for piece in pieces {
-            append(piece, units: units, slicer: &slicer, to: &out, style: style)
+            append(piece, slicer: slicer, to: &out, style: style)
         }
         return out
     }
 
-    private static func string(_ units: [UInt16], _ range: Range<Int>) -> String {
-        String(decoding: units[range], as: UTF16.self)
+    private static func string(_ units: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: units[range], as: UTF8.self)
     }
 
     private static func append(
-        _ piece: TextPiece, units: [UInt16], slicer: inout Slicer, to out: inout AttributedText, style: EntityStyle
+        _ piece: TextPiece, slicer: Slicer, to out: inout AttributedText, style: EntityStyle
     ) {
         let size = style.plain.size
         switch piece.kind {
@@ -161,7 +149,7 @@ package enum StatusTextBuilder {
     }
 
     /// Non-overlapping occurrences of `needle`, left to right.
-    static func findAll(_ needle: [UInt16], in s: [UInt16], range: Range<Int>, kind: TextPiece.Kind) -> [TextPiece] {
+    static func findAll(_ needle: [UInt8], in s: [UInt8], range: Range<Int>, kind: TextPiece.Kind) -> [TextPiece] {
         guard !needle.isEmpty, range.count >= needle.count else { return [] }
         var out: [TextPiece] = []
         var i = range.lowerBound
@@ -181,22 +169,32 @@ package enum StatusTextBuilder {
         return out
     }
 
-    /// True for the characters of a mention name: `[-_a-zA-Z0-9\u4E00-\u9FA5]`.
-    static func isMentionUnit(_ c: UInt16) -> Bool {
-        switch c {
-        case 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x4E00...0x9FA5: return true
-        default: return false
+    /// The length in bytes of the mention-name character at `i` (`[-_a-zA-Z0-9\u4E00-\u9FA5]`), or 0.
+    static func mentionCharacterLength(_ s: [UInt8], at i: Int, end: Int) -> Int {
+        let b = s[i]
+        switch b {
+        case 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return 1
+        case 0xE4...0xE9:
+            // U+4E00 ... U+9FA5 are the three-byte sequences E4 B8 80 ... E9 BE A5.
+            guard i + 2 < end else { return 0 }
+            let v = (UInt32(b & 0x0F) << 12) | (UInt32(s[i + 1] & 0x3F) << 6) | UInt32(s[i + 2] & 0x3F)
+            return (0x4E00...0x9FA5).contains(v) ? 3 : 0
+        default: return 0
         }
     }
 
     /// Matches of `@[-_a-zA-Z0-9\u4E00-\u9FA5]+`, left to right.
-    static func mentions(in s: [UInt16], range: Range<Int>) -> [TextPiece] {
+    static func mentions(in s: [UInt8], range: Range<Int>) -> [TextPiece] {
         var out: [TextPiece] = []
         var i = range.lowerBound
         while i < range.upperBound {
             if s[i] == at {
                 var j = i + 1
-                while j < range.upperBound && isMentionUnit(s[j]) { j += 1 }
+                while j < range.upperBound {
+                    let n = mentionCharacterLength(s, at: j, end: range.upperBound)
+                    if n == 0 { break }
+                    j += n
+                }
                 if j > i + 1 {
                     out.append(TextPiece(range: i..<j, kind: .mention))
                     i = j
@@ -209,7 +207,7 @@ package enum StatusTextBuilder {
     }
 
     /// Matches of `\[[^ \[\]]+?\]` whose text is a known emoticon, left to right.
-    static func emoticons(in s: [UInt16], range: Range<Int>, known: EmoticonTable) -> [TextPiece] {
+    static func emoticons(in s: [UInt8], range: Range<Int>, known: EmoticonTable) -> [TextPiece] {
         var out: [TextPiece] = []
         var i = range.lowerBound
         while i < range.upperBound {
@@ -232,25 +230,24 @@ package enum StatusTextBuilder {
         return out
     }
 
-    /// Removes a short URL of `urls` that ends the text (trailing whitespace ignored), with that
-    /// whitespace.
-    private static func removeTrailingURL(_ s: inout [UInt16], urls: [URLEntity]) {
-        var end = s.count
-        while end > 0 && isWhitespace(s[end - 1]) { end -= 1 }
-        for url in urls where !url.shortURL.isEmpty {
-            let needle = Array(url.shortURL.utf16)
-            guard end >= needle.count, s[(end - needle.count)..<end].elementsEqual(needle) else { continue }
-            var cut = end - needle.count
-            while cut > 0 && isWhitespace(s[cut - 1]) { cut -= 1 }
-            s.removeSubrange(cut..<s.count)
-            return
+    /// `text` without a short URL of `urls` that ends it (trailing white space ignored) and the white
+    /// space before that URL; `text` itself when none does.
+    private static func removingTrailingURL(_ text: String, urls: [URLEntity]) -> String {
+        let scalars = text.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex, scalars[scalars.index(before: end)].properties.isWhitespace {
+            end = scalars.index(before: end)
         }
+        let body = text[..<end]
+        for url in urls where !url.shortURL.isEmpty && body.hasSuffix(url.shortURL) {
+            var cut = body.unicodeScalars.index(body.endIndex, offsetBy: -url.shortURL.unicodeScalars.count)
+            while cut > scalars.startIndex, scalars[scalars.index(before: cut)].properties.isWhitespace {
+                cut = scalars.index(before: cut)
+            }
+            return String(text[..<cut])
+        }
+        return text
     }
 
-    private static let at: UInt16 = 0x40, open: UInt16 = 0x5B, close: UInt16 = 0x5D, space: UInt16 = 0x20
-
-    /// White space (a BMP code unit that is not a surrogate and has the White_Space property).
-    private static func isWhitespace(_ u: UInt16) -> Bool {
-        Unicode.Scalar(u)?.properties.isWhitespace ?? false
-    }
+    private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20
 }

@@ -56,6 +56,13 @@ public struct RowHeightSequence: Sendable, Equatable {
         return tree.replace(at: i, with: height)
     }
 
+    /// Replaces the heights of the rows from `i` on with `heights` (e.g. estimates corrected by
+    /// real layouts arriving in order). - Complexity: O(k + log n).
+    public mutating func replace(from i: Int, with heights: [Int32]) {
+        precondition(heights.allSatisfy { $0 >= 0 }, "RowHeightSequence: negative height")
+        tree.overwrite(from: i, with: heights[...])
+    }
+
     /// Inserts one row at `i`. - Complexity: O(log n).
     public mutating func insert(_ height: Int32, at i: Int) {
         insert(contentsOf: [height], at: i)

@@ -165,6 +165,38 @@ final class _TreeNode<E: _TreeElement> {
         return r
     }
 
+    /// Overwrites the elements from `i` on with `new` (which MUST fit in this subtree); returns
+    /// the change of the summary.
+    func overwrite(from i: Int, with new: ArraySlice<E>) -> (old: E.Summary, new: E.Summary) {
+        var oldSum = E.Summary.zero
+        var newSum = E.Summary.zero
+        if isLeaf {
+            var k = i
+            for e in new {
+                oldSum = oldSum + elements[k].summary
+                newSum = newSum + e.summary
+                elements[k] = e
+                k += 1
+            }
+        } else {
+            var (c, local) = locate(i)
+            var rest = new
+            while !rest.isEmpty {
+                let take = min(rest.count, childCounts[c] - local)
+                makeChildUnique(c)
+                let delta = children[c].overwrite(from: local, with: rest.prefix(take))
+                childSummaries[c] = children[c].summary
+                oldSum = oldSum + delta.old
+                newSum = newSum + delta.new
+                rest = rest.dropFirst(take)
+                c += 1
+                local = 0
+            }
+        }
+        summary = summary - oldSum + newSum
+        return (oldSum, newSum)
+    }
+
     /// Inserts `new` at `i`; returns the new right siblings created by splitting this node.
     func insert(_ new: ArraySlice<E>, at i: Int, shape: TreeShape) -> [_TreeNode<E>] {
         if isLeaf {
@@ -399,7 +431,14 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
     /// `count` and the total summary when `offset` is at or past the end. Zero-extent elements are
     /// never returned unless followed by the end. - Complexity: O(log n).
     func find(extent offset: Int64) -> (index: Int, prefix: E.Summary) {
-        if offset >= root.summary.extent { return (count, root.summary) }
+        let (index, prefix, _) = findElement(extent: offset)
+        return (index, prefix)
+    }
+
+    /// `find(extent:)` that also returns the element found (nil at the end).
+    /// - Complexity: O(log n).
+    func findElement(extent offset: Int64) -> (index: Int, prefix: E.Summary, element: E?) {
+        if offset >= root.summary.extent { return (count, root.summary, nil) }
         var node = root
         var offset = offset
         var index = 0
@@ -426,7 +465,7 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
                 acc = acc + s
                 k += 1
             }
-            return (index + k, acc)
+            return (index + k, acc, buffer[k])
         }
     }
 
@@ -446,6 +485,17 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
             e = element
             return old
         }
+    }
+
+    /// Overwrites the elements from `i` on with `elements` (same count, no structural change);
+    /// returns the summaries of the old and the new elements.
+    /// - Complexity: O(k + log n) for k elements.
+    @discardableResult
+    mutating func overwrite(from i: Int, with elements: ArraySlice<E>) -> (old: E.Summary, new: E.Summary) {
+        precondition(i >= 0 && i + elements.count <= count, "overwrite: \(i)..<\(i + elements.count) out of 0..<\(count)")
+        guard !elements.isEmpty else { return (.zero, .zero) }
+        makeRootUnique()
+        return root.overwrite(from: i, with: elements)
     }
 
     /// Inserts `elements` at `i` (0 ≤ i ≤ count). - Complexity: O(k + log n) for k elements.

@@ -87,6 +87,20 @@ extension TableGeometry {
         sections.update(at: indexPath.section) { $0.rowsHeight += Int64(p) - Int64(old) }
     }
 
+    /// Changes the heights of the consecutive rows of `section` starting at `row` (a batch reload,
+    /// e.g. a chunk of precomputed layouts replacing estimates).
+    /// - Complexity: O(k + log S + log n).
+    public mutating func reloadRows(inSection section: Int, startingAt row: Int, heights: [Double]) throws(TableLayoutError) {
+        var p: [Int32] = []
+        p.reserveCapacity(heights.count)
+        for (k, h) in heights.enumerated() { p.append(try pixels(h, "row \(row + k) of section \(section)")) }
+        guard !p.isEmpty else { return }
+        let (e, before) = entry(section)
+        precondition(row >= 0 && row + p.count <= Int(e.rowCount), "reload rows \(row)..<\(row + p.count) out of 0..<\(e.rowCount)")
+        let delta = rows.tree.overwrite(from: Int(before.rows) + row, with: p[...])
+        sections.update(at: section) { $0.rowsHeight += delta.new - delta.old }
+    }
+
     /// Moves a row, keeping its height: it is removed from `from`, then inserted so that it ends
     /// at `to` (UITableView's `moveRow(at:to:)`). - Complexity: O(log S + log n).
     public mutating func moveRow(from: TableIndexPath, to: TableIndexPath) {
@@ -181,7 +195,9 @@ extension TableGeometry {
 
     /// Opens or closes a section. A closed section keeps its header and footer and hides its rows,
     /// whose heights stay stored. In `.accordion` mode, opening a section closes the section opened
-    /// before it. - Complexity: O(log S).
+    /// before it through this method (`lastExpandedSection`); sections created expanded are not
+    /// tracked, so an accordion table SHOULD start with every section collapsed.
+    /// - Complexity: O(log S).
     public mutating func setExpanded(_ expanded: Bool, section: Int) {
         precondition(section >= 0 && section < sections.count, "section \(section) out of 0..<\(sections.count)")
         if expanded {
@@ -205,7 +221,7 @@ extension TableGeometry {
 
     /// Applies a batch with UITableView's index semantics (see `TableBatchUpdate`).
     /// - Complexity: O(m log m + m · (log S + log n) + r) for m edits and r rows of deleted or
-    ///   inserted sections.
+    ///   inserted or moved sections.
     public mutating func performBatchUpdates(_ batch: TableBatchUpdate) throws(TableLayoutError) {
         // Validate and convert every height first, so a throw leaves the table unchanged.
         var reloads: [(TableIndexPath, Int32)] = []
@@ -220,6 +236,11 @@ extension TableGeometry {
 
         let deletedSections = Set(batch.deletedSections)
         for s in deletedSections { precondition(s >= 0 && s < sections.count, "deleted section \(s) out of range") }
+        let movedSections = Set(batch.movedSections.map(\.from))
+        precondition(movedSections.count == batch.movedSections.count, "a section is moved twice")
+        for s in movedSections {
+            precondition(s >= 0 && s < sections.count && !deletedSections.contains(s), "moved section \(s) out of range or deleted")
+        }
         var removals = Set(batch.deletedRows)
         precondition(removals.count == batch.deletedRows.count, "a row is deleted twice")
         for m in batch.movedRows {
@@ -239,16 +260,26 @@ extension TableGeometry {
             deleteRow(at: ip)
             touched.insert(ip.section)
         }
-        var sectionDeletes = deletedSections
+        var sectionDeletes = deletedSections.union(movedSections)
         if batch.removesEmptiedSections {
-            for s in touched where sections[s].rowCount == 0 { sectionDeletes.insert(s) }
+            for s in touched where sections[s].rowCount == 0 && !movedSections.contains(s) { sectionDeletes.insert(s) }
+        }
+        var openMovedTo: Int?
+        for m in batch.movedSections {
+            let (e, before) = entry(m.from)
+            let g = Int(before.rows)
+            newSections.append((m.to, e, rows.tree.elements(in: g..<(g + Int(e.rowCount)))))
+            if lastExpandedSection == m.from { openMovedTo = m.to }
         }
         for s in sectionDeletes.sorted(by: >) { deleteSection(s) }
 
         // Insert phase (new indices), ascending.
         newSections.sort { $0.0 < $1.0 }
         precondition(Set(newSections.map(\.0)).count == newSections.count, "two sections inserted at one index")
-        for (index, e, h) in newSections { insertSections([e], heights: h, at: index) }
+        for (index, e, h) in newSections {
+            insertSections([e], heights: h, at: index)
+            if index == openMovedTo { lastExpandedSection = index }
+        }
         inserts.sort { $0.0 < $1.0 }
         for k in inserts.indices.dropFirst() { precondition(inserts[k - 1].0 != inserts[k].0, "two rows inserted at \(inserts[k].0)") }
         for (ip, p) in inserts { insertRows(at: ip, pixels: [p]) }

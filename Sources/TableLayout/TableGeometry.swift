@@ -5,10 +5,15 @@
 //   sections concatenated in order (a section's rows are a contiguous run of "global" indices);
 //   `sections` holds one `_SectionEntry` per section whose summary carries the section's visible
 //   height (spacing + header + visible rows + footer), its row count and its stored row pixels.
-// - A section's top is the table header plus the prefix summary of the sections before it, and
-//   the first global row of section s is the prefix row count; so rect queries are one descent of
-//   `sections` and one or two of `rows`, and a point lookup searches `sections` by height, then
-//   `rows` by height inside the section: O(log S + log n), never linear in sections or rows.
+// - Vertical order: table header, then per section [spacing][header][rows][footer], then the
+//   table footer. A section's top is the table header plus the prefix summary of the sections
+//   before it; the same summary gives its first global row and the stored pixels of all rows
+//   before it, so a row rect is one descent of `sections` and one of `rows`, and a point lookup
+//   searches `sections` by visible height, then `rows` by height inside the section:
+//   O(log S + log n), never linear in sections or rows.
+// - Alternative considered: one tree of rows, headers and footers as items. It needs a kind tag
+//   per item and makes collapsing a section O(rows); two trees keep rows at 4 bytes each and make
+//   collapse O(log S).
 // - Collapsing a section only flips a flag in its entry: its rows keep their stored heights in
 //   `rows` (so they still count in the row-pixel summary) but no longer in the visible height.
 // - Heights are integer pixels of `configuration.scale` (Int32 per row, Int64 sums), so every
@@ -185,6 +190,15 @@ public struct TableGeometry: Sendable, Equatable {
         points(Int64(rows[globalRow(indexPath)]))
     }
 
+    /// Stored heights in points of the rows `rowRange` of `section` (also when collapsed).
+    /// - Complexity: O(log S + log n + k).
+    public func heights(ofRowsInSection section: Int, rows rowRange: Range<Int>) -> [Double] {
+        let (e, before) = entry(section)
+        precondition(rowRange.lowerBound >= 0 && rowRange.upperBound <= Int(e.rowCount), "rows \(rowRange) out of 0..<\(e.rowCount)")
+        let g = Int(before.rows)
+        return rows.tree.elements(in: (g + rowRange.lowerBound)..<(g + rowRange.upperBound)).map { points(Int64($0)) }
+    }
+
     /// Heights of the table header and footer in points. - Complexity: O(1).
     public var tableHeaderHeight: Double { points(Int64(tableHeader)) }
     public var tableFooterHeight: Double { points(Int64(tableFooter)) }
@@ -273,11 +287,11 @@ public struct TableGeometry: Sendable, Equatable {
     /// footer, in spacing, headers and footers, or outside the content.
     /// - Complexity: O(log S + log n).
     public func indexPathForRow(at y: Double) -> TableIndexPath? {
+        guard !y.isNaN else { return nil }
         let p = pixelFloor(y) - Int64(tableHeader)
         guard p >= 0 else { return nil }
-        let (s, before) = sections.find(extent: p)
-        guard s < sections.count else { return nil }
-        let e = sections[s]
+        let (s, before, found) = sections.findElement(extent: p)
+        guard let e = found else { return nil }
         let q = p - before.height - Int64(e.spacing) - Int64(e.header)
         guard q >= 0, q < e.visibleRowsHeight else { return nil }
         let (g, _) = rows.tree.find(extent: before.rowPixels + q)
@@ -291,6 +305,7 @@ public struct TableGeometry: Sendable, Equatable {
     ///   (at most two) sections cut by a bound search their rows; the others are inside entirely.
     public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] {
         var result: [TableIndexPath] = []
+        guard !yRange.lowerBound.isNaN, !yRange.upperBound.isNaN else { return result }
         let lo = pixelFloor(yRange.lowerBound)
         let hi = pixelCeil(yRange.upperBound)
         guard lo < hi, sections.count > 0 else { return result }

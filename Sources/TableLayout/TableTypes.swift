@@ -101,9 +101,10 @@ public struct SectionIndex: Sendable, Equatable {
 
     /// Maps each index title to the first section whose title sorts at or after it (the last
     /// section if none), as an alphabetical contact list does for letters without a section.
-    /// `sectionTitles` MUST be sorted.
+    /// `sectionTitles` MUST be sorted and non-empty.
     /// - Complexity: O(t log s).
     public init(titles: [String], sectionTitles: [String]) {
+        precondition(!sectionTitles.isEmpty, "SectionIndex: no section titles")
         let targets = titles.map { title -> Int in
             var lo = 0
             var hi = sectionTitles.count
@@ -111,7 +112,7 @@ public struct SectionIndex: Sendable, Equatable {
                 let mid = (lo + hi) / 2
                 if sectionTitles[mid] < title { lo = mid + 1 } else { hi = mid }
             }
-            return max(0, min(lo, sectionTitles.count - 1))
+            return min(lo, sectionTitles.count - 1)
         }
         self.init(titles: titles, sections: targets)
     }
@@ -130,7 +131,9 @@ public struct SectionIndex: Sendable, Equatable {
 /// sources) are applied first in descending order, then inserts (and move destinations) in
 /// ascending order. When `removesEmptiedSections` is set, a section that loses its last row through
 /// this batch's row deletes or moves is deleted too, in the delete phase: the "after" indices
-/// MUST count it as deleted.
+/// MUST count it as deleted. Rows listed in `deletedRows` that belong to a deleted section are
+/// ignored (they go with their section). Every index MUST be valid and no row or insertion index
+/// MAY appear twice (preconditions); an invalid height throws before anything changes.
 public struct TableBatchUpdate: Sendable, Equatable {
     public struct RowInsertion: Sendable, Equatable {
         public var indexPath: TableIndexPath
@@ -150,6 +153,17 @@ public struct TableBatchUpdate: Sendable, Equatable {
         }
     }
 
+    public struct SectionMove: Sendable, Equatable {
+        /// Index before the update.
+        public var from: Int
+        /// Index after the update.
+        public var to: Int
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
     public struct SectionInsertion: Sendable, Equatable {
         public var index: Int
         public var section: SectionSpec
@@ -163,6 +177,9 @@ public struct TableBatchUpdate: Sendable, Equatable {
     public var deletedRows: [TableIndexPath] = []
     public var reloadedRows: [RowInsertion] = []
     public var movedRows: [RowMove] = []
+    /// Sections moved with their rows (after this batch's row deletes inside them, before its row
+    /// inserts, whose indices are final); a moved section is never removed as emptied.
+    public var movedSections: [SectionMove] = []
     public var insertedSections: [SectionInsertion] = []
     public var insertedRows: [RowInsertion] = []
     public var removesEmptiedSections = false

@@ -93,6 +93,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
+        var table = runs[0].attributes.weight == .bold ? simpleBold : simple
 
         var start = 0
         while start < n {
@@ -101,6 +102,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if runs[run].range.upperBound <= start && run + 1 < runs.count {
                 while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
+                table = runs[run].attributes.weight == .bold ? simpleBold : simple
             }
             let attributes = runs[run].attributes
             let size = runFonts.size
@@ -110,7 +112,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // itemization needed: the table only holds code points the text face maps). It is
             // taken only between clusters that cannot kern with it (per-character-path ones,
             // whitespace, the ends of the text); next to a shaped word it joins the word.
-            let table = attributes.weight == .bold ? simpleBold : simple
             if end == start + 1 && !shapesWholeRuns {
                 let v = UInt32(u[start])
                 let packed = table.lookup(v)
@@ -161,7 +162,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
-            if previousSlot == .emoji && (info.first == 0x20 || info.isSeparator) {
+            // (The reference mode shapes such a space with the text run: same advance.)
+            if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
                 slot = .emoji
             }
             previousSlot = info.isSeparator ? .primary : slot
@@ -171,9 +173,12 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
                 if !info.isSeparator {
-                    let f = fonts.file(slot)
+                    // The advance always comes from the text face: Noto Color Emoji's space is
+                    // 1.245 em wide, a visible hole after every emoji.
+                    let textSlot: FontSlot = attributes.weight == .bold ? .bold : .primary
+                    let f = fonts.file(textSlot)
                     let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
-                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(slot)
+                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
                     glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
                 }
                 builder.appendCluster(
@@ -426,7 +431,7 @@ private struct ClusterInfo {
         var index = 0
         var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false
         var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
-        var last: UInt32 = 0
+        var lastClass = LineBreakClass.XX
         while i < end {
             var v = UInt32(u[i])
             i += 1
@@ -438,9 +443,11 @@ private struct ClusterInfo {
             }
             if index == 0 {
                 first = v
-                firstPictographic = UnicodeProperties.isExtendedPictographic(v)
-                firstRI = UnicodeProperties.isRegionalIndicator(v)
-                firstEmojiPresentation = UnicodeProperties.isEmojiPresentation(v)
+                let t = UnicodeProperties.traits(v)
+                firstPictographic = t.isExtendedPictographic
+                firstRI = t.isRegionalIndicator
+                firstEmojiPresentation = t.isEmojiPresentation
+                lastClass = t.lineBreakClass
             } else {
                 switch v {
                 case 0x200D: hasZWJ = true
@@ -448,10 +455,12 @@ private struct ClusterInfo {
                 case 0xFE0E: isTextPresentation = true
                 case 0x20E3: hasKeycap = true
                 case 0xE0020...0xE007F: hasTag = true
-                default: if UnicodeProperties.isEmojiModifier(v) { hasModifier = true }
+                default: break
                 }
+                let t = UnicodeProperties.traits(v)
+                if t.isEmojiModifier { hasModifier = true }
+                lastClass = t.lineBreakClass
             }
-            last = v
             index += 1
         }
         isSingleScalar = index == 1
@@ -462,7 +471,7 @@ private struct ClusterInfo {
                 firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
                 || (hasZWJ && firstPictographic) || firstEmojiPresentation
         }
-        switch UnicodeProperties.lineBreakClass(last) {
+        switch lastClass {
         case .BK, .CR, .LF, .NL: isSeparator = true
         default: break
         }

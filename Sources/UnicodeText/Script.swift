@@ -21,6 +21,10 @@ public struct UnicodeScript: Hashable, Sendable {
     /// The script of a code point (Unknown for unassigned and invalid values).
     /// - Complexity: O(log r) over the 1657 runs of the table.
     public static func of(_ scalar: UInt32) -> UnicodeScript {
+        if scalar < 0x80 {
+            // ASCII: letters are Latin, everything else Common.
+            return (scalar | 0x20) &- 0x61 < 26 ? .latin : .common
+        }
         let table = ScriptRuns.shared
         var lo = 0, hi = table.starts.count
         while hi - lo > 1 {

@@ -119,3 +119,25 @@ public struct UnicodeProperties: Sendable {
         return columns == 0 ? widest : columns
     }
 }
+
+/// The properties font itemization needs about a code point, from one table lookup.
+public struct ScalarTraits: Sendable, Equatable {
+    public let lineBreakClass: LineBreakClass
+    public let isExtendedPictographic: Bool
+    public let isEmojiPresentation: Bool
+    public let isEmojiModifier: Bool
+    public let isRegionalIndicator: Bool
+}
+
+extension UnicodeProperties {
+    /// Line-break class and emoji properties of `v` in one lookup (invalid values: XX, no emoji).
+    public static func traits(_ v: UInt32) -> ScalarTraits {
+        let p = PackedProperties.lookup(v)
+        return ScalarTraits(
+            lineBreakClass: LineBreakClass(rawValue: p.lineBreak) ?? .XX,
+            isExtendedPictographic: p.has(PackedProperties.extendedPictographicBit),
+            isEmojiPresentation: p.has(PackedProperties.emojiPresentationBit),
+            isEmojiModifier: p.has(PackedProperties.emojiModifierBit),
+            isRegionalIndicator: p.has(PackedProperties.regionalIndicatorBit))
+    }
+}

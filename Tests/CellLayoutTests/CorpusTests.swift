@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StatusModel
 import TextMeasure
 import XCTest
@@ -138,6 +139,39 @@ final class CorpusTests: XCTestCase {
         XCTAssertLessThanOrEqual(counts[.retweetPictures] + counts[.retweetCard], counts[.retweet])
         XCTAssertEqual(counts[.tag], statuses.filter { !($0.tag?.name.isEmpty ?? true) }.count)
         XCTAssertEqual(counts[.title], statuses.filter { !($0.titleBar?.text.isEmpty ?? true) }.count)
+    }
+
+    /// Preparing and laying out from several threads (sharing one engine and its label cache)
+    /// gives the serial results.
+    func testConcurrentLayoutMatchesSerial() throws {
+        let statuses = try fixture("feed.plist") + fixture("StatusInfo.plist")
+        let e = engine()
+        let serial = statuses.map { e.layout($0, width: 375, style: .weibo, scale: 2, maxTextLines: 4) }
+        let results = Mutex([CellLayout?](repeating: nil, count: statuses.count))
+        DispatchQueue.concurrentPerform(iterations: statuses.count) { i in
+            let c = e.prepare(statuses[i], style: .weibo).layout(width: 375, scale: 2, maxTextLines: 4)
+            results.withLock { $0[i] = c }
+        }
+        let concurrent = results.withLock { $0 }
+        for i in statuses.indices { XCTAssertEqual(concurrent[i], serial[i], "status \(statuses[i].id)") }
+    }
+
+    /// Degenerate widths lay out without traps: no negative sizes, blocks still tile the height.
+    func testTinyWidthsDoNotBreakLayout() throws {
+        let statuses = try fixture("feed.plist")
+        let e = engine()
+        for s in statuses {
+            for style in [CellStyle.weibo, .classic] {
+                let prepared = e.prepare(s, style: style)
+                for w in [0.0, 1, 30, 100] {
+                    let c = prepared.layout(width: w, scale: 3, maxTextLines: 2)
+                    for (name, r) in Invariants.frames(of: c) where r.width < 0 || r.height < 0 {
+                        XCTFail("status \(s.id) \(style.name) at \(w): \(name) has a negative size \(r)")
+                    }
+                    XCTAssertEqual(c.blocks.last?.frame.maxY ?? -1, c.height, accuracy: 1e-9)
+                }
+            }
+        }
     }
 
     // MARK: goldens

@@ -26,6 +26,9 @@ final class EntityTests: XCTestCase {
         let t = build("hi @张三_x-1, @ and @Bob!ok @")
         XCTAssertEqual(t.string, "hi @张三_x-1, @ and @Bob!ok @")
         XCTAssertEqual(entities(t), ["mention:@张三_x-1=张三_x-1", "mention:@Bob=Bob"])
+        // The name stops at characters outside the class: emoji, fullwidth letters, U+9FA6, "·".
+        let u = build("@张三😀 @ｘ @一\u{9FA6} @丁·李 @龥")
+        XCTAssertEqual(entities(u), ["mention:@张三=张三", "mention:@一=一", "mention:@丁=丁", "mention:@龥=龥"])
     }
 
     func testEmoticonsOnlyWhenKnown() {

@@ -230,4 +230,26 @@ final class HandCheckedFrameTests: XCTestCase {
         XCTAssertEqual(c.retweet?.frame.height, 0)
         XCTAssertEqual(c.height, 8 + 56 + 37 + 35 + 2)
     }
+
+    func testAThirdStyleIsOnlyData() {
+        var metrics = StackedMetrics.weibo
+        metrics.padding = 16
+        metrics.profileHeight = 60
+        metrics.textFontSize = 15
+        metrics.toolbarHeight = 40
+        var palette = Palette.weibo
+        palette.text[.cellText] = 0x000000
+        let compact = CellStyle(name: "roomy", arrangement: .stacked(metrics), palette: palette, readMoreToken: "…更多")
+        var s = weiboStatus()
+        s.text = String(repeating: "字", count: 30)  // 15 pt in 375 − 32 = 343: 22 per line → 2 lines
+        let c = engine().layout(s, width: 375, style: compact, scale: 2)
+        XCTAssertEqual(c.styleName, "roomy")
+        XCTAssertEqual(c.avatar.minX, 16)
+        XCTAssertEqual(c.text?.frame, Rect(x: 16, y: 8 + 60 + 10, width: 343, height: 35.5))  // 15 + 20.1 → 35.5
+        XCTAssertEqual(c.block(.toolbar)?.frame.height, 40)
+        XCTAssertEqual(c.height, 8 + 60 + 55.5 + 40 + 2)
+        let cut = engine().layout(s, width: 375, style: compact, scale: 2, maxTextLines: 1)
+        XCTAssertEqual(cut.text?.token?.width, 45)  // "…更多": three wide characters (U+2026 ≥ U+1100) at 15 pt
+        XCTAssertEqual(compact.palette.color(.cellText), 0x000000)
+    }
 }

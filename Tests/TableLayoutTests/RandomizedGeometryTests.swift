@@ -11,22 +11,22 @@ final class RandomizedGeometryTests: XCTestCase {
 
     func testRandomEditsPlainDeepTree() throws {
         for seed: UInt64 in [1, 2, 3] {
-            try run(seed: seed, operations: 700, style: .plain, scale: 2, shape: TreeShape(leafCapacity: 4, fanout: 4))
+            try run(seed: seed, operations: 500, style: .plain, scale: 2, shape: TreeShape(leafCapacity: 4, fanout: 4))
         }
     }
 
     func testRandomEditsGroupedDeepTree() throws {
         for seed: UInt64 in [11, 12] {
-            try run(seed: seed, operations: 700, style: .grouped, scale: 3, shape: TreeShape(leafCapacity: 5, fanout: 4))
+            try run(seed: seed, operations: 500, style: .grouped, scale: 3, shape: TreeShape(leafCapacity: 5, fanout: 4))
         }
     }
 
     func testRandomEditsPlainSpacedStandardShape() throws {
-        try run(seed: 21, operations: 600, style: .plain, scale: 1, shape: .standard, spacing: 1)
+        try run(seed: 21, operations: 500, style: .plain, scale: 1, shape: .standard, spacing: 1)
     }
 
     func testRandomEditsMediumShape() throws {
-        try run(seed: 31, operations: 600, style: .plain, scale: 3, shape: TreeShape(leafCapacity: 8, fanout: 6), spacing: 0.5)
+        try run(seed: 31, operations: 500, style: .plain, scale: 3, shape: TreeShape(leafCapacity: 8, fanout: 6), spacing: 0.5)
     }
 
     /// A longer sweep for local runs: `TABLELAYOUT_FUZZ_SEEDS=200 swift test --filter TableLayoutTests`.
@@ -98,7 +98,7 @@ final class RandomizedGeometryTests: XCTestCase {
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     func randomEdit(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SeededRandom) throws -> String {
         let totalRows = n.sections.reduce(0) { $0 + $1.rows.count }
-        var kind = Int.random(in: 0..<18, using: &rng)
+        var kind = Int.random(in: 0..<19, using: &rng)
         if n.sections.isEmpty { kind = 6 }
         if totalRows > 160, kind < 3 { kind = 4 }
         if n.sections.count > 14, kind == 6 { kind = 8 }
@@ -191,6 +191,13 @@ final class RandomizedGeometryTests: XCTestCase {
                 n.setExpanded(e, section: s)
             }
             return "expand(\(s))"
+        case 16:
+            guard let ip = randomRow(n, &rng) else { return "noop" }
+            let len = Int.random(in: 1...(n.sections[ip.section].rows.count - ip.row), using: &rng)
+            let hs = (0..<len).map { _ in randomHeight(&rng) }
+            try g.reloadRows(inSection: ip.section, startingAt: ip.row, heights: hs.map(n.pt))
+            n.sections[ip.section].rows.replaceSubrange(ip.row..<(ip.row + len), with: hs)
+            return "reloadRows(\(ip))×\(len)"
         case 14:
             let h = Int64.random(in: 0...50, using: &rng)
             if Bool.random(using: &rng) {
@@ -240,7 +247,7 @@ final class RandomizedGeometryTests: XCTestCase {
         batch.deletedRows.shuffle(using: &rng)
         // Simulate the delete phase. Items are (height, isNew marker id).
         struct Item { var height: Int64; var tag: Int? }
-        struct Sec { var base: NaiveSection; var items: [Item]; var tag: Int? }
+        struct Sec { var base: NaiveSection; var items: [Item]; var tag: Int?; var oldIndex: Int? }
         var sim: [Sec] = []
         for (s, sec) in old.enumerated() where !deletedSections.contains(s) {
             var items: [Item] = []
@@ -251,14 +258,23 @@ final class RandomizedGeometryTests: XCTestCase {
                 items.append(Item(height: reloads[ip] ?? h, tag: nil))
             }
             if batch.removesEmptiedSections, touched, items.isEmpty { continue }
-            sim.append(Sec(base: sec, items: items, tag: nil))
+            sim.append(Sec(base: sec, items: items, tag: nil, oldIndex: s))
         }
+        // Section moves: take some survivors out, put them back at random positions.
+        var movedOut: [Sec] = []
+        for _ in 0..<Int.random(in: 0...2, using: &rng) where !sim.isEmpty {
+            var sec = sim.remove(at: Int.random(in: 0..<sim.count, using: &rng))
+            sec.tag = nil
+            movedOut.append(sec)
+        }
+        for sec in movedOut { sim.insert(sec, at: Int.random(in: 0...sim.count, using: &rng)) }
+        let movedOldIndices = Set(movedOut.compactMap(\.oldIndex))
         // Insert phase on the simulation, at random positions.
         var newSections: [Int: NaiveSection] = [:]
         for t in 0..<Int.random(in: 0...2, using: &rng) {
             let sec = randomSection(&n, &rng, maxRows: 6)
             newSections[t] = sec
-            sim.insert(Sec(base: sec, items: sec.rows.map { Item(height: $0, tag: nil) }, tag: t), at: Int.random(in: 0...sim.count, using: &rng))
+            sim.insert(Sec(base: sec, items: sec.rows.map { Item(height: $0, tag: nil) }, tag: t, oldIndex: nil), at: Int.random(in: 0...sim.count, using: &rng))
         }
         var newRows: [Int: (Int64, Bool)] = [:]  // tag -> (height, isMove)
         if !sim.isEmpty {
@@ -275,6 +291,7 @@ final class RandomizedGeometryTests: XCTestCase {
         var moveIndex = 0
         for (s, sec) in sim.enumerated() {
             if let t = sec.tag { batch.insertedSections.append(.init(s, section: spec(newSections[t]!, n))) }
+            if let o = sec.oldIndex, movedOldIndices.contains(o) { batch.movedSections.append(.init(from: o, to: s)) }
             for (r, item) in sec.items.enumerated() {
                 guard sec.tag == nil, let t = item.tag else { continue }
                 let ip = TableIndexPath(section: s, row: r)
@@ -335,6 +352,7 @@ final class RandomizedGeometryTests: XCTestCase {
         var boundaries: [Int64] = [0, l.content, n.tableHeader]
         for (s, sec) in n.sections.enumerated() {
             try expect(g.numberOfRows(inSection: s), sec.rows.count, "rows in \(s)")
+            try expect(g.heights(ofRowsInSection: s, rows: 0..<sec.rows.count), sec.rows.map(n.pt), "heights of section \(s)")
             try expect(g.isCollapsed(s), sec.collapsed, "collapsed \(s)")
             let top = l.sectionTop[s]
             try expect(g.rectForSection(s), n.rect(top, l.sectionBottom[s] - top), "rectForSection \(s)")

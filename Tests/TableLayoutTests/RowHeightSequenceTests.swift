@@ -9,8 +9,8 @@ final class RowHeightSequenceTests: XCTestCase {
             var rng = SeededRandom(seed: seed)
             var model: [Int32] = (0..<Int.random(in: 0...50, using: &rng)).map { _ in Int32.random(in: 0...99, using: &rng) }
             var seq = RowHeightSequence(pixelHeights: model, shape: shape)
-            for op in 0..<1000 {
-                switch Int.random(in: 0..<7, using: &rng) {
+            for op in 0..<700 {
+                switch Int.random(in: 0..<8, using: &rng) {
                 case 0:
                     let i = Int.random(in: 0...model.count, using: &rng)
                     let h = Int32.random(in: 0...99, using: &rng)
@@ -34,6 +34,11 @@ final class RowHeightSequenceTests: XCTestCase {
                     let removed = seq.removeSubrange(a..<b)
                     XCTAssertEqual(removed, model[a..<b].reduce(0) { $0 + Int64($1) })
                     model.removeSubrange(a..<b)
+                case 6 where !model.isEmpty:
+                    let i = Int.random(in: 0..<model.count, using: &rng)
+                    let hs = (0..<Int.random(in: 0...(model.count - i), using: &rng)).map { _ in Int32.random(in: 0...99, using: &rng) }
+                    seq.replace(from: i, with: hs)
+                    model.replaceSubrange(i..<(i + hs.count), with: hs)
                 case 5 where !model.isEmpty:
                     let i = Int.random(in: 0..<model.count, using: &rng)
                     let h = Int32.random(in: 0...99, using: &rng)
@@ -65,6 +70,25 @@ final class RowHeightSequenceTests: XCTestCase {
             if got?.index != expected || (expected != nil && got?.top != prefix[expected!]) { return false }
         }
         return true
+    }
+
+    func testCopiesShareNodesUntilWrittenAndStayIndependent() {
+        var rng = SeededRandom(seed: 9)
+        let original = (0..<3000).map { _ in Int32.random(in: 0...99, using: &rng) }
+        let a = RowHeightSequence(pixelHeights: original, shape: TreeShape(leafCapacity: 8, fanout: 4))
+        var b = a
+        for _ in 0..<300 {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: b.insert(1, at: Int.random(in: 0...b.count, using: &rng))
+            case 1: b.remove(at: Int.random(in: 0..<b.count, using: &rng))
+            case 2: b.replace(at: Int.random(in: 0..<b.count, using: &rng), with: 7)
+            default: b.removeSubrange(10..<Int.random(in: 10...40, using: &rng))
+            }
+        }
+        a._checkInvariants()
+        b._checkInvariants()
+        XCTAssertEqual(a.pixelHeights(in: 0..<a.count), original, "edits of a copy never reach the original")
+        XCTAssertNotEqual(a, b)
     }
 
     func testBulkBuildFillsLeavesAndStaysCompact() {

@@ -66,6 +66,8 @@ final class TableGeometryTests: XCTestCase {
         XCTAssertEqual(g.indexPathForRow(at: 179.4), ip(1, 0))
         XCTAssertNil(g.indexPathForRow(at: 179.5), "table footer")
         XCTAssertNil(g.indexPathForRow(at: 1000))
+        XCTAssertNil(g.indexPathForRow(at: .nan))
+        XCTAssertEqual(g.indexPathsForRows(in: 0..<Double.infinity).count, 3)
         XCTAssertEqual(g.indexPathsForRows(in: 0..<1000), [ip(0, 0), ip(0, 1), ip(1, 0)])
         XCTAssertEqual(g.indexPathsForRows(in: 74..<150), [ip(0, 1), ip(1, 0)])
         XCTAssertEqual(g.indexPathsForRows(in: 124.5..<149.5), [], "footer and header only")
@@ -148,6 +150,21 @@ final class TableGeometryTests: XCTestCase {
         g._checkInvariants()
         XCTAssertEqual((0..<g.numberOfRows(inSection: 0)).map { g.height(ofRow: ip(0, $0)) }, [10, 2, 20])
         XCTAssertEqual((0..<g.numberOfRows(inSection: 1)).map { g.height(ofRow: ip(1, $0)) }, [4, 5, 60])
+    }
+
+    func testBatchMovesSectionsWithTheirRows() throws {
+        var g = try TableGeometry(
+            configuration: TableConfiguration(style: .plain, width: 100, scale: 1),
+            sections: [SectionSpec(headerHeight: 1, rowHeights: [10, 11]), SectionSpec(headerHeight: 2, rowHeights: [20]),
+                       SectionSpec(headerHeight: 3, rowHeights: [30])])
+        var batch = TableBatchUpdate()
+        batch.deletedRows = [ip(0, 0)]                     // old index, inside the moved section
+        batch.movedSections = [.init(from: 0, to: 2)]
+        batch.insertedRows = [.init(ip(2, 0), height: 5)]  // new index, inside the moved section
+        try g.performBatchUpdates(batch)
+        g._checkInvariants()
+        XCTAssertEqual((0..<3).map { g.rectForHeader(inSection: $0).height }, [2, 3, 1])
+        XCTAssertEqual(g.heights(ofRowsInSection: 2, rows: 0..<2), [5, 11])
     }
 
     func testBatchRemovesEmptiedSectionsOnlyWhenAsked() throws {

@@ -221,8 +221,16 @@ public final class AtomicFileWriter {
     private let url: URL
     private var committed = false
 
+    /// - Throws: `.unwritable` when the destination exists and is not a regular file (a device, a
+    ///   symbolic link, a directory, a pipe): renaming over it would replace it.
     public init(url: URL) throws(StatusModelError) {
         self.url = url
+        var st = stat()
+        if lstat(url.path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+            throw .unwritable(
+                file: url.lastPathComponent,
+                reason: "\(url.path) exists and is not a regular file (write standard output with -o - instead)")
+        }
         let dir = url.deletingLastPathComponent()
         tempURL = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         guard FileManager.default.createFile(atPath: tempURL.path, contents: nil) else {

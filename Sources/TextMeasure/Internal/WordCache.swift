@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Shaped-word cache.
@@ -8,6 +9,7 @@ import Synchronization
 /// Bound: `budgetBytes` in total, split evenly over 16 shards; a shard that would exceed its share
 /// is emptied before the insert (epoch eviction: no per-entry bookkeeping on the hot path).
 /// Invalidation: none needed — fonts are immutable for the cache's lifetime.
+/// Shards are chosen by the hash's top 4 bits, slots inside a shard by its low bits.
 /// Thread-safety: each shard is behind its own `Mutex`; hit and miss counters are kept per shard
 /// under the same lock and summed on read.
 final class WordCache: Sendable {
@@ -42,14 +44,14 @@ final class WordCache: Sendable {
         _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<CachedGlyph>) -> Void
     ) -> Bool {
-        shards[Int(hash & 15)].lock.withLock { $0.lookup(slot, word, hash: hash, body) }
+        shards[Int(hash >> 60)].lock.withLock { $0.lookup(slot, word, hash: hash, body) }
     }
 
     func insert(
         _ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64,
         advances: UnsafeBufferPointer<Int32>, glyphs: UnsafeBufferPointer<CachedGlyph>
     ) {
-        shards[Int(hash & 15)].lock.withLock { $0.insert(slot, word, hash: hash, advances: advances, glyphs: glyphs) }
+        shards[Int(hash >> 60)].lock.withLock { $0.insert(slot, word, hash: hash, advances: advances, glyphs: glyphs) }
     }
 
     /// Empties every shard (counters are kept).
@@ -149,10 +151,8 @@ struct Shard {
             if e < 0 { return -1 }
             if entryHash[e] == hash && entrySlot[e] == slot && Int(keyLength[e]) == word.count {
                 let start = Int(keyStart[e])
-                var same = true
-                for k in 0..<word.count where keys[start + k] != word[k] {
-                    same = false
-                    break
+                let same = keys.withUnsafeBufferPointer { k in
+                    memcmp(k.baseAddress! + start, word.baseAddress!, word.count * 2) == 0
                 }
                 if same { return e }
             }

@@ -1,1 +1,0 @@
-// RasterRender: module under construction (see docs/ARCHITECTURE.md).

@@ -1,0 +1,41 @@
+import StatusModel
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+@testable import CellLayout
+
+final class LabelCacheTests: XCTestCase {
+    private func status(_ id: Int64, reposts: Int) -> Status {
+        Status(id: id, text: "文字 \(id)", user: User(id: id, name: "u\(id)"), repostsCount: reposts, commentsCount: 0, attitudesCount: 7)
+    }
+
+    func testToolbarLabelsAndTokensAreSharedAndCounted() {
+        let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        let a = e.layout(status(1, reposts: 0), width: 375, style: .weibo, scale: 2, maxTextLines: 3)
+        // First cell: 3 toolbar labels + 1 token, all misses.
+        XCTAssertEqual(e.labelCacheStatistics.misses, 4)
+        XCTAssertEqual(e.labelCacheStatistics.hits, 0)
+        _ = e.layout(status(2, reposts: 0), width: 375, style: .weibo, scale: 2)
+        // Same "转发", "评论", "7" and token: 4 hits, no new entry.
+        XCTAssertEqual(e.labelCacheStatistics.hits, 4)
+        XCTAssertEqual(e.labelCacheStatistics.count, 4)
+        _ = e.layout(status(3, reposts: 12_345), width: 375, style: .weibo, scale: 2)
+        XCTAssertEqual(e.labelCacheStatistics.misses, 5)  // "1万" is new
+        // A cached label gives the same layout as a fresh engine.
+        let fresh = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        XCTAssertEqual(fresh.layout(status(1, reposts: 0), width: 375, style: .weibo, scale: 2, maxTextLines: 3), a)
+    }
+
+    func testFullTableIsDroppedAndCounted() {
+        let cache = LabelCache(capacity: 2)
+        let m = FixedAdvanceMeasurer()
+        for s in ["a", "b", "c"] { _ = cache.prepared(AttributedText(s, size: 14), measurer: m) }
+        let stats = cache.statistics
+        XCTAssertEqual(stats.evictions, 1)
+        XCTAssertEqual(stats.count, 1)
+        XCTAssertEqual(stats.misses, 3)
+        XCTAssertEqual(cache.prepared(AttributedText("c", size: 14), measurer: m).prepared.text.string, "c")
+        XCTAssertEqual(cache.statistics.hits, 1)
+    }
+}
