@@ -90,3 +90,27 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(e.caseName, "malformed", "\(e)")
     }
 }
+
+final class DateRoundTripRegressionTests: XCTestCase {
+    /// FuzzWeiboJSON: a created_at in year 0023 loaded, but was written back as "… 23", which the
+    /// loader rejects: a feed written by FeedWriter did not load. Years are now written with four
+    /// digits, and dates whose Beijing-time year leaves 1…9999 are refused when parsed.
+    func testEveryParsedDateFormatsBackToItself() throws {
+        for s in ["Mon Nov 13 09:00:00 +0800 0023", "Mon Jan 01 00:00:00 +0000 0001", "Fri Dec 31 12:00:00 +0800 9999"] {
+            let d = try XCTUnwrap(WeiboDate.parse(s), s)
+            XCTAssertEqual(WeiboDate.parse(WeiboDate.format(d)), d, s)
+        }
+        XCTAssertTrue(WeiboDate.format(try XCTUnwrap(WeiboDate.parse("Mon Nov 13 09:00:00 +0800 0023"))).hasSuffix(" 0023"))
+        // Beijing time of these is in year 10000 or year 0.
+        XCTAssertNil(WeiboDate.parse("Fri Dec 31 23:00:00 -1000 9999"))
+        XCTAssertNil(WeiboDate.parse("Mon Jan 01 00:00:00 +2300 0001"))
+    }
+
+    /// The whole path: a status dated in year 23 survives a write and a load.
+    func testFeedWithAnEarlyYearRoundTrips() throws {
+        let json = #"[{"id":1,"text":"t","created_at":"Mon Nov 13 09:00:00 +0800 0023","user":{"id":2,"screen_name":"u"}}]"#
+        let first = try FeedLoader.load(data: Data(json.utf8), fileName: "early.json").feed.statuses
+        let again = try FeedLoader.load(data: FeedWriter.data(first, format: .weiboJSON), fileName: "again.json").feed.statuses
+        XCTAssertEqual(again, first)
+    }
+}
