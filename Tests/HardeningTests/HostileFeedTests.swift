@@ -13,21 +13,23 @@ final class HostileFeedTests: XCTestCase {
         }
     }
 
-    /// A lone surrogate escape ("\ud800") is not a Unicode scalar: the text keeps everything else and
-    /// gets U+FFFD in its place, or the file is rejected as malformed JSON — never a crash or a
-    /// silently shortened text.
+    /// A lone surrogate escape ("\ud800") is not a Unicode scalar: Foundation's JSON parser rejects
+    /// the file as malformed JSON (never a crash or a silently altered text); in JSON Lines only that
+    /// line is lost, and reported, with `skipInvalid`.
     func testLoneSurrogateEscapes() {
         for escape in [#"\ud800"#, #"\udfff"#, #"\ud800\ud800"#, #"\udc00\ud800"#, #"x\ud83d"#] {
             let json = #"[{"id":1,"text":"a"# + escape + #"b",\#(user)}]"#
-            switch load(json) {
-            case .success(let r):
-                let text = r.feed.statuses[0].text
-                XCTAssertTrue(text.hasPrefix("a") && text.hasSuffix("b"), "\(escape): \(text.debugDescription)")
-                XCTAssertTrue(text.unicodeScalars.contains("\u{FFFD}"), "\(escape): \(text.debugDescription)")
-            case .failure(let e):
-                XCTAssertEqual(e.caseName, "malformed", "\(escape): \(e)")
-            }
+            guard case .failure(let e) = load(json, skipInvalid: true) else { return XCTFail("\(escape) loaded") }
+            guard case .malformed(let file, let format, _, let reason) = e else { return XCTFail("\(escape): \(e)") }
+            XCTAssertEqual(file, "hostile.json")
+            XCTAssertEqual(format, "JSON")
+            XCTAssertFalse(reason.isEmpty)
         }
+        let lines = #"{"id":1,"text":"ok",\#(user)}"# + "\n" + #"{"id":2,"text":"a\ud800b",\#(user)}"# + "\n"
+        guard case .success(let r) = load(lines, name: "s.jsonl", skipInvalid: true) else { return XCTFail("the valid line must load") }
+        XCTAssertEqual(r.feed.statuses.map(\.id), [1])
+        XCTAssertEqual(r.skipped.map(\.index), [1])
+        XCTAssertEqual(r.skipped.first?.error.caseName, "malformed")
     }
 
     /// NUL escapes load into the text and are laid out; a raw NUL byte outside a string is malformed
