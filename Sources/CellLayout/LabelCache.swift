@@ -1,4 +1,3 @@
-import Synchronization
 import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
@@ -22,7 +21,7 @@ final class LabelCache: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int = 2048) {
         self.capacity = capacity

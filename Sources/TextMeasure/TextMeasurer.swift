@@ -16,6 +16,9 @@ import UnicodeText
 ///    cache. Break opportunities inside a word are kept per cluster, so shaping across them keeps
 ///    kerning exactly as shaping the whole line does.
 ///
+/// Prepared texts are themselves cached by content (`PreparedTextCache`, 64 MiB by default), so a
+/// text measured again costs a hash and a comparison.
+///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
 /// immutable `hb_ot` fonts, the word cache is sharded behind locks, buffers are per call).
 public final class TextMeasurer: TextMeasuring, Sendable {
@@ -23,23 +26,32 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
     public let retainsGlyphs: Bool
     private let cache: WordCache
+    private let preparedCache: PreparedTextCache?
     private let coveragePrimary: CoverageBits
     private let coverageBold: CoverageBits
     private let coverageEmoji: CoverageBits
 
-    /// - Parameters:
-    ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
     /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
     /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
     /// give the same line widths (within 0.01 pt).
     package let shapesWholeRuns: Bool
 
-    public convenience init(fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20) {
-        self.init(fonts: fonts, retainGlyphs: retainGlyphs, cacheBudgetBytes: cacheBudgetBytes, shapesWholeRuns: false)
+    /// - Parameters:
+    ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
+    ///   - preparedCacheBudgetBytes: bound of the prepared-text cache (default 64 MiB; 0 disables it).
+    public convenience init(
+        fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20, preparedCacheBudgetBytes: Int = 64 << 20
+    ) {
+        self.init(
+            fonts: fonts, retainGlyphs: retainGlyphs, cacheBudgetBytes: cacheBudgetBytes, shapesWholeRuns: false,
+            preparedCacheBudgetBytes: preparedCacheBudgetBytes)
     }
 
-    package init(fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool) {
+    package init(
+        fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool, preparedCacheBudgetBytes: Int = 0
+    ) {
         self.shapesWholeRuns = shapesWholeRuns
+        preparedCache = preparedCacheBudgetBytes > 0 ? PreparedTextCache(budgetBytes: preparedCacheBudgetBytes) : nil
         self.fonts = fonts
         retainsGlyphs = retainGlyphs
         cache = WordCache(budgetBytes: cacheBudgetBytes)
@@ -51,10 +63,27 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// Hit, miss, size and eviction counters of the shaped-word cache.
     public var cacheStatistics: CacheStatistics { cache.statistics }
 
-    /// Empties the shaped-word cache (fonts stay loaded): the "cold" state of benchmarks.
-    public func clearCaches() { cache.removeAll() }
+    /// Counters of the prepared-text cache (all zero when it is disabled).
+    public var preparedCacheStatistics: CacheStatistics { preparedCache?.statistics ?? CacheStatistics() }
+
+    /// Empties the caches (fonts stay loaded): the "cold" state of benchmarks. With
+    /// `keepingShapedWords`, only prepared texts are dropped: texts are then segmented, itemized
+    /// and measured again, but no word is shaped again.
+    public func clearCaches(keepingShapedWords: Bool = false) {
+        if !keepingShapedWords { cache.removeAll() }
+        preparedCache?.removeAll()
+    }
 
     public func prepare(_ text: AttributedText) -> PreparedText {
+        guard let preparedCache else { return prepareUncached(text) }
+        let key = PreparedTextCache.Key(text: text)
+        if let p = preparedCache.value(for: key) { return p }
+        let p = prepareUncached(text)
+        preparedCache.insert(p, for: key)
+        return p
+    }
+
+    private func prepareUncached(_ text: AttributedText) -> PreparedText {
         var units = Array(text.string.utf16)
         return units.withUnsafeMutableBufferPointer { buf in
             prepare(text, UnsafeBufferPointer(buf))

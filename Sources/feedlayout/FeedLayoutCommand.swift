@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `feedlayout` command: one subcommand per job, each in `Subcommands/`.
 @main
@@ -7,8 +8,24 @@ struct FeedLayoutCommand: ParsableCommand {
         commandName: "feedlayout",
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
-        subcommands: [Validate.self, Generate.self, Measure.self, Render.self]
+        subcommands: [Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Render.self]
     )
+
+    /// Exit codes: 0 success, 1 input errors, 2 usage errors (ArgumentParser's own usage code is
+    /// EX_USAGE, 64: mapped to 2, the convention of POSIX utilities).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 enum FeedLayoutVersion {

@@ -86,3 +86,37 @@ final class RealMeasurerTests: XCTestCase {
         XCTAssertGreaterThan(lines, statuses.count * 6)
     }
 }
+
+/// `PreparedCell.heights` (no frames built) against the full layout, on real measured text.
+final class HeightTests: XCTestCase {
+    func testHeightsEqualTheFullLayoutEverywhere() throws {
+        let fonts: FontSet
+        do { fonts = try FontSet.load(directory: TestPaths.fonts) } catch {
+            throw XCTSkip("pinned fonts are not installed (run scripts/setup.sh): \(error)")
+        }
+        let engine = CellLayoutEngine(measurer: TextMeasurer(fonts: fonts), now: CorpusTests.now)
+        var statuses = try FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("feed.plist")).feed.statuses
+        statuses += try FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("StatusInfo.plist")).feed.statuses
+        if let files = TestPaths.weiboCorpusFiles {
+            for f in files { statuses += try FeedLoader.load(contentsOf: f).feed.statuses }
+        }
+        var checked = 0
+        for s in statuses {
+            for style in [CellStyle.weibo, .classic] {
+                let prepared = engine.prepare(s, style: style)
+                for w in [0.0, 120, 320, 355, 375, 414, 768, 1024] {
+                    for scale in [1.0, 2, 3] {
+                        for limit in [nil, 6] as [Int?] {
+                            let full = prepared.layout(width: w, scale: scale, maxTextLines: limit)
+                            let h = prepared.heights(width: w, scale: scale, maxTextLines: limit)
+                            XCTAssertEqual(h.height, full.height, "status \(s.id) \(style.name) at \(w)@\(scale)x, limit \(limit ?? 0)")
+                            XCTAssertEqual(h.expandedHeight, full.expandedHeight, "status \(s.id) \(style.name) at \(w)@\(scale)x")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 2_000)
+    }
+}

@@ -136,7 +136,7 @@ final class RealEngineTests: XCTestCase {
 
     func testWarmAndColdPreparesAreIdenticalAndCountedInTheCache() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
-        let m = TextMeasurer(fonts: fonts)
+        let m = TextMeasurer(fonts: fonts, preparedCacheBudgetBytes: 0)
         let text = AttributedText("Hello world, hello 世界 😀 again hello", size: 15)
         let cold = m.prepare(text)
         let afterCold = m.cacheStatistics
@@ -150,9 +150,28 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(m.cacheStatistics.entries, 0)
     }
 
+    func testPreparedTextsAreFoundByContent() throws {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
+        let m = TextMeasurer(fonts: fonts)
+        var text = AttributedText("今天天气很好 😀 hello", size: 15)
+        let first = m.prepare(text)
+        XCTAssertEqual(m.preparedCacheStatistics.misses, 1)
+        let again = m.prepare(AttributedText("今天天气很好 😀 hello", size: 15))
+        XCTAssertEqual(m.preparedCacheStatistics.hits, 1)
+        XCTAssertEqual(first.layout(LayoutOptions(width: 90)), again.layout(LayoutOptions(width: 90)))
+        // Any difference in content is another key: a size, a role, an entity.
+        _ = m.prepare(AttributedText("今天天气很好 😀 hello", size: 16))
+        text.addEntity(.topic, range: 0..<2, value: "今天")
+        _ = m.prepare(text)
+        XCTAssertEqual(m.preparedCacheStatistics.misses, 3)
+        m.clearCaches(keepingShapedWords: true)
+        XCTAssertEqual(m.preparedCacheStatistics.entries, 0)
+        XCTAssertGreaterThan(m.cacheStatistics.entries, 0)
+    }
+
     func testCacheStaysWithinItsBudget() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
-        let m = TextMeasurer(fonts: fonts, cacheBudgetBytes: 64 << 10)
+        let m = TextMeasurer(fonts: fonts, cacheBudgetBytes: 64 << 10, preparedCacheBudgetBytes: 256 << 10)
         var rng = SeededRandom(seed: 7)
         for _ in 0..<3000 {
             let word = String((0..<8).map { _ in Character(UnicodeScalar(UInt8(97 + rng.next() % 26))) })
@@ -161,6 +180,9 @@ final class RealEngineTests: XCTestCase {
         let s = m.cacheStatistics
         XCTAssertLessThanOrEqual(s.bytes, s.budgetBytes + 16 * 8192, "each shard may exceed its share by one table")
         XCTAssertGreaterThan(s.evictions, 0)
+        let p = m.preparedCacheStatistics
+        XCTAssertLessThanOrEqual(p.bytes, p.budgetBytes)
+        XCTAssertGreaterThan(p.evictions, 0)
     }
 
     func testConcurrentPreparesMatchSerialOnes() throws {

@@ -85,9 +85,9 @@ final class RenderCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("x.png").path
         var r = try run(["render"])
-        XCTAssertEqual(r.status, 64, "missing -o is a usage error: \(r.stderr)")
+        XCTAssertEqual(r.status, 2, "missing -o is a usage error: \(r.stderr)")
         r = try run(["render", "-o", out, "--rows", "5:2"])
-        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("--rows"), r.stderr)
         r = try run(["render", "-o", out, "--rows", "500:"])
         XCTAssertEqual(r.status, 1, r.stderr)

@@ -135,9 +135,9 @@ final class ValidateGenerateTests: XCTestCase {
         let bad = try run(["generate", "--count", "5", "-o", "/nonexistent-dir/x.jsonl"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("x.jsonl"), bad.stderr)
-        // Usage errors exit with ArgumentParser's validation code (EX_USAGE, 64).
-        XCTAssertEqual(try run(["generate", "--count", "-1"]).status, 64)
-        XCTAssertEqual(try run(["generate", "--count", "1", "--format", "xml"]).status, 64)
-        XCTAssertEqual(try run(["validate"]).status, 64)
+        // Usage errors exit with 2 (ArgumentParser's EX_USAGE, 64, is mapped to 2).
+        XCTAssertEqual(try run(["generate", "--count", "-1"]).status, 2)
+        XCTAssertEqual(try run(["generate", "--count", "1", "--format", "xml"]).status, 2)
+        XCTAssertEqual(try run(["validate"]).status, 2)
     }
 }

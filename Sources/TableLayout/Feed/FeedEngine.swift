@@ -93,22 +93,57 @@ public final class FeedEngine: Sendable {
         return c
     }
 
+    /// The row height of one status's cell, from its prepared cell without building frames
+    /// (`PreparedCell.heights`, equal to the full layout's height bit for bit). The cell-layout
+    /// cache is neither read nor filled: this is the path of million-row feeds and width changes,
+    /// where frames are built later for the rows on screen only.
+    /// - Precondition: `options.validate()` passes.
+    /// - Complexity: O(clusters of the cell's variable texts) on a prepared-cell hit, no shaping.
+    public func height(for status: Status, options: FeedOptions) -> Double {
+        preparedCell(for: status, style: options.style)
+            .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+    }
+
     /// Lays out every status as one row of a single-section table.
     ///
     /// Rows are computed in chunks on `threads` workers; the result is identical to a serial run,
     /// whatever the thread count. `onRows` receives completed row ranges in order (a prefix at a
     /// time, serialized); `progress` the number of rows done; `isCancelled` is polled between chunks.
-    /// - Parameter retainCells: keep every `CellLayout` in the result (false keeps heights only:
-    ///   for feeds of millions of rows, cells are then asked for by range through `cell(for:options:)`).
+    /// - Parameters:
+    ///   - statuses: any random-access collection indexed from 0 (an array, or a view that makes
+    ///     statuses on demand, so a feed of millions of rows need not be held as `Status` values).
+    ///   - retainCells: keep every `CellLayout` in the result (false keeps heights only: for feeds
+    ///     of millions of rows, cells are then asked for by range through `cell(for:options:)`).
+    ///   - heightsOnly: compute heights through `height(for:options:)` (no frames, no cell-layout
+    ///     cache; implies no retained cells): the fast path of width changes on huge feeds.
+    /// - Throws: `.invalidOptions`, or `.cancelled(completedRows:)` with the delivered prefix.
     /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
-    public func layout(
-        _ statuses: [Status], options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        retainCells: Bool = true, chunkSize: Int = 256,
+    public func layout<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        retainCells: Bool = true, heightsOnly: Bool = false, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> FeedLayout {
+    ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
+        let rows = try computeRows(
+            statuses, options: options, threads: threads, retainCells: retainCells && !heightsOnly,
+            heightsOnly: heightsOnly, chunkSize: chunkSize,
+            progress: progress, onRows: onRows, isCancelled: isCancelled)
+        return try FeedLayout(
+            options: options, statusIDs: statuses.map(\.id), fingerprints: statuses.map(\.contentFingerprint),
+            heights: rows.heights, cells: rows.cells)
+    }
+
+    /// The heights (and optionally cells) of every status at `options`, computed in ordered
+    /// parallel chunks: the shared core of `layout` and of `FeedDocument`'s bulk work.
+    func computeRows<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int, retainCells: Bool, heightsOnly: Bool = false, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil,
+        onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(FeedError) -> (heights: [Double], cells: [CellLayout]?) where C.Element == Status, C.Index == Int {
         try options.validate()
+        precondition(statuses.startIndex == 0, "FeedEngine.layout: statuses must be indexed from 0")
         let n = statuses.count
         let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(n, 1))
         defer { heights.deallocate() }
@@ -125,7 +160,9 @@ public final class FeedEngine: Sendable {
         let workers = max(1, min(threads, chunkCount))
         let next = Atomic<Int>(0)
         let cancelled = Atomic<Bool>(false)
-        let order = Mutex(OrderedCompletion(chunks: chunkCount))
+        let order = Locked(OrderedCompletion(chunks: chunkCount))
+        // Each index is written by exactly one worker (chunks are handed out once through `next`)
+        // and read only after `concurrentPerform` returns, which orders the writes before the reads.
         nonisolated(unsafe) let h = heights
         nonisolated(unsafe) let c = cells
 
@@ -140,9 +177,13 @@ public final class FeedEngine: Sendable {
                 if k >= chunkCount { return }
                 let range = (k * chunk)..<min(n, (k + 1) * chunk)
                 for i in range {
-                    let cell = self.cell(for: statuses[i], options: options)
-                    h[i] = cell.height
-                    if let c { c[i] = cell }
+                    if heightsOnly {
+                        h[i] = self.height(for: statuses[i], options: options)
+                    } else {
+                        let cell = self.cell(for: statuses[i], options: options)
+                        h[i] = cell.height
+                        if let c { c[i] = cell }
+                    }
                 }
                 order.withLock { o in
                     o.done[k] = true
@@ -165,7 +206,7 @@ public final class FeedEngine: Sendable {
         }
         let heightArray = Array(UnsafeBufferPointer(rebasing: heights[0..<n]))
         let cellArray = cells.map { c in (0..<n).map { c[$0]! } }
-        return try FeedLayout(options: options, statusIDs: statuses.map(\.id), heights: heightArray, cells: cellArray)
+        return (heightArray, cellArray)
     }
 }
 
@@ -183,15 +224,20 @@ private struct OrderedCompletion {
 public struct FeedLayout: Sendable {
     public let options: FeedOptions
     public let statusIDs: [Int64]
+    /// Each row's status content fingerprint (`Status.contentFingerprint`), next to its id: the
+    /// cache key of its cell without the options.
+    public let fingerprints: [UInt64]
     public let heights: [Double]
     /// Every row's cell, when the layout retained them.
     public let cells: [CellLayout]?
     /// Row placement: one section, plain or grouped as the options say.
     public let geometry: TableGeometry
 
-    init(options: FeedOptions, statusIDs: [Int64], heights: [Double], cells: [CellLayout]?) throws(FeedError) {
+    init(options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double], cells: [CellLayout]?) throws(FeedError) {
+        precondition(statusIDs.count == heights.count && fingerprints.count == heights.count, "FeedLayout: per-row arrays disagree")
         self.options = options
         self.statusIDs = statusIDs
+        self.fingerprints = fingerprints
         self.heights = heights
         self.cells = cells
         do {
@@ -218,4 +264,22 @@ public struct FeedLayout: Sendable {
     /// The top of row `row`.
     /// - Complexity: O(log n).
     public func y(ofRow row: Int) -> Double { geometry.rectForRow(TableIndexPath(section: 0, row: row)).y }
+
+    /// The row at `y`, nil outside every row.
+    /// - Complexity: O(log n).
+    public func row(at y: Double) -> Int? { geometry.indexPathForRow(at: y)?.row }
+
+    /// Bytes this layout keeps per feed in its own structures: the geometry trees and the per-row
+    /// arrays (ids, fingerprints, heights), at their allocated capacity. Retained cells are
+    /// counted by their own `residentBytes`; a heights-only layout (`retainCells: false`) keeps
+    /// about 29 bytes per row (8 id + 8 fingerprint + 8 height + ~4.3 geometry).
+    /// - Complexity: O(n / 256), or O(n) when cells are retained.
+    public var residentBytes: Int {
+        var bytes = geometry.residentBytes
+        bytes += statusIDs.capacity * MemoryLayout<Int64>.stride
+        bytes += fingerprints.capacity * MemoryLayout<UInt64>.stride
+        bytes += heights.capacity * MemoryLayout<Double>.stride
+        if let cells { bytes += cells.capacity * MemoryLayout<CellLayout>.stride + cells.reduce(0) { $0 + $1.residentBytes } }
+        return bytes
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Shaped-word cache.
 ///
@@ -96,8 +95,8 @@ struct CachedGlyph {
 
 /// One shard: an open-addressing hash table over pooled keys and values.
 final class ShardBox: Sendable {
-    let lock: Mutex<Shard>
-    init(_ shard: Shard) { lock = Mutex(shard) }
+    let lock: Locked<Shard>
+    init(_ shard: Shard) { lock = Locked(shard) }
 }
 
 struct Shard {

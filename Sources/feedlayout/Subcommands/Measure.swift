@@ -12,9 +12,10 @@ struct Measure: ParsableCommand {
             "line_count", "line_breaks", "line_widths", "width_used", "offset_unit": "utf16"}. line_breaks are \
             the UTF-16 offsets where lines start; widths leave out trailing spaces; natural line height unless \
             line_height is given (CSS-like: the leading is split above and below).
-            With --time, lays out every input --reps times in-process for two cases, cold (shaped-word cache \
-            cleared before each pass; fonts stay loaded) and warm, and prints one JSON object per case from the \
-            median pass (ns_per_char from wall time, cpu_ns_per_char from the thread's CPU time, which a \
+            With --time, lays out every input --reps times in-process for three cases and prints one JSON object \
+            per case from the median pass: cold (every cache cleared before each pass; fonts stay loaded), \
+            warm-words (prepared texts dropped, shaped words kept: every text is segmented, itemized and measured \
+            again without shaping) and warm (every cache kept: prepared texts are found by content) (ns_per_char from wall time, cpu_ns_per_char from the thread's CPU time, which a \
             loaded machine disturbs less).
             """)
 
@@ -49,13 +50,15 @@ struct Measure: ParsableCommand {
     private func timeLayout(_ items: [MeasureItem], measurer: TextMeasurer) throws {
         guard reps > 0 else { throw ValidationError("--reps must be at least 1") }
         let chars = items.reduce(0) { $0 + $1.text.string.unicodeScalars.count }
-        for warm in [false, true] {
+        for mode in ["cold", "warm-words", "warm"] {
+            let warm = mode != "cold"
             var passes: [Double] = []
             var cpuPasses: [Double] = []
             var sink = 0.0
             if warm { for item in items { sink += measurer.prepare(item.text).layout(item.options).size.height } }
             for _ in 0..<reps {
-                if !warm { measurer.clearCaches() }
+                if mode == "cold" { measurer.clearCaches() }
+                if mode == "warm-words" { measurer.clearCaches(keepingShapedWords: true) }
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let c0 = threadCPUSeconds()
                 for item in items {
@@ -71,7 +74,7 @@ struct Measure: ParsableCommand {
             let cpuMedian = cpuPasses[cpuPasses.count / 2]
             let n = Double(items.count)
             print(
-                "{\"case\": \"\(warm ? "warm" : "cold")\", \"texts\": \(items.count), \"chars\": \(chars), "
+                "{\"case\": \"\(mode)\", \"texts\": \(items.count), \"chars\": \(chars), "
                     + "\"reps\": \(reps), \"texts_per_s\": \(JSONNumber.fixed(n / median, 1)), "
                     + "\"us_per_text\": \(JSONNumber.fixed(median / n * 1e6, 3)), "
                     + "\"ns_per_char\": \(JSONNumber.fixed(median / Double(max(chars, 1)) * 1e9, 2)), "

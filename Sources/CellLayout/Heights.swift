@@ -1,0 +1,85 @@
+import StatusModel
+import TextMeasure
+
+/// Row heights without frames: what a table needs for every row, computed from the prepared texts
+/// with the arrangers' own arithmetic but without building a `CellLayout` (no labels, entity
+/// rects, picture frames or allocation of parts). A width change of a million-row feed re-computes
+/// heights this way; frames are built only for the rows on screen.
+extension PreparedCell {
+    /// The row height and the height with the read-more text expanded, at `width` on the pixel grid
+    /// of `scale`.
+    ///
+    /// MUST equal `layout(width:scale:maxTextLines:)`'s `height` and `expandedHeight`
+    /// (`HeightTests` checks it on every fixture and corpus status at many widths and scales).
+    /// - Complexity: O(clusters of the variable texts), no shaping.
+    public func heights(width: Double, scale: Double, maxTextLines: Int? = nil) -> (height: Double, expandedHeight: Double) {
+        precondition(width.isFinite && width >= 0, "cell width must be finite and non-negative")
+        let grid = PixelGrid(scale: scale)
+        let limit = max(0, maxTextLines ?? 0)
+        switch content {
+        case .classic:
+            let l = layout(width: width, scale: scale, maxTextLines: maxTextLines)
+            return (l.height, l.expandedHeight)
+        case .stacked(let parts):
+            return StackedArranger(shared: parts, width: width, grid: grid, maxLines: limit).heights()
+        }
+    }
+}
+
+extension StackedArranger {
+    /// `arrange()`'s block heights, added one by one in the same order (so the floating-point sums
+    /// are bit-identical).
+    func heights() -> (height: Double, expandedHeight: Double) {
+        var y = 0.0
+        y += m.topGap
+        if parts.title != nil { y += m.titleHeight }
+        y += m.profileHeight
+        var extra = 0.0
+        if let p = parts.text {
+            let l = p.prepared.layout(
+                LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: m.textFontSize), grid: grid),
+                truncationToken: maxLines > 0 ? parts.token.prepared : nil)
+            extra = l.fullHeight - l.size.height
+            y += l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
+        }
+        var shownOwnMedia = false
+        if let rt = parts.retweet {
+            let top = y
+            let l = rt.text.prepared.layout(
+                LayoutOptions(width: contentWidth, lineHeight: m.lineGrid(size: m.retweetTextFontSize), grid: grid))
+            var h = l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
+            if !rt.pictures.isEmpty {
+                h += gridHeight(rt.pictures, top: top + h) + m.gapWithoutTag
+            } else if let c = rt.card {
+                h += cardHeight(c, top: top + h) + m.gapWithoutTag
+            }
+            y += h
+        } else if !parts.pictures.isEmpty {
+            y += gridHeight(parts.pictures, top: y)
+            shownOwnMedia = true
+        } else if let c = parts.card {
+            y += cardHeight(c, top: y)
+            shownOwnMedia = true
+        }
+        if let t = parts.tag {
+            y += t.tag.isPlace ? m.placeTagHeight : m.tagHeight
+        } else if shownOwnMedia {
+            y += m.gapWithoutTag
+        }
+        y += m.toolbarHeight
+        y += m.bottomGap
+        return (y, y + extra)
+    }
+
+    /// Height of a picture grid placed at `top`: its lowest frame edge, measured from `top`.
+    private func gridHeight(_ pictures: [Picture], top: Double) -> Double {
+        PictureGrid.frames(pictures[...], contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+            .reduce(0) { max($0, $1.offsetBy(dx: m.padding, dy: top).maxY - top) }
+    }
+
+    /// Height of a card placed at `top` (its frame is rounded edge by edge).
+    private func cardHeight(_ c: CardParts, top: Double) -> Double {
+        let h = c.page.isVideo ? max(0, (2 * contentWidth - m.pictureGap) / 3) : m.cardHeight
+        return grid.round(Rect(x: m.padding, y: top, width: contentWidth, height: h)).height
+    }
+}

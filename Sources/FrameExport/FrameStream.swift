@@ -1,0 +1,258 @@
+import CellLayout
+import Dispatch
+import TableLayout
+import TextMeasure
+
+// The export of one layout (one width), produced while rows arrive.
+//
+// Design: rows are appended in order, in batches; the stream keeps the running sum of row heights
+// in whole device pixels, which is exactly how `TableGeometry` places rows, so a feed of any length
+// is written with O(batch) memory and no second pass. That is why the root's totals (`rowCount`,
+// `rowRange`, `contentHeight`) and the section's footer come after the rows in the key order.
+// Each row of a batch is encoded on its own (a row's bytes depend only on its cell, indices and
+// y), so a batch is split into contiguous slices encoded in parallel and concatenated in order:
+// the bytes are the same at any thread count.
+
+/// The export format.
+public enum FrameFormat: String, Sendable, CaseIterable {
+    /// One JSON document per run (one layout, or `{"layouts": [...]}` for several widths).
+    case json
+    /// JSON Lines: one row object per line, with a leading `"width"` key.
+    case jsonl
+}
+
+/// One font of the cascade the layout was measured with, as recorded in the export.
+public struct FontRecord: Sendable, Equatable {
+    public var role: String
+    public var file: String
+    public var faceIndex: Int
+    public var sha256: String
+
+    public init(role: String, file: String, faceIndex: Int, sha256: String) {
+        self.role = role
+        self.file = file
+        self.faceIndex = faceIndex
+        self.sha256 = sha256
+    }
+}
+
+/// What the export records about its producer: generator name and version, fonts used.
+public struct FrameExportHeader: Sendable, Equatable {
+    public var generatorName: String
+    public var generatorVersion: String
+    public var fonts: [FontRecord]
+
+    public init(generatorName: String = "feedlayout", generatorVersion: String, fonts: [FontRecord]) {
+        self.generatorName = generatorName
+        self.generatorVersion = generatorVersion
+        self.fonts = fonts
+    }
+
+    /// The fonts of a loaded cascade's manifest (`FontSet.manifest`), in manifest order.
+    public init(generatorName: String = "feedlayout", generatorVersion: String, manifest: FontManifest) {
+        self.init(
+            generatorName: generatorName, generatorVersion: generatorVersion,
+            fonts: manifest.fonts.map { FontRecord(role: $0.role, file: $0.file, faceIndex: $0.faceIndex, sha256: $0.sha256) })
+    }
+}
+
+/// Errors of the frame export.
+public enum FrameExportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The layout options cannot be exported (invalid width or scale).
+    case invalidOptions(String)
+    /// The feed layout was computed without `retainCells`, so it has no frames to write.
+    case cellsNotRetained
+
+    public var description: String {
+        switch self {
+        case .invalidOptions(let m): return "cannot export: \(m)"
+        case .cellsNotRetained: return "cannot export: the feed layout did not retain its cells (layout with retainCells: true)"
+        }
+    }
+}
+
+/// Writes the export of one layout incrementally: `begin`, `append` batches of rows in order,
+/// `finish`. The concatenated output is exactly `FrameExport.data` of the same rows.
+///
+/// The table is the feed's: one section without header or footer, plain or grouped as
+/// `options.tableStyle` says (grouped adds the section spacing above and the horizontal inset).
+/// Thread-safety: a value; use one stream from one thread at a time (`append` parallelizes itself).
+public struct FrameStream: Sendable {
+    public let options: FeedOptions
+    public let header: FrameExportHeader
+    public let format: FrameFormat
+    /// The rows written (row indices of the feed); nil writes every row. Rows outside it are still
+    /// appended, for their heights: y offsets and the content height are those of the whole feed.
+    public let selectedRows: Range<Int>?
+    /// True inside a multi-layout document (`FrameExport.beginLayouts`): no trailing newline.
+    public let isNested: Bool
+
+    /// Rows appended so far.
+    public private(set) var rowCount = 0
+    private var rowsWritten = 0
+    private var yPixels: Int64
+    private let spacingPixels: Int64
+    private let insetPixels: Int64
+    private let widthPixels: Int64
+
+    /// - Throws: `.invalidOptions` when `options.validate()` fails.
+    public init(
+        options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false
+    ) throws(FrameExportError) {
+        do {
+            try options.validate()
+        } catch {
+            throw .invalidOptions(error.description)
+        }
+        self.options = options
+        self.header = header
+        self.format = format
+        self.selectedRows = rows
+        self.isNested = isNested
+        let table = TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale)
+        let grid = JSONBytes(scale: options.scale, capacity: 0)
+        spacingPixels = grid.pixels(table.sectionSpacing)
+        insetPixels = grid.pixels(table.horizontalInset)
+        widthPixels = grid.pixels(options.width)
+        yPixels = spacingPixels
+    }
+
+    /// Appends the document's opening (nothing for JSON Lines).
+    public mutating func begin(into out: inout [UInt8]) {
+        guard format == .json else { return }
+        var w = JSONBytes(scale: options.scale, capacity: 1024)
+        w.raw("{\"schemaVersion\":")
+        w.int(FrameExport.schemaVersion)
+        w.raw(",\"generator\":")
+        FrameExport.generator(header, into: &w)
+        w.raw(",\"style\":")
+        w.string(options.style.name)
+        w.raw(",\"tableStyle\":")
+        w.raw(options.tableStyle == .grouped ? "\"grouped\"" : "\"plain\"")
+        w.raw(",\"width\":")
+        w.plainNumber(options.width)
+        w.raw(",\"scale\":")
+        w.plainNumber(options.scale)
+        w.raw(",\"maxTextLines\":")
+        w.int(options.maxTextLines)
+        w.raw(",\"fonts\":[")
+        for (i, f) in header.fonts.enumerated() {
+            if i > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"role\":")
+            w.string(f.role)
+            w.raw(",\"file\":")
+            w.string(f.file)
+            w.raw(",\"faceIndex\":")
+            w.int(f.faceIndex)
+            w.raw(",\"sha256\":")
+            w.string(f.sha256)
+            w.byte(UInt8(ascii: "}"))
+        }
+        w.raw("],\"sections\":[{\"section\":0,\"header\":")
+        sectionEdge(spacingPixels, into: &w)
+        w.raw(",\"rows\":[")
+        out.append(contentsOf: w.bytes)
+    }
+
+    /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
+    /// - Parameter threads: workers that encode slices of the batch (the output does not depend on it).
+    /// - Complexity: O(total size of the cells), divided over the workers.
+    public mutating func append(_ cells: [CellLayout], threads: Int = 1, into out: inout [UInt8]) {
+        append(cells[...], threads: threads, into: &out)
+    }
+
+    /// Appends the next rows of the feed (see the array form).
+    public mutating func append(_ slice: ArraySlice<CellLayout>, threads: Int = 1, into out: inout [UInt8]) {
+        let base = slice.startIndex
+        let cells = UnsafeCellList(slice: slice, base: base)
+        let first = rowCount
+        var ys = [Int64](repeating: 0, count: cells.count)
+        let grid = JSONBytes(scale: options.scale, capacity: 0)
+        for i in 0..<cells.count {
+            ys[i] = yPixels
+            yPixels += grid.pixels(slice[base + i].height)
+        }
+        rowCount += cells.count
+        // The indices of this batch that are written.
+        let lo = max(0, min(cells.count, (selectedRows?.lowerBound ?? 0) - first))
+        let hi = max(lo, min(cells.count, (selectedRows?.upperBound ?? Int.max) - first))
+        guard lo < hi else { return }
+        let width: Double? = format == .jsonl ? options.width : nil
+        let scale = options.scale
+        let json = format == .json
+        let leadingWritten = rowsWritten
+        let encodeInto: (Range<Int>, inout JSONBytes) -> Void = { range, w in
+            for i in range {
+                if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
+                w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
+                if !json { w.byte(0x0A) }
+            }
+        }
+        let encode: (Range<Int>) -> [UInt8] = { range in
+            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
+            encodeInto(range, &w)
+            return w.bytes
+        }
+        let count = hi - lo
+        let workers = max(1, min(threads, count / 32))
+        if workers == 1 {
+            // Straight into the caller's buffer: no intermediate copy.
+            var w = JSONBytes(scale: scale, capacity: 0)
+            swap(&w.bytes, &out)
+            encodeInto(lo..<hi, &w)
+            swap(&w.bytes, &out)
+        } else {
+            let parts = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: workers)
+            parts.initialize(repeating: [])
+            nonisolated(unsafe) let p = parts
+            nonisolated(unsafe) let run = encode
+            DispatchQueue.concurrentPerform(iterations: workers) { k in
+                let a = lo + count * k / workers, b = lo + count * (k + 1) / workers
+                p[k] = run(a..<b)
+            }
+            for part in parts { out.append(contentsOf: part) }
+            parts.deinitialize()
+            parts.deallocate()
+        }
+        rowsWritten += count
+    }
+
+    /// Appends the document's closing: the section footer and the totals (nothing for JSON Lines).
+    public mutating func finish(into out: inout [UInt8]) {
+        guard format == .json else { return }
+        var w = JSONBytes(scale: options.scale, capacity: 256)
+        w.raw(rowsWritten > 0 ? "\n],\"footer\":" : "],\"footer\":")
+        sectionEdge(yPixels, into: &w)
+        w.raw("}],\"rowCount\":")
+        w.int(rowCount)
+        let lo = min(rowCount, max(0, selectedRows?.lowerBound ?? 0))
+        let hi = max(lo, min(rowCount, selectedRows?.upperBound ?? rowCount))
+        w.raw(",\"rowRange\":[")
+        w.int(lo)
+        w.byte(UInt8(ascii: ","))
+        w.int(hi)
+        w.raw("],\"contentHeight\":")
+        w.pixelNumber(yPixels)
+        w.byte(UInt8(ascii: "}"))
+        if !isNested { w.byte(0x0A) }
+        out.append(contentsOf: w.bytes)
+    }
+
+    /// The batch, shared read-only with the encoding workers.
+    private struct UnsafeCellList: @unchecked Sendable {
+        let slice: ArraySlice<CellLayout>
+        let base: Int
+        var count: Int { slice.count }
+    }
+
+    /// The zero-height header or footer rect of the section at `top` pixels.
+    private func sectionEdge(_ top: Int64, into w: inout JSONBytes) {
+        w.byte(UInt8(ascii: "["))
+        w.pixelNumber(insetPixels)
+        w.byte(UInt8(ascii: ","))
+        w.pixelNumber(top)
+        w.byte(UInt8(ascii: ","))
+        w.pixelNumber(widthPixels - 2 * insetPixels)
+        w.raw(",0]")
+    }
+}

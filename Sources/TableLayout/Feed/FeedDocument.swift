@@ -1,0 +1,542 @@
+// FeedDocument: an editable feed of statuses in sections, laid out at one or more widths.
+//
+// Design
+// - The document keeps the statuses (one `StatusList` per section) and, per held width, one
+//   `TableGeometry` whose rows are the statuses' cell heights. Cells themselves are not stored:
+//   they live in the engine's content-keyed caches (key = status id, fingerprint, style, width,
+//   scale, line limit), so inserting, deleting or moving rows never invalidates a cell, and a row
+//   whose status changes (text, a count) misses for that row only.
+// - Every edit is applied to each held geometry through TableGeometry's logarithmic edits; offsets
+//   are never recomputed by a scan. Per held width an edit costs O(log S + log n) plus one cell
+//   lookup per new or changed row (a cache hit for content seen before, at that width).
+// - The statuses of a section sit in a counted B+tree (`StatusList`, the `_SummaryTree` under the
+//   geometry, with small leaves because a `Status` is a few hundred bytes): inserting or removing a
+//   row moves at most one leaf's tail, O(log n), where a flat array would move the whole tail
+//   (hundreds of megabytes per edit at a million rows).
+// - Section headers and footers are `.none`, a fixed height, or a title prepared once by the text
+//   engine (width-independent) and laid out at each held width.
+// - The first held width is the primary one: the query methods of the document answer for it;
+//   `layout(forWidth:)` adds or returns another, re-laying out every row from the cached prepared
+//   cells (no shaping: arithmetic over prepared text only).
+
+import CellLayout
+import Foundation
+import StatusModel
+import TextMeasure
+
+/// A section header or footer of a feed.
+public enum FeedSectionDecoration: Sendable, Equatable {
+    /// No header (or footer): zero height.
+    case none
+    /// A fixed height in points (MUST be finite and ≥ 0).
+    case fixed(Double)
+    /// A title measured by the text engine: `FeedTitleMetrics` gives its font and padding; its
+    /// height depends on the width (long titles wrap).
+    case title(String)
+}
+
+/// Font and padding of measured section titles.
+public enum FeedTitleMetrics {
+    /// Font size of a section title, in points.
+    public static let fontSize: Double = 14
+    /// Space above and below the title's lines, in points.
+    public static let verticalPadding: Double = 8
+    /// Space left and right of the title's lines, in points.
+    public static let horizontalPadding: Double = 12
+}
+
+/// A section of an editable feed: its header, statuses and footer.
+public struct FeedSection: Sendable, Equatable {
+    public var header: FeedSectionDecoration
+    public var statuses: [Status]
+    public var footer: FeedSectionDecoration
+
+    public init(header: FeedSectionDecoration = .none, statuses: [Status] = [], footer: FeedSectionDecoration = .none) {
+        self.header = header
+        self.statuses = statuses
+        self.footer = footer
+    }
+}
+
+/// One held width of a `FeedDocument`: the options it is laid out for and the table that places
+/// its rows. Thread-safety: an immutable value.
+public struct FeedWidthLayout: Sendable {
+    public let options: FeedOptions
+    public let geometry: TableGeometry
+}
+
+/// Row edits applied together with UITableView's index semantics (see `TableBatchUpdate`): row
+/// and section deletes, reloads and move sources use indices before the update; inserts and move
+/// destinations use indices after it.
+public struct FeedBatchUpdate: Sendable {
+    /// A status placed at an index path (an inserted or reloaded row).
+    public struct RowStatus: Sendable {
+        public var indexPath: TableIndexPath
+        public var status: Status
+        public init(_ indexPath: TableIndexPath, _ status: Status) {
+            self.indexPath = indexPath
+            self.status = status
+        }
+    }
+
+    /// A section inserted at `index` (after the update).
+    public struct SectionInsertion: Sendable {
+        public var index: Int
+        public var section: FeedSection
+        public init(_ index: Int, _ section: FeedSection) {
+            self.index = index
+            self.section = section
+        }
+    }
+
+    public var deletedSections: [Int] = []
+    public var deletedRows: [TableIndexPath] = []
+    /// Rows whose status changed (a new like count, an edited text): only these are laid out again.
+    public var reloadedRows: [RowStatus] = []
+    public var movedRows: [TableBatchUpdate.RowMove] = []
+    public var insertedSections: [SectionInsertion] = []
+    public var insertedRows: [RowStatus] = []
+    /// A section that loses its last row through this batch's deletes or moves is deleted too.
+    public var removesEmptiedSections = false
+
+    public init() {}
+}
+
+/// An editable feed: statuses in sections, laid out at one or more widths, with logarithmic
+/// queries and edits and cell layouts cached by content.
+///
+/// Thread-safety: a value type (`Sendable`); the engine it shares is thread-safe, so copies MAY be
+/// read and edited on different threads. One value MUST NOT be mutated while another thread reads it.
+public struct FeedDocument: Sendable {
+    struct SectionState: Sendable {
+        var header: FeedSectionDecoration
+        var footer: FeedSectionDecoration
+        var headerTitle: PreparedText?
+        var footerTitle: PreparedText?
+        var statuses: StatusList
+    }
+
+    struct WidthState: Sendable {
+        var options: FeedOptions
+        var geometry: TableGeometry
+    }
+
+    /// The engine whose caches hold every cell.
+    public let engine: FeedEngine
+    /// Workers for bulk work (initial layout, a new width, a page append).
+    public let threads: Int
+    var sections: [SectionState]
+    var widths: [WidthState]
+
+    /// A feed of one section without header or footer.
+    /// - Complexity: O(n) cell layouts (cache hits for content laid out before), over `threads` workers.
+    public init(
+        engine: FeedEngine, options: FeedOptions, statuses: [Status],
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(FeedError) {
+        try self.init(engine: engine, options: options, sections: [FeedSection(statuses: statuses)], threads: threads)
+    }
+
+    /// A feed of sections.
+    /// - Throws: `.invalidOptions` for unusable options or a fixed header or footer height that is
+    ///   negative or not finite.
+    /// - Complexity: O(n) cell layouts (cache hits for content laid out before), over `threads` workers.
+    public init(
+        engine: FeedEngine, options: FeedOptions, sections: [FeedSection],
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(FeedError) {
+        try options.validate()
+        self.engine = engine
+        self.threads = max(1, threads)
+        self.sections = []
+        self.widths = []
+        for s in sections { self.sections.append(try makeState(s)) }
+        widths = [WidthState(options: options, geometry: try makeGeometry(options))]
+    }
+
+    // MARK: Building
+
+    func makeState(_ s: FeedSection) throws(FeedError) -> SectionState {
+        for d in [s.header, s.footer] {
+            if case .fixed(let h) = d, !(h.isFinite && h >= 0) {
+                throw .invalidOptions("section header or footer height \(h) must be finite and ≥ 0")
+            }
+        }
+        return SectionState(
+            header: s.header, footer: s.footer, headerTitle: prepareTitle(s.header), footerTitle: prepareTitle(s.footer),
+            statuses: StatusList(s.statuses))
+    }
+
+    func prepareTitle(_ d: FeedSectionDecoration) -> PreparedText? {
+        guard case .title(let t) = d else { return nil }
+        return engine.cellEngine.measurer.prepare(AttributedText(t, size: FeedTitleMetrics.fontSize, weight: .bold))
+    }
+
+    /// Height of a header or footer at a width: a fixed height, or the title laid out from its
+    /// prepared text (no shaping) plus padding, rounded up to the pixel grid.
+    static func decorationHeight(_ d: FeedSectionDecoration, _ title: PreparedText?, _ options: FeedOptions) -> Double {
+        switch d {
+        case .none: return 0
+        case .fixed(let h): return h
+        case .title:
+            guard let title else { return 0 }
+            let lineWidth = max(0, options.width - 2 * FeedTitleMetrics.horizontalPadding)
+            let text = title.layout(LayoutOptions(width: lineWidth, grid: PixelGrid(scale: options.scale))).size.height
+            let h = text + 2 * FeedTitleMetrics.verticalPadding
+            return (h * options.scale).rounded(.up) / options.scale
+        }
+    }
+
+    func rowHeights(_ statuses: [Status], _ options: FeedOptions) -> [Double] {
+        if statuses.count < 64 || threads == 1 {
+            return statuses.map { engine.cell(for: $0, options: options).height }
+        }
+        do {
+            return try engine.computeRows(statuses, options: options, threads: threads, retainCells: false).heights
+        } catch {
+            preconditionFailure("FeedDocument: options were validated when the width was added: \(error)")
+        }
+    }
+
+    func spec(_ s: SectionState, _ options: FeedOptions, rows: [Double]) -> SectionSpec {
+        SectionSpec(
+            headerHeight: Self.decorationHeight(s.header, s.headerTitle, options), rowHeights: rows,
+            footerHeight: Self.decorationHeight(s.footer, s.footerTitle, options))
+    }
+
+    func makeGeometry(_ options: FeedOptions) throws(FeedError) -> TableGeometry {
+        let all = rowHeights(sections.flatMap(\.statuses.array), options)
+        var specs: [SectionSpec] = []
+        specs.reserveCapacity(sections.count)
+        var start = 0
+        for s in sections {
+            specs.append(spec(s, options, rows: Array(all[start..<(start + s.statuses.count)])))
+            start += s.statuses.count
+        }
+        do {
+            return try TableGeometry(
+                configuration: TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale),
+                sections: specs)
+        } catch {
+            throw .invalidOptions("\(error)")
+        }
+    }
+
+    /// Runs a geometry edit whose heights come from cells or validated decorations: a throw would
+    /// mean a height beyond 2^31 pixels, a broken invariant rather than an input error.
+    static func edit(_ body: () throws(TableLayoutError) -> Void) {
+        do { try body() } catch { preconditionFailure("FeedDocument: \(error)") }
+    }
+
+    // MARK: Widths
+
+    /// The options of the primary width (the first one held).
+    public var options: FeedOptions { widths[0].options }
+
+    /// The widths held, primary first.
+    public var heldWidths: [Double] { widths.map(\.options.width) }
+
+    /// The layout at `width` if it is held.
+    /// - Complexity: O(w) for w held widths.
+    public func heldLayout(forWidth width: Double) -> FeedWidthLayout? {
+        widths.first { $0.options.width == width }.map { FeedWidthLayout(options: $0.options, geometry: $0.geometry) }
+    }
+
+    /// The layout at `width` (same style, scale and line limit as the primary width), added and
+    /// kept up to date by every later edit when it is not held yet. A new width re-lays out every
+    /// row from its cached prepared cell: arithmetic only, no text is shaped again (unless the
+    /// prepared-cell cache evicted it).
+    /// - Complexity: O(w) when held; else O(n) cell layouts over `threads` workers.
+    public mutating func layout(forWidth width: Double) throws(FeedError) -> FeedWidthLayout {
+        if let held = heldLayout(forWidth: width) { return held }
+        var o = options
+        o.width = width
+        try o.validate()
+        let state = WidthState(options: o, geometry: try makeGeometry(o))
+        widths.append(state)
+        return FeedWidthLayout(options: state.options, geometry: state.geometry)
+    }
+
+    /// Stops keeping `width` up to date. The primary width cannot be removed.
+    /// - Complexity: O(w).
+    public mutating func removeWidth(_ width: Double) {
+        guard let i = widths.firstIndex(where: { $0.options.width == width }), i > 0 else { return }
+        widths.remove(at: i)
+    }
+
+    // MARK: Queries (primary width)
+
+    /// The table of the primary width.
+    public var geometry: TableGeometry { widths[0].geometry }
+
+    /// Number of sections. - Complexity: O(1).
+    public var numberOfSections: Int { sections.count }
+
+    /// Number of rows of all sections. - Complexity: O(1).
+    public var numberOfRows: Int { widths[0].geometry.numberOfRows }
+
+    /// Number of rows in `section`. - Complexity: O(1).
+    public func numberOfRows(inSection section: Int) -> Int { sections[section].statuses.count }
+
+    /// The status of a row. - Complexity: O(log n).
+    public func status(at indexPath: TableIndexPath) -> Status { sections[indexPath.section].statuses[indexPath.row] }
+
+    /// The statuses of a section. - Complexity: O(r).
+    public func statuses(inSection section: Int) -> [Status] { sections[section].statuses.array }
+
+    /// The sections as given (headers, statuses, footers). - Complexity: O(S + n).
+    public var feedSections: [FeedSection] {
+        sections.map { FeedSection(header: $0.header, statuses: $0.statuses.array, footer: $0.footer) }
+    }
+
+    /// The cell of a row at the primary width, or at `width` (any width; a held one is not
+    /// required). Served by the engine's caches.
+    /// - Complexity: O(log n) on a cache hit; one cell layout on a miss.
+    public func cell(at indexPath: TableIndexPath, width: Double? = nil) -> CellLayout {
+        var o = options
+        if let width { o.width = width }
+        return engine.cell(for: status(at: indexPath), options: o)
+    }
+
+    /// Frame of a row. - Complexity: O(log S + log n).
+    public func rectForRow(_ indexPath: TableIndexPath) -> TableRect { geometry.rectForRow(indexPath) }
+
+    /// The row at `y`. - Complexity: O(log S + log n).
+    public func indexPathForRow(at y: Double) -> TableIndexPath? { geometry.indexPathForRow(at: y) }
+
+    /// The rows intersecting `yRange`. - Complexity: O(log S + log n + k) for k rows returned.
+    public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] { geometry.indexPathsForRows(in: yRange) }
+
+    /// Height of the whole feed at the primary width. - Complexity: O(1).
+    public var contentHeight: Double { geometry.contentHeight }
+
+    // MARK: Row edits
+
+    /// Inserts statuses so that the first lands at `indexPath`. Statuses laid out before (a row
+    /// deleted and inserted again, a status moved in from another document on the same engine)
+    /// are cache hits.
+    /// - Complexity: O(k + log S + log n) per held width for k rows, plus k cell lookups.
+    public mutating func insertRows(_ statuses: [Status], at indexPath: TableIndexPath) {
+        guard !statuses.isEmpty else { return }
+        precondition(indexPath.row >= 0 && indexPath.row <= sections[indexPath.section].statuses.count,
+                     "insert row \(indexPath) out of range")
+        for w in widths.indices {
+            let heights = rowHeights(statuses, widths[w].options)
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.insertRows(at: indexPath, heights: heights) }
+        }
+        sections[indexPath.section].statuses.insert(contentsOf: statuses, at: indexPath.row)
+    }
+
+    /// Inserts one status at `indexPath`. - Complexity: O(log S + log n) per held width.
+    public mutating func insertRow(_ status: Status, at indexPath: TableIndexPath) {
+        insertRows([status], at: indexPath)
+    }
+
+    /// Appends a page (infinite scroll) to `section` (the last one by default): only the new rows
+    /// are laid out, in parallel for large pages.
+    /// - Complexity: O(k + log S + log n) per held width, plus k cell layouts.
+    public mutating func appendPage(_ statuses: [Status], toSection section: Int? = nil) {
+        let s = section ?? (sections.count - 1)
+        insertRows(statuses, at: TableIndexPath(section: s, row: sections[s].statuses.count))
+    }
+
+    /// Deletes the rows `rows` of `section` (the section stays). Their cells stay cached.
+    /// - Complexity: O((k / 8 + 1) · log n + log S) per held width.
+    public mutating func deleteRows(inSection section: Int, rows: Range<Int>) {
+        for w in widths.indices { widths[w].geometry.deleteRows(inSection: section, rows: rows) }
+        sections[section].statuses.removeSubrange(rows)
+    }
+
+    /// Deletes one row. - Complexity: O(log S + log n) per held width.
+    public mutating func deleteRow(at indexPath: TableIndexPath) {
+        deleteRows(inSection: indexPath.section, rows: indexPath.row..<(indexPath.row + 1))
+    }
+
+    /// Moves a row: removed from `from`, inserted so that it ends at `to`. Nothing is laid out.
+    /// - Complexity: O(log S + log n) per held width.
+    public mutating func moveRow(from: TableIndexPath, to: TableIndexPath) {
+        for w in widths.indices { widths[w].geometry.moveRow(from: from, to: to) }
+        let status = sections[from.section].statuses.remove(at: from.row)
+        sections[to.section].statuses.insert(status, at: to.row)
+    }
+
+    /// Replaces a row's status (a reload): only this row is laid out again, and only when its
+    /// content fingerprint changed (otherwise its cell is a cache hit).
+    /// - Complexity: O(log S + log n) per held width, plus one cell lookup.
+    public mutating func reloadRow(at indexPath: TableIndexPath, with status: Status) {
+        for w in widths.indices {
+            let h = engine.cell(for: status, options: widths[w].options).height
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.reloadRow(at: indexPath, height: h) }
+        }
+        sections[indexPath.section].statuses[indexPath.row] = status
+    }
+
+    // MARK: Section edits
+
+    /// Inserts a section at index `section`.
+    /// - Throws: `.invalidOptions` for an invalid fixed header or footer height (nothing changes).
+    /// - Complexity: O(r + log S + log n) per held width for its r rows, plus r cell lookups.
+    public mutating func insertSection(_ feedSection: FeedSection, at section: Int) throws(FeedError) {
+        let state = try makeState(feedSection)
+        for w in widths.indices {
+            let o = widths[w].options
+            let spec = spec(state, o, rows: rowHeights(state.statuses.array, o))
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.insertSection(spec, at: section) }
+        }
+        sections.insert(state, at: section)
+    }
+
+    /// Deletes a section with its rows. - Complexity: O((r / 64 + 1) · log n + log S) per held width.
+    public mutating func deleteSection(_ section: Int) {
+        for w in widths.indices { widths[w].geometry.deleteSection(section) }
+        sections.remove(at: section)
+    }
+
+    /// Moves a section with its rows so that it ends at index `to`. Nothing is laid out.
+    /// - Complexity: O(r + log S + log n) per held width for its r rows.
+    public mutating func moveSection(from: Int, to: Int) {
+        for w in widths.indices { widths[w].geometry.moveSection(from: from, to: to) }
+        let s = sections.remove(at: from)
+        sections.insert(s, at: to)
+    }
+
+    /// Replaces a section's header, statuses and footer (a section reload): statuses laid out
+    /// before are cache hits. Keeps the section's collapsed state.
+    /// - Throws: `.invalidOptions` for an invalid fixed header or footer height (nothing changes).
+    /// - Complexity: O(r_old / 64 · log n + r_new + log S + log n) per held width, plus r_new cell lookups.
+    public mutating func reloadSection(_ section: Int, with feedSection: FeedSection) throws(FeedError) {
+        let state = try makeState(feedSection)
+        for w in widths.indices {
+            let o = widths[w].options
+            let spec = spec(state, o, rows: rowHeights(state.statuses.array, o))
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.reloadSection(section, with: spec) }
+        }
+        sections[section] = state
+    }
+
+    /// Opens or closes a section at every held width (a closed section keeps its header and
+    /// footer and hides its rows; `expansionMode` of the geometry is `.independent`).
+    /// - Complexity: O(log S) per held width.
+    public mutating func setExpanded(_ expanded: Bool, section: Int) {
+        for w in widths.indices { widths[w].geometry.setExpanded(expanded, section: section) }
+    }
+
+    // MARK: Batch updates
+
+    /// Applies a batch with UITableView's index semantics (see `FeedBatchUpdate`). Only inserted
+    /// and reloaded rows are looked up in the cell cache; moved rows keep their heights.
+    /// - Throws: `.invalidOptions` for an inserted section with an invalid fixed header or footer
+    ///   height (nothing changes).
+    /// - Complexity: O(m log m + m · (log S + log n) + r) per held width for m edits and r rows of
+    ///   deleted or inserted sections, plus one cell lookup per inserted or reloaded row.
+    public mutating func performBatchUpdates(_ batch: FeedBatchUpdate) throws(FeedError) {
+        var newStates: [(Int, SectionState)] = []
+        for s in batch.insertedSections { newStates.append((s.index, try makeState(s.section))) }
+
+        for w in widths.indices {
+            let o = widths[w].options
+            var t = TableBatchUpdate()
+            t.deletedSections = batch.deletedSections
+            t.deletedRows = batch.deletedRows
+            t.movedRows = batch.movedRows
+            t.removesEmptiedSections = batch.removesEmptiedSections
+            t.reloadedRows = batch.reloadedRows.map {
+                .init($0.indexPath, height: engine.cell(for: $0.status, options: o).height)
+            }
+            t.insertedRows = batch.insertedRows.map {
+                .init($0.indexPath, height: engine.cell(for: $0.status, options: o).height)
+            }
+            t.insertedSections = newStates.map { .init($0.0, section: spec($0.1, o, rows: rowHeights($0.1.statuses.array, o))) }
+            Self.edit { () throws(TableLayoutError) in try widths[w].geometry.performBatchUpdates(t) }
+        }
+
+        // The same steps on the status arrays, in TableGeometry's order.
+        for r in batch.reloadedRows { sections[r.indexPath.section].statuses[r.indexPath.row] = r.status }
+        var inserts = batch.insertedRows.map { ($0.indexPath, $0.status) }
+        for m in batch.movedRows { inserts.append((m.to, sections[m.from.section].statuses[m.from.row])) }
+        let deletedSections = Set(batch.deletedSections)
+        let removals = batch.deletedRows + batch.movedRows.map(\.from)
+        var touched = Set<Int>()
+        for ip in removals.sorted(by: >) where !deletedSections.contains(ip.section) {
+            sections[ip.section].statuses.remove(at: ip.row)
+            touched.insert(ip.section)
+        }
+        var sectionDeletes = deletedSections
+        if batch.removesEmptiedSections {
+            for s in touched where sections[s].statuses.isEmpty { sectionDeletes.insert(s) }
+        }
+        for s in sectionDeletes.sorted(by: >) { sections.remove(at: s) }
+        for (index, state) in newStates.sorted(by: { $0.0 < $1.0 }) { sections.insert(state, at: index) }
+        for (ip, status) in inserts.sorted(by: { $0.0 < $1.0 }) { sections[ip.section].statuses.insert(status, at: ip.row) }
+    }
+
+    // MARK: Filtering
+
+    /// The rows whose user name, screen name or text (or those of the status they repost) contain
+    /// `keyword`, as a single-section feed at a held width (the primary one by default).
+    ///
+    /// Matching is a plain substring match after `lowercased()` on both sides: case-insensitive for
+    /// scripts with case, exact for CJK (which has none), deterministic (no locale). An empty
+    /// keyword matches every row. Heights are the stored ones, and cells come from the cache:
+    /// nothing is measured or laid out again.
+    /// - Precondition: `width` is held.
+    /// - Complexity: O(total text length) to match, plus O(m · (log S + log n)) for m rows kept.
+    public func filtered(matching keyword: String, width: Double? = nil) -> FilteredFeed {
+        let w = width.flatMap { x in widths.first { $0.options.width == x } } ?? widths[0]
+        precondition(width == nil || w.options.width == width, "FeedDocument.filtered: width \(width!) is not held")
+        let folded = keyword.lowercased()
+        var paths: [TableIndexPath] = []
+        var matched: [Status] = []
+        for (s, section) in sections.enumerated() {
+            var r = 0
+            section.statuses.forEach { status in
+                if FilteredFeed.matches(status, folded: folded) {
+                    paths.append(TableIndexPath(section: s, row: r))
+                    matched.append(status)
+                }
+                r += 1
+            }
+        }
+        return FilteredFeed(
+            keyword: keyword, options: w.options, engine: engine, sourceIndexPaths: paths, statuses: matched,
+            geometry: w.geometry.filtered(rows: paths))
+    }
+
+    // MARK: Memory
+
+    /// Bytes of the geometries of every held width (offsets and heights of all rows).
+    /// - Complexity: O(w · n / 256).
+    public var geometryResidentBytes: Int { widths.reduce(0) { $0 + $1.geometry.residentBytes } }
+}
+
+/// A keyword-filtered view of a feed: a single section whose row i is `sourceIndexPaths[i]` of the
+/// document it came from. Thread-safety: an immutable value.
+public struct FilteredFeed: Sendable {
+    public let keyword: String
+    public let options: FeedOptions
+    public let engine: FeedEngine
+    /// Where each row came from in the document.
+    public let sourceIndexPaths: [TableIndexPath]
+    public let statuses: [Status]
+    /// One section, no headers or footers; heights reused from the document.
+    public let geometry: TableGeometry
+
+    /// Number of rows. - Complexity: O(1).
+    public var count: Int { statuses.count }
+
+    /// The cell of filtered row `row`, from the engine's cache.
+    /// - Complexity: O(1) on a cache hit.
+    public func cell(atRow row: Int) -> CellLayout { engine.cell(for: statuses[row], options: options) }
+
+    /// Whether a status matches an already folded (`lowercased()`) keyword.
+    /// - Complexity: O(length of the texts searched).
+    static func matches(_ status: Status, folded keyword: String) -> Bool {
+        if keyword.isEmpty { return true }
+        func has(_ s: String) -> Bool { !s.isEmpty && s.lowercased().contains(keyword) }
+        if has(status.user.name) || has(status.user.screenName) || has(status.text) { return true }
+        if let r = status.retweetedStatus {
+            return has(r.user.name) || has(r.user.screenName) || has(r.text)
+        }
+        return false
+    }
+}

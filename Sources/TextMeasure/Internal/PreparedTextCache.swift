@@ -1,0 +1,103 @@
+import Foundation
+
+/// Prepared-text cache.
+///
+/// Key: the attributed text itself (string, runs, inline objects, entities). Value: its prepared
+/// text. A text measured again — a status re-prepared because its like count changed, a feed
+/// loaded again, the same label in many cells — costs a hash, one comparison and a copy of
+/// references instead of segmentation, itemization and shaping.
+/// Bound: `budgetBytes` (each entry counts its `residentBytes`), split evenly over 16 shards; a
+/// shard that would exceed its share is emptied first (epoch eviction, no bookkeeping on hits).
+/// Invalidation: none needed — fonts are immutable for the cache's lifetime.
+/// Thread-safety: one `Mutex` per shard; counters are kept under the same locks.
+final class PreparedTextCache: Sendable {
+    /// The cache key: an attributed text hashed and compared by its UTF-8 bytes (Swift's `String`
+    /// equality and hashing go through Unicode canonical equivalence, far slower and not wanted
+    /// here: canonically equivalent texts may shape differently).
+    struct Key: Hashable, @unchecked Sendable {
+        let text: AttributedText
+
+        func hash(into h: inout Hasher) {
+            var s = text.string
+            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(text.runs)
+            if !text.attachments.isEmpty { h.combine(text.attachments) }
+            if !text.entities.isEmpty { h.combine(text.entities.count) }
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            guard a.text.utf16Count == b.text.utf16Count, a.text.runs == b.text.runs,
+                a.text.attachments == b.text.attachments, a.text.entities == b.text.entities
+            else { return false }
+            var x = a.text.string, y = b.text.string
+            return x.withUTF8 { bx in
+                y.withUTF8 { by in bx.count == by.count && (bx.count == 0 || memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0) }
+            }
+        }
+    }
+
+    private final class Shard: Sendable {
+        struct State {
+            var entries: [Key: PreparedText] = [:]
+            var bytes = 0
+            var hits = 0
+            var misses = 0
+            var evictions = 0
+        }
+        let state = Locked(State())
+    }
+
+    private let shards: [Shard]
+    let budgetBytes: Int
+
+    init(budgetBytes: Int) {
+        self.budgetBytes = budgetBytes
+        shards = (0..<16).map { _ in Shard() }
+    }
+
+    private func shard(_ hash: Int) -> Shard { shards[Int(UInt(bitPattern: hash) >> (UInt.bitWidth - 4))] }
+
+    func value(for key: Key) -> PreparedText? {
+        shard(key.hashValue).state.withLock { s in
+            if let p = s.entries[key] {
+                s.hits += 1
+                return p
+            }
+            s.misses += 1
+            return nil
+        }
+    }
+
+    func insert(_ prepared: PreparedText, for key: Key) {
+        let bytes = prepared.residentBytes + key.text.utf16Count * 2 + 64
+        let share = max(1, budgetBytes / 16)
+        guard bytes <= share / 4 else { return }
+        shard(key.hashValue).state.withLock { s in
+            if s.bytes + bytes > share {
+                s.entries.removeAll(keepingCapacity: true)
+                s.bytes = 0
+                s.evictions += 1
+            }
+            if s.entries.updateValue(prepared, forKey: key) == nil { s.bytes += bytes }
+        }
+    }
+
+    func removeAll() {
+        for sh in shards { sh.state.withLock { $0.entries.removeAll(); $0.bytes = 0 } }
+    }
+
+    var statistics: CacheStatistics {
+        var c = CacheStatistics()
+        for sh in shards {
+            sh.state.withLock {
+                c.hits += $0.hits
+                c.misses += $0.misses
+                c.evictions += $0.evictions
+                c.entries += $0.entries.count
+                c.bytes += $0.bytes
+            }
+        }
+        c.budgetBytes = budgetBytes
+        return c
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TableLayout
+
+/// `feedlayout query [INPUT...] --y FROM:TO | --at Y`: the rows of a laid-out feed that a scroll
+/// range shows, or the row under a point, answered by the table's logarithmic queries.
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the rows intersecting a y range (--y FROM:TO) or the row at a point (--at Y).",
+        discussion: """
+            Lays out the feed (heights only) at one --width and prints one line per row: section, row, \
+            status id, y and height in points (4 decimals at most), after a header line. Rows intersect \
+            FROM:TO when their top is below TO and their bottom above FROM. --at prints the row whose \
+            frame contains Y (top ≤ Y < bottom), or only the header when there is none. Inputs as for \
+            the other commands: files in any supported format, - for standard input, none for the \
+            bundled demo feed.
+            """)
+
+    @Argument(help: "Feed files (- for standard input; none: the bundled demo feed).")
+    var inputs: [String] = []
+
+    @OptionGroup var feed: FeedInputOptions
+
+    @Option(name: .customLong("y"), help: "A y range FROM:TO in points (FROM ≤ TO).")
+    var yRange: String?
+
+    @Option(name: .customLong("at"), help: "A y coordinate in points.")
+    var at: Double?
+
+    func validate() throws {
+        guard feed.widthList.count == 1 else { throw ValidationError("query takes one --width") }
+        switch (yRange, at) {
+        case (nil, nil): throw ValidationError("give --y FROM:TO or --at Y")
+        case (.some, .some): throw ValidationError("give either --y or --at, not both")
+        case (.some(let r), nil): _ = try Self.parseRange(r)
+        case (nil, .some(let y)): guard y.isFinite else { throw ValidationError("--at must be a finite number") }
+        }
+    }
+
+    /// Parses "FROM:TO" (each a finite number, FROM ≤ TO; negative values are allowed).
+    static func parseRange(_ text: String) throws -> Range<Double> {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lo = Double(parts[0]), let hi = Double(parts[1]), lo.isFinite, hi.isFinite else {
+            throw ValidationError("--y must be FROM:TO with two numbers, got \"\(text)\"")
+        }
+        guard lo <= hi else { throw ValidationError("--y FROM:TO needs FROM ≤ TO, got \"\(text)\"") }
+        return lo..<hi
+    }
+
+    func run() throws {
+        let statuses = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
+        let engine = try CLIEnvironment.feedEngine(feed)
+        let layout: FeedLayout
+        do {
+            layout = try engine.layout(statuses, options: feed.options(width: feed.widthList[0]), retainCells: false)
+        } catch {
+            throw CLIError.input("feedlayout: \(error)")
+        }
+        let rows: [TableIndexPath]
+        if let yRange {
+            rows = layout.geometry.indexPathsForRows(in: try Self.parseRange(yRange))
+        } else {
+            rows = layout.geometry.indexPathForRow(at: at!).map { [$0] } ?? []
+        }
+        var out = OutputBuffer()
+        out.write("section\trow\tid\ty\theight\n")
+        for ip in rows {
+            let rect = layout.geometry.rectForRow(ip)
+            out.write("\(ip.section)\t\(ip.row)\t\(layout.statusIDs[ip.row])\t")
+            out.write("\(JSONNumber.fixed(rect.y, 4))\t\(JSONNumber.fixed(rect.height, 4))\n")
+        }
+        out.flush()
+    }
+}

@@ -1,0 +1,239 @@
+import CellLayout
+import Foundation
+import StatusModel
+import XCTest
+import _LayoutTestSupport
+@testable import TableLayout
+
+/// The content-keyed caches, observed through their counters: hits on relayout, bounded bytes,
+/// one miss per changed status, no shaping on a width change, zero misses for a filter.
+/// (Named for `make sanitize`, which runs the Parallel|Concurrent|Cache tests under TSan.)
+final class FeedCacheTests: XCTestCase {
+    func testSecondLayoutOfSameFeedIsAllHits() throws {
+        let statuses = FeedFixtures.generated(150)
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        let options = FeedOptions(width: 375)
+        let first = try engine.layout(statuses, options: options, threads: 2, chunkSize: 16)
+        let afterFirst = engine.layouts.statistics
+        XCTAssertEqual(afterFirst.misses, 150)
+        XCTAssertEqual(afterFirst.hits, 0)
+        XCTAssertEqual(afterFirst.entries, 150)
+        XCTAssertEqual(engine.preparedCells.statistics.misses, 150)
+        let prepares = measurer.prepareCount
+        XCTAssertGreaterThan(prepares, 0)
+
+        let second = try engine.layout(statuses, options: options, threads: 2, chunkSize: 16)
+        let afterSecond = engine.layouts.statistics
+        XCTAssertEqual(afterSecond.misses, 150, "no new miss")
+        XCTAssertEqual(afterSecond.hits, 150, "every row a hit")
+        XCTAssertEqual(measurer.prepareCount, prepares, "nothing prepared again")
+        assertSameLayout(first, second, "cached relayout")
+    }
+
+    func testSmallBudgetEvictsAndStaysWithinBudget() throws {
+        let statuses = FeedFixtures.generated(200)
+        let budget = 64 << 10
+        let (engine, _) = FeedFixtures.fakeEngine(layoutBudget: budget, preparedBudget: budget)
+        let big = try FeedFixtures.fakeEngine().0.layout(statuses, options: FeedOptions(width: 375))
+        let layout = try engine.layout(statuses, options: FeedOptions(width: 375), threads: 2)
+        assertSameLayout(big, layout, "an evicting cache gives the same layout")
+        for stats in [engine.layouts.statistics, engine.preparedCells.statistics] {
+            XCTAssertGreaterThan(stats.evictions, 0, "\(stats)")
+            XCTAssertLessThan(stats.entries, 200, "\(stats)")
+            XCTAssertLessThanOrEqual(stats.bytes, budget, "\(stats)")
+            XCTAssertEqual(stats.budgetBytes, budget)
+        }
+        // Whatever is still cached is served as a hit, the rest misses; a relayout is identical.
+        let entries = engine.layouts.statistics.entries
+        let before = engine.layouts.statistics
+        let found = statuses.filter { engine.layouts.value(for: FeedOptions(width: 375).key($0)) != nil }.count
+        let after = engine.layouts.statistics
+        XCTAssertEqual(found, entries)
+        XCTAssertEqual(after.hits - before.hits, entries)
+        XCTAssertEqual(after.misses - before.misses, 200 - entries)
+        let again = try engine.layout(statuses, options: FeedOptions(width: 375), threads: 1)
+        XCTAssertLessThanOrEqual(engine.layouts.statistics.bytes, budget)
+        assertSameLayout(big, again, "relayout after eviction")
+    }
+
+    func testBoundedCacheDirectly() {
+        let cache = BoundedCache<Int, [UInt8]>(budgetBytes: 16 * 100) { $0.count }
+        for k in 0..<1000 { cache.insert([UInt8](repeating: 1, count: 30), for: k) }
+        var s = cache.statistics
+        XCTAssertLessThanOrEqual(s.bytes, 1600)
+        XCTAssertGreaterThan(s.evictions, 0)
+        XCTAssertEqual(s.bytes, s.entries * 30)
+        // An entry larger than a shard's share is not stored.
+        cache.insert([UInt8](repeating: 0, count: 101), for: -1)
+        XCTAssertNil(cache.value(for: -1))
+        // The most recent insert of a shard survives its eviction.
+        cache.insert([7], for: 5000)
+        XCTAssertEqual(cache.value(for: 5000), [7])
+        s = cache.statistics
+        XCTAssertEqual(s.hits, 1)
+        XCTAssertEqual(s.misses, 1)
+        cache.removeAll()
+        XCTAssertEqual(cache.statistics.entries, 0)
+        XCTAssertEqual(cache.statistics.bytes, 0)
+    }
+
+    func testConcurrentCacheUseKeepsCountsConsistent() {
+        let cache = BoundedCache<Int, Int>(budgetBytes: 1 << 20) { _ in 8 }
+        DispatchQueue.concurrentPerform(iterations: 4) { t in
+            for k in 0..<2000 {
+                if cache.value(for: k % 500) == nil { cache.insert(k % 500, for: k % 500) }
+                _ = t
+            }
+        }
+        let s = cache.statistics
+        XCTAssertEqual(s.hits + s.misses, 8000)
+        XCTAssertEqual(s.entries, 500)
+        XCTAssertGreaterThanOrEqual(s.misses, 500)
+        for k in 0..<500 { XCTAssertEqual(cache.value(for: k), k) }
+    }
+
+    func testChangedStatusRecomputesOnlyThatRow() throws {
+        var statuses = FeedFixtures.generated(80)
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        let options = FeedOptions(width: 375)
+        _ = try engine.layout(statuses, options: options, threads: 2)
+        let before = (engine.layouts.statistics, engine.preparedCells.statistics, measurer.prepareCount)
+
+        let oldFingerprint = statuses[17].contentFingerprint
+        statuses[17] = FeedFixtures.liked(statuses[17])
+        XCTAssertNotEqual(statuses[17].contentFingerprint, oldFingerprint, "a like changes the fingerprint")
+        statuses[42].text += "（更新）"
+        let relaid = try engine.layout(statuses, options: options, threads: 2)
+        let after = (engine.layouts.statistics, engine.preparedCells.statistics, measurer.prepareCount)
+        XCTAssertEqual(after.0.misses - before.0.misses, 2, "two changed rows miss")
+        XCTAssertEqual(after.0.hits - before.0.hits, 78, "the others hit")
+        XCTAssertEqual(after.1.misses - before.1.misses, 2, "two cells prepared again")
+        XCTAssertGreaterThan(after.2, before.2)
+        XCTAssertEqual(relaid.cells![17], engine.cellEngine.layout(statuses[17], width: 375, style: .weibo, scale: 2))
+        XCTAssertEqual(relaid.cells![42], engine.cellEngine.layout(statuses[42], width: 375, style: .weibo, scale: 2))
+        // The same document edit through FeedDocument: one reload, one miss.
+        var doc = try FeedDocument(engine: engine, options: options, statuses: statuses, threads: 1)
+        let m0 = engine.layouts.statistics.misses
+        doc.reloadRow(at: TableIndexPath(section: 0, row: 5), with: FeedFixtures.liked(statuses[5]))
+        XCTAssertEqual(engine.layouts.statistics.misses - m0, 1)
+        doc.reloadRow(at: TableIndexPath(section: 0, row: 6), with: statuses[6])
+        XCTAssertEqual(engine.layouts.statistics.misses - m0, 1, "an unchanged reload hits")
+    }
+
+    func testInsertDeleteMoveKeepCachedCells() throws {
+        let statuses = FeedFixtures.generated(60)
+        let extra = FeedFixtures.generated(10, seed: 99)
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        _ = try engine.layout(statuses + extra, options: FeedOptions(width: 375), threads: 1)
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375), statuses: statuses, threads: 1)
+        let before = (engine.layouts.statistics, measurer.prepareCount)
+        doc.insertRows(Array(extra[0..<5]), at: TableIndexPath(section: 0, row: 10))
+        doc.moveRow(from: TableIndexPath(section: 0, row: 3), to: TableIndexPath(section: 0, row: 50))
+        doc.deleteRows(inSection: 0, rows: 20..<30)
+        doc.insertRows(Array(statuses[20..<30]), at: TableIndexPath(section: 0, row: 0))
+        doc.appendPage(Array(extra[5...]))
+        var batch = FeedBatchUpdate()
+        batch.deletedRows = [TableIndexPath(section: 0, row: 1)]
+        batch.movedRows = [.init(from: TableIndexPath(section: 0, row: 2), to: TableIndexPath(section: 0, row: 40))]
+        batch.insertedRows = [.init(TableIndexPath(section: 0, row: 0), doc.status(at: TableIndexPath(section: 0, row: 1)))]
+        try doc.performBatchUpdates(batch)
+        let after = (engine.layouts.statistics, measurer.prepareCount)
+        XCTAssertEqual(after.0.misses, before.0.misses, "inserting, moving and deleting rows only hits")
+        XCTAssertEqual(after.0.hits - before.0.hits, 5 + 10 + 5 + 1)
+        XCTAssertEqual(after.1, before.1, "no text prepared")
+        XCTAssertEqual(doc.numberOfRows, 70)
+    }
+
+    func testWidthChangeRelaysOutWithoutShaping() throws {
+        // Counting fake: no prepare call at all.
+        let statuses = FeedFixtures.generated(100)
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        let titled = [
+            FeedSection(header: .title("今天 Today"), statuses: Array(statuses[..<40]), footer: .fixed(10)),
+            FeedSection(header: .fixed(28), statuses: Array(statuses[40...]), footer: .title("没有更多了")),
+        ]
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375), sections: titled, threads: 2)
+        let prepares = measurer.prepareCount
+        let preparedMisses = engine.preparedCells.statistics.misses
+        let w320 = try doc.layout(forWidth: 320)
+        let w414 = try doc.layout(forWidth: 414)
+        XCTAssertEqual(measurer.prepareCount, prepares, "a width change prepares no text")
+        XCTAssertEqual(engine.preparedCells.statistics.misses, preparedMisses, "every prepared cell is a hit")
+        XCTAssertEqual(doc.heldWidths, [375, 320, 414])
+        for layout in [w320, w414] {
+            let fresh = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: layout.options, sections: titled, threads: 1)
+            XCTAssertEqual(layout.geometry, fresh.geometry, "width \(layout.options.width)")
+        }
+        XCTAssertNotEqual(w320.geometry.contentHeight, w414.geometry.contentHeight)
+        XCTAssertEqual(try doc.layout(forWidth: 320).geometry, w320.geometry, "held widths are returned as they are")
+        // Edits keep every held width up to date.
+        doc.deleteRow(at: TableIndexPath(section: 1, row: 0))
+        doc.moveRow(from: TableIndexPath(section: 0, row: 0), to: TableIndexPath(section: 1, row: 3))
+        for w in [320.0, 414] {
+            var o = doc.options
+            o.width = w
+            let fresh = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: o, sections: doc.feedSections, threads: 1)
+            XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, fresh.geometry, "width \(w) after edits")
+        }
+        doc.removeWidth(320)
+        XCTAssertEqual(doc.heldWidths, [375, 414])
+        XCTAssertEqual(measurer.prepareCount, prepares, "edits of known statuses prepare nothing")
+    }
+
+    func testWidthChangeDoesNotShapeWithRealTextEngine() throws {
+        let statuses: [Status]
+        if TestPaths.weiboCorpusFiles != nil { statuses = try FeedFixtures.corpus() } else { statuses = FeedFixtures.generated(60) }
+        let (engine, measurer) = try FeedFixtures.realEngine()
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375), statuses: statuses, threads: 2)
+        let words = measurer.cacheStatistics
+        XCTAssertGreaterThan(words.misses, 0)
+        for w in [320.0, 414] { _ = try doc.layout(forWidth: w) }
+        let after = measurer.cacheStatistics
+        XCTAssertEqual(after.misses, words.misses, "no new shaped-word miss")
+        XCTAssertEqual(after.hits, words.hits, "no word looked up at all: prepared text is reused")
+        XCTAssertEqual(doc.heldWidths, [375, 320, 414])
+    }
+
+    func testFilterReusesCachedCells() throws {
+        var statuses = FeedFixtures.generated(120)
+        statuses[3].text = "今天的 SwiftUI 分享会很精彩"
+        statuses[50].user.name = "swift小组"
+        statuses[90].text = "Learning SWIFT concurrency"
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375), statuses: statuses, threads: 2)
+        _ = try doc.layout(forWidth: 320)
+        let before = (engine.layouts.statistics, measurer.prepareCount)
+        let filtered = doc.filtered(matching: "Swift")
+        let narrow = doc.filtered(matching: "sWiFt", width: 320)
+        for f in [filtered, narrow] {
+            XCTAssertTrue(Set([3, 50, 90]).isSubset(of: f.sourceIndexPaths.map(\.row)), "\(f.sourceIndexPaths)")
+            XCTAssertEqual(f.geometry.numberOfSections, 1)
+            XCTAssertEqual(f.geometry.numberOfRows, f.count)
+            for r in 0..<f.count {
+                let ip = TableIndexPath(section: 0, row: r)
+                XCTAssertEqual(f.geometry.height(ofRow: ip), f.cell(atRow: r).height)
+                XCTAssertEqual(f.statuses[r], doc.status(at: f.sourceIndexPaths[r]))
+            }
+        }
+        XCTAssertEqual(filtered.sourceIndexPaths, narrow.sourceIndexPaths)
+        let after = (engine.layouts.statistics, measurer.prepareCount)
+        XCTAssertEqual(after.0.misses, before.0.misses, "zero cache misses for the filtered feed")
+        XCTAssertEqual(after.0.hits - before.0.hits, 2 * filtered.count)
+        XCTAssertEqual(after.1, before.1, "nothing measured")
+        // Naive check of the matching rule over every row; CJK is a plain substring match.
+        func expected(_ keyword: String) -> [Int] {
+            (0..<120).filter { r in
+                let s = statuses[r]
+                let fields = [s.user.name, s.user.screenName, s.text]
+                    + (s.retweetedStatus.map { [$0.user.name, $0.user.screenName, $0.text] } ?? [])
+                return fields.contains { $0.lowercased().contains(keyword.lowercased()) }
+            }
+        }
+        XCTAssertEqual(filtered.sourceIndexPaths.map(\.row), expected("swift"))
+        let cjk = doc.filtered(matching: "分享会")
+        XCTAssertEqual(cjk.sourceIndexPaths.map(\.row), expected("分享会"))
+        XCTAssertTrue(cjk.sourceIndexPaths.map(\.row).contains(3))
+        XCTAssertEqual(doc.filtered(matching: "").count, 120)
+        XCTAssertEqual(doc.filtered(matching: "没有这个词语xyz").count, 0)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import StatusModel
+import XCTest
+import _LayoutTestSupport
+@testable import TableLayout
+
+/// Resident bytes of heights-only layouts: ≤ 64 bytes per row in the feed engine's own structures
+/// (geometry trees + per-row ids, fingerprints and heights).
+final class FeedMemoryTests: XCTestCase {
+    func testHeightsOnlyEngineLayoutPerRowBytes() throws {
+        // Through the engine: a 10 000-row feed of 50 repeated statuses (cells are cache hits).
+        let base = FeedFixtures.generated(50)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        let layout = try engine.layout(RepeatingStatuses(base: base, count: 10_000), options: FeedOptions(width: 375),
+                                       threads: 1, retainCells: false)
+        XCTAssertNil(layout.cells)
+        XCTAssertEqual(engine.layouts.statistics.misses, 50)
+        let perRow = Double(layout.residentBytes) / 10_000
+        XCTAssertLessThanOrEqual(perRow, 64, "\(perRow) bytes per row")
+        XCTAssertGreaterThanOrEqual(perRow, 24, "ids, fingerprints and heights are counted")
+        let retained = try engine.layout(Array(RepeatingStatuses(base: base, count: 2_000)), options: FeedOptions(width: 375))
+        XCTAssertGreaterThan(retained.residentBytes / 2_000, 64, "retained cells are counted too")
+    }
+
+    func testMillionRowHeightsOnlyLayoutStaysUnder64BytesPerRow() throws {
+        // The same structure at 1 000 000 rows, built from per-row values directly (laying out a
+        // million cells belongs to the benchmarks, not a debug unit test).
+        let n = 1_000_000
+        var rng = SeededRandom(seed: 1)
+        var heights = [Double]()
+        heights.reserveCapacity(n)
+        for _ in 0..<n { heights.append(Double(Int.random(in: 80...900, using: &rng)) / 2) }
+        let layout = try FeedLayout(
+            options: FeedOptions(width: 375), statusIDs: (0..<n).map { Int64($0) }, fingerprints: (0..<n).map { UInt64($0) &* 0x9E37_79B9 },
+            heights: heights, cells: nil)
+        XCTAssertEqual(layout.count, n)
+        let perRow = Double(layout.residentBytes) / Double(n)
+        XCTAssertLessThanOrEqual(perRow, 64, "\(perRow) bytes per row")
+        XCTAssertLessThanOrEqual(Double(layout.geometry.residentBytes) / Double(n), 6, "geometry: Int32 heights in 1 KiB leaves")
+        // Queries still agree with the heights.
+        XCTAssertEqual(layout.y(ofRow: 3), heights[0] + heights[1] + heights[2])
+        XCTAssertEqual(layout.row(at: layout.y(ofRow: 765_432) + 0.5), 765_432)
+    }
+}
+
+/// The heights-only path (no frames built) gives the heights of the full layout.
+final class HeightsOnlyLayoutTests: XCTestCase {
+    func testHeightsOnlyEqualsFullLayoutAtSeveralWidths() throws {
+        let statuses = FeedFixtures.generated(300)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        for width in [320.0, 375, 414] {
+            for scale in [2.0, 3] {
+                let options = FeedOptions(width: width, scale: scale, maxTextLines: width == 375 ? 6 : 0)
+                let full = try engine.layout(statuses, options: options, threads: 2)
+                let before = engine.layouts.statistics
+                let fast = try engine.layout(statuses, options: options, threads: 2, heightsOnly: true)
+                XCTAssertEqual(fast.heights, full.heights, "width \(width) scale \(scale)")
+                XCTAssertNil(fast.cells)
+                XCTAssertEqual(fast.geometry, full.geometry)
+                XCTAssertEqual(engine.layouts.statistics.hits + engine.layouts.statistics.misses, before.hits + before.misses,
+                               "the cell-layout cache is not consulted")
+            }
+        }
+    }
+}
