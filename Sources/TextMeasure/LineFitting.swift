@@ -38,10 +38,11 @@ extension PreparedText {
                     let f = cl[i].flags
                     if f & ClusterFlags.hanging == 0 {
                         if total + a > maxWidth + limit && i > start {
-                            if lastBreak >= start {
+                            if lastBreak >= start,
                                 let (end, w) = fittingBreak(
                                     cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
                                     maxWidth: maxWidth + limit, charWrap: charWrap)
+                            {
                                 breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
                                 start = end
                                 total = 0; content = 0
@@ -106,15 +107,15 @@ extension PreparedText {
 
     /// The line end at the last break opportunity `lastBreak`, unless the kerning its final
     /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
-    /// fits (when there is one).
+    /// fits, or nil when none does (the caller then breaks between clusters).
     /// - Returns: the end cluster (exclusive) and the line's width.
     private func fittingBreak(
         _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
         charWrap: Bool
-    ) -> (Int, Double) {
+    ) -> (Int, Double)? {
         let w = contentAtBreak + lineEndCorrection(after: lastBreak)
         if w <= maxWidth || contentAtBreak > maxWidth || lineEndCorrections.isEmpty { return (lastBreak + 1, w) }
-        var best = (lastBreak + 1, w)
+        var best: (Int, Double)?
         var total = 0.0, content = 0.0
         for j in start..<lastBreak {
             total += cl[j].advance

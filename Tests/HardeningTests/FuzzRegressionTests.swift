@@ -25,6 +25,25 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(one.lines[0].width, lri.advance(ofCluster: 0), accuracy: 1e-9)
     }
 
+    /// FuzzText: "Kai-SB" at 4.7 pt and 2.88 pt wide: the line at the opportunity after "-" fits
+    /// (2.835 pt) until the kerning "-" loses with "S" is added (2.925 pt), and no earlier
+    /// opportunity exists; the line was kept overflowing. It now breaks between clusters. Swept over
+    /// widths: no line of more than one cluster is wider than the width.
+    func testKerningLossWithNoEarlierOpportunityBreaksBetweenClusters() throws {
+        let m = try Hardening.requireMeasurer()
+        for text in ["DFKai-SB", "AVAV-To-Ty WAVE", "i-SB fox-jumps"] {
+            let prepared = m.prepare(AttributedText(text, size: 4.701960784313726))
+            for step in 0..<800 {
+                let width = 1 + Double(step) * 0.01
+                let l = prepared.layout(LayoutOptions(width: width))
+                Hardening.assertCovers(l, prepared)
+                for line in l.lines where line.clusters.filter({ !prepared.isHanging($0) }).count > 1 {
+                    XCTAssertLessThanOrEqual(line.width, width + 1e-7, "\(text) at \(width): \(line)")
+                }
+            }
+        }
+    }
+
     /// FuzzText: breaking between clusters (no opportunity on the line) subtracted a hanging space's
     /// advance from the width, giving a line holding a 19 pt character a width of 0.
     func testForcedBreakAfterAHangingSpaceKeepsTheWidth() throws {
@@ -112,5 +131,21 @@ final class DateRoundTripRegressionTests: XCTestCase {
         let first = try FeedLoader.load(data: Data(json.utf8), fileName: "early.json").feed.statuses
         let again = try FeedLoader.load(data: FeedWriter.data(first, format: .weiboJSON), fileName: "again.json").feed.statuses
         XCTAssertEqual(again, first)
+    }
+}
+
+final class SourceRoundTripRegressionTests: XCTestCase {
+    /// FuzzModelPlist (round trip): a source beginning with a combining mark (U+103C) was lost on
+    /// reload: the writer wraps it in `<a …>…</a>`, and the tag stripper walked Characters, in which
+    /// ">" and the mark are one, so the tag never closed. It now walks Unicode scalars.
+    func testSourceStartingWithACombiningMarkSurvivesAWriteAndALoad() throws {
+        for source in ["\u{103C}", "\u{0301}x", "a\u{0301}", "微博 weibo.com"] {
+            let status = Status(id: 1, source: source, text: "t", user: User(id: 2, name: "u"))
+            let data = FeedWriter.data([status], format: .weiboJSON)
+            let loaded = try FeedLoader.load(data: data, fileName: "s.json").feed.statuses
+            XCTAssertEqual(loaded.first?.source, source, "\(source.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let html = #"[{"id":1,"text":"t","source":"<a href=\"x\">\u0301iPhone</a>","user":{"id":2,"screen_name":"u"}}]"#
+        XCTAssertEqual(try FeedLoader.load(data: Data(html.utf8), fileName: "h.json").feed.statuses.first?.source, "\u{0301}iPhone")
     }
 }
