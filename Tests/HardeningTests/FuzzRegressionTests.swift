@@ -149,3 +149,18 @@ final class SourceRoundTripRegressionTests: XCTestCase {
         XCTAssertEqual(try FeedLoader.load(data: Data(html.utf8), fileName: "h.json").feed.statuses.first?.source, "\u{0301}iPhone")
     }
 }
+
+final class ByteOrderMarkRoundTripRegressionTests: XCTestCase {
+    /// FuzzClassicPlist / FuzzDetect (round trip): a string starting with U+FEFF lost it on reload:
+    /// Foundation's JSON parser drops a raw U+FEFF at the start of a string value (an escaped one
+    /// survives). The JSON writer now escapes U+FEFF.
+    func testLeadingByteOrderMarkSurvivesAWriteAndALoad() throws {
+        let status = Status(id: 1, createdAtText: "\u{FEFF}刚刚", text: "\u{FEFF}text \u{FEFF}", user: User(id: 2, name: "\u{FEFF}u"))
+        for format in [FeedFormat.weiboJSON, .jsonLines] {
+            let data = FeedWriter.data([status], format: format)
+            XCTAssertFalse(data.contains(0xEF), "raw U+FEFF written (\(format))")
+            let loaded = try FeedLoader.load(data: data, fileName: "bom.\(format == .jsonLines ? "jsonl" : "json")").feed.statuses
+            XCTAssertEqual(loaded, [status], "\(format)")
+        }
+    }
+}
