@@ -53,6 +53,9 @@ let package = Package(
         .testTarget(name: "TerminalPreviewTests", dependencies: ["TerminalPreview", "_LayoutTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "RasterRenderTests", dependencies: ["RasterRender", "FrameExport", "_LayoutTestSupport"]),
         .testTarget(name: "feedlayoutTests", dependencies: ["_LayoutTestSupport"]),
+        .testTarget(
+            name: "HardeningTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "_LayoutTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

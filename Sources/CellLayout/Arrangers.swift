@@ -9,24 +9,27 @@ import TextMeasure
 // heights are sums of grid-aligned values, so block edges never need rounding at all.
 
 /// Places a laid-out text at `frame`, with its entities, inline objects and token in cell coordinates.
-/// A text cut without a token (a one-line label) has no token frame.
+/// A text cut without a token (a one-line label) has no token frame. Parts reaching past the frame's
+/// sides (a single grapheme cluster wider than the line, which never splits) are clipped to it.
 func makeTextBox(_ box: PreparedTextBox, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
     let prepared = box.prepared
+    func place(_ r: Rect) -> Rect {
+        let moved = grid.round(r.offsetBy(dx: frame.minX, dy: frame.minY))
+        let x0 = min(max(moved.minX, frame.minX), frame.maxX)
+        let x1 = max(min(moved.maxX, frame.maxX), x0)
+        return Rect(x: x0, y: moved.minY, width: x1 - x0, height: moved.height)
+    }
     let entities = prepared.text.entities
     var hits: [EntityHit] = []
     for e in layout.entityRects(of: prepared) where !e.rects.isEmpty {
         let entity = entities[e.entity]
-        hits.append(EntityHit(
-            kind: entity.kind, value: entity.value,
-            rects: e.rects.map { grid.round($0.offsetBy(dx: frame.minX, dy: frame.minY)) }))
+        hits.append(EntityHit(kind: entity.kind, value: entity.value, rects: e.rects.map(place)))
     }
-    let objects = layout.attachmentRects(of: prepared).map {
-        ImageFrame(name: $0.object.name, frame: grid.round($0.rect.offsetBy(dx: frame.minX, dy: frame.minY)))
-    }
+    let objects = layout.attachmentRects(of: prepared).map { ImageFrame(name: $0.object.name, frame: place($0.rect)) }
     var token: Rect?
     if let t = layout.token, t.width > 0 {
         let line = layout.lines[t.line]
-        token = grid.round(Rect(x: frame.minX + t.x, y: frame.minY + line.top, width: t.width, height: line.ascent + line.descent))
+        token = place(Rect(x: t.x, y: line.top, width: t.width, height: line.ascent + line.descent))
     }
     return TextBox(
         frame: frame, layout: layout, text: box, entities: hits, attachments: objects, token: token)
@@ -39,7 +42,8 @@ func label(
     lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
 ) -> TextBox {
     let l = prepared.prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
-    let frame = grid.round(Rect(x: x, y: centerY - l.size.height / 2, width: l.size.width, height: l.size.height))
+    let frame = grid.round(Rect(
+        x: x, y: centerY - l.size.height / 2, width: min(l.size.width, grid.ceil(max(0, maxWidth))), height: l.size.height))
     return makeTextBox(prepared, l, frame: frame, grid: grid)
 }
 
@@ -59,7 +63,9 @@ struct ClassicArranger {
         let avatar = grid.round(Rect(x: s, y: s, width: m.avatarSize, height: m.avatarSize))
 
         let nameX = avatar.maxX + s
-        let nameW = min(grid.ceil(parts.nameSize.width), max(0, right - nameX))
+        // A member badge follows the name: the name is clipped so that the badge stays inside too.
+        let badgeRoom = parts.memberBadge == nil ? 0 : s + m.memberBadgeSize
+        let nameW = min(grid.ceil(parts.nameSize.width), max(0, right - nameX - badgeRoom))
         let name = fixedLabel(parts.name, Rect(x: nameX, y: s, width: nameW, height: grid.ceil(parts.nameSize.height)))
 
         var badge: ImageFrame?
@@ -84,7 +90,8 @@ struct ClassicArranger {
             let l = p.prepared.layout(
                 LayoutOptions(width: max(0, width - 2 * s), maxLines: maxLines, grid: grid),
                 truncationToken: maxLines > 0 ? parts.token.prepared : nil)
-            let frame = grid.round(Rect(x: s, y: textTop, width: l.size.width, height: l.size.height))
+            let frame = grid.round(Rect(
+                x: s, y: textTop, width: min(l.size.width, grid.ceil(max(0, width - 2 * s))), height: l.size.height))
             text = makeTextBox(p, l, frame: frame, grid: grid)
             textBottom = frame.maxY
             truncated = l.isTruncated

@@ -38,37 +38,35 @@ extension PreparedText {
                     let f = cl[i].flags
                     if f & ClusterFlags.hanging == 0 {
                         if total + a > maxWidth + limit && i > start {
-                            if lastBreak >= start {
-                                let w = contentAtBreak + lineEndCorrection(after: lastBreak)
-                                breaks.append(LineSpan(start: start, end: lastBreak + 1, width: w, hard: false))
-                                start = lastBreak + 1
+                            if lastBreak >= start,
+                                let (end, w) = fittingBreak(
+                                    cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
+                                    maxWidth: maxWidth + limit, charWrap: charWrap)
+                            {
+                                breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
+                                start = end
                                 total = 0; content = 0
-                                var j = start
-                                while j < i {
-                                    total += cl[j].advance
-                                    if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
-                                    j += 1
-                                }
                                 lastBreak = -1
-                                // Carried clusters end at no opportunity (else we would have broken
-                                // after them), so only the overflow test is left: re-run it.
+                                // Measure the carried clusters again from the new start (they hold
+                                // break opportunities when the kerning loss moved the break back).
+                                i = start
                                 continue
                             }
                             // Broken between clusters: the last one loses its kerning with the
                             // next; if that makes the line overflow, one fewer cluster fits.
+                            // (Widths exclude trailing hanging clusters, as everywhere.)
                             var end = i
                             var w = content + lineEndCorrection(after: end - 1)
                             while w > maxWidth + limit && end - 1 > start {
                                 end -= 1
-                                content -= cl[end].advance
-                                w = content + lineEndCorrection(after: end - 1)
+                                w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
                             }
                             breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
                             start = end
                             total = 0; content = 0
-                            for j in end..<i { total += cl[j].advance }
-                            content = total
                             lastBreak = -1
+                            i = start
+                            continue
                         }
                         total += a
                         content = total
@@ -95,6 +93,39 @@ extension PreparedText {
             }
         }
         return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// Width of clusters `start..<end` without the trailing hanging ones.
+    private static func contentWidth(_ cl: UnsafeBufferPointer<Cluster>, _ start: Int, _ end: Int) -> Double {
+        var total = 0.0, content = 0.0
+        for j in start..<end {
+            total += cl[j].advance
+            if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
+        }
+        return content
+    }
+
+    /// The line end at the last break opportunity `lastBreak`, unless the kerning its final
+    /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
+    /// fits, or nil when none does (the caller then breaks between clusters).
+    /// - Returns: the end cluster (exclusive) and the line's width.
+    private func fittingBreak(
+        _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
+        charWrap: Bool
+    ) -> (Int, Double)? {
+        let w = contentAtBreak + lineEndCorrection(after: lastBreak)
+        if w <= maxWidth || contentAtBreak > maxWidth || lineEndCorrections.isEmpty { return (lastBreak + 1, w) }
+        var best: (Int, Double)?
+        var total = 0.0, content = 0.0
+        for j in start..<lastBreak {
+            total += cl[j].advance
+            if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
+            if charWrap || cl[j].flags & ClusterFlags.breakAfter != 0 {
+                let candidate = content + lineEndCorrection(after: j)
+                if candidate <= maxWidth { best = (j + 1, candidate) }
+            }
+        }
+        return best
     }
 
     /// Turns line spans into lines with vertical metrics, applying the line limit and the token.
@@ -283,7 +314,9 @@ extension TextLayout {
                     prepared.clusters[c].flags & ClusterFlags.attachment != 0
                 {
                     let o = objects[next]
-                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: o.width, height: o.ascent + o.descent)))
+                    // The cluster's advance is the object's width as measured (non-finite or negative → 0).
+                    let width = prepared.clusters[c].advance
+                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: width, height: o.ascent + o.descent)))
                     next += 1
                 }
                 x += prepared.clusters[c].advance

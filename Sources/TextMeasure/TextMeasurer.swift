@@ -320,7 +320,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             let offset = Int(g.cluster) + word.start
             while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
-            advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance
+            // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
+            // draws those with a zeroed space glyph): nothing is lost at a line end.
+            if g.xAdvance != 0 { advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance }
             cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
         }
         advances.withUnsafeBufferPointer { adv in

@@ -191,7 +191,10 @@ final class RealEngineTests: XCTestCase {
         let serial = texts.map { m.prepare(AttributedText($0, size: 15)).layout(LayoutOptions(width: 200)) }
         let results = UnsafeMutableBufferPointer<TextLayout>.allocate(capacity: texts.count)
         results.initialize(repeating: .empty)
-        defer { results.deallocate() }
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
         nonisolated(unsafe) let out = results
         DispatchQueue.concurrentPerform(iterations: texts.count) { i in
             out[i] = m.prepare(AttributedText(texts[i], size: 15)).layout(LayoutOptions(width: 200))

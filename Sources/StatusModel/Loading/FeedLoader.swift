@@ -266,6 +266,10 @@ public enum FeedLoader {
             ? binaryPlistDepthWithinLimit(bytes, limit: options.maxNestingDepth)
             : plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth)
         guard shallow else { throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth) }
+        // Foundation on Linux crashes bridging some sets of a binary plist; no feed holds a set.
+        if binary && binaryPlistHoldsSet(bytes) {
+            throw .malformed(file: fileName, format: "property list", line: nil, reason: "it holds a set (no feed value is a set)")
+        }
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

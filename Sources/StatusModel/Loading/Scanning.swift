@@ -112,7 +112,7 @@ func binaryPlistDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
     }
     let t = n - 32
     guard let offsetSize = uint(t + 6, 1), let refSize = uint(t + 7, 1), let count = uint(t + 8, 8),
-        let top = uint(t + 16, 8), let table = uint(t + 24, 8), count < n, top < count
+        let top = uint(t + 16, 8), let table = uint(t + 24, 8), count < n, top < count, table < n
     else { return true }
     func offset(_ obj: Int) -> Int? { uint(table + obj * offsetSize, offsetSize) }
     /// The references held by the container at `obj` (empty for scalars).
@@ -148,4 +148,27 @@ func binaryPlistDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
         level = next
     }
     return true
+}
+
+/// True when an object of the binary property list's offset table is a set (marker 0xC).
+/// An unreadable trailer or table answers false (the parser then rejects the file).
+/// - Complexity: O(objects).
+func binaryPlistHoldsSet(_ bytes: [UInt8]) -> Bool {
+    let n = bytes.count
+    guard n >= 40 else { return false }
+    func uint(_ at: Int, _ size: Int) -> Int? {
+        guard size > 0, size <= 8, at >= 0, at + size <= n else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
+        return v > UInt64(Int.max) ? nil : Int(v)
+    }
+    let t = n - 32
+    guard let offsetSize = uint(t + 6, 1), let count = uint(t + 8, 8), let table = uint(t + 24, 8), count < n, table < n else {
+        return false
+    }
+    for obj in 0..<count {
+        guard let o = uint(table + obj * offsetSize, offsetSize) else { return false }
+        if o < n && bytes[o] >> 4 == 0xC { return true }
+    }
+    return false
 }

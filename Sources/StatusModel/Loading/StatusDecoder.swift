@@ -150,19 +150,21 @@ enum StatusDecoder {
     /// The text of an HTML anchor (`<a href="…">name</a>` → "name"), entities decoded; plain
     /// text is returned unchanged.
     static func anchorText(_ html: String) -> String {
-        guard html.contains("<") else { return decodeEntities(html) }
-        var out = ""
+        // Scalars, not Characters: a tag's ">" followed by a combining mark is one Character, and
+        // would leave the tag open (the source text was lost).
+        guard html.unicodeScalars.contains("<") else { return decodeEntities(html) }
+        var out = String.UnicodeScalarView()
         var inTag = false
-        for ch in html {
-            if ch == "<" {
+        for u in html.unicodeScalars {
+            if u == "<" {
                 inTag = true
-            } else if ch == ">" {
+            } else if u == ">" {
                 inTag = false
             } else if !inTag {
-                out.append(ch)
+                out.append(u)
             }
         }
-        return decodeEntities(out)
+        return decodeEntities(String(out))
     }
 
     static func decodeEntities(_ s: String) -> String {

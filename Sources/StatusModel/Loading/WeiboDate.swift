@@ -48,13 +48,19 @@ public enum WeiboDate {
         let sign = offsetSeconds < 0 ? "-" : "+"
         let off = abs(offsetSeconds) / 60
         return "\(weekdays[wd]) \(months[m - 1]) \(pad(d)) \(pad(secs / 3600)):\(pad(secs / 60 % 60)):\(pad(secs % 60)) "
-            + "\(sign)\(pad(off / 60))\(pad(off % 60)) \(y)"
+            + "\(sign)\(pad(off / 60))\(pad(off % 60)) \(year4(y))"
     }
 
     /// UTC+8, the zone of the Weibo API.
     public static let beijingOffset = 8 * 3600
 
     private static func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// Years have four digits ("0023"), as `parse` requires.
+    private static func year4(_ y: Int) -> String {
+        let s = String(y)
+        return y >= 0 && s.count < 4 ? String(repeating: "0", count: 4 - s.count) + s : s
+    }
 
     private static func clock(_ s: Substring) -> (Int, Int, Int)? {
         let f = s.split(separator: ":", omittingEmptySubsequences: false)
@@ -80,6 +86,9 @@ public enum WeiboDate {
         guard (1...dim).contains(day) else { return nil }
         let days = daysFromCivil(year, month, day)
         let t = days * 86400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        // `format` writes Beijing time: keep its year within four digits too, so that every parsed
+        // date formats back to a parsable string.
+        guard (1...9999).contains(civil(fromDays: floorDiv(t + Int64(beijingOffset), 86400)).0) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(t))
     }
 

@@ -58,8 +58,21 @@ enum WireValue {
         var s = s
         s.withUTF8 { buf in
             var runStart = 0
+            var skip = 0
             for i in 0..<buf.count {
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
                 let b = buf[i]
+                // U+FEFF is escaped: Foundation's JSON parser drops it, read raw, at the start of a string.
+                if b == 0xEF && i + 2 < buf.count && buf[i + 1] == 0xBB && buf[i + 2] == 0xBF {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
+                    out.append(contentsOf: Array("\\ufeff".utf8))
+                    runStart = i + 3
+                    skip = 2
+                    continue
+                }
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
                 runStart = i + 1

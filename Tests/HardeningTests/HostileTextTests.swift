@@ -1,0 +1,138 @@
+// Hostile text through the real text engine: huge paragraphs, giant grapheme clusters, only
+// separators, bidi controls, control characters, hostile widths and font sizes.
+import Foundation
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+final class HostileTextTests: XCTestCase {
+    private let width = 375.0
+
+    private func layout(_ string: String, size: Double = 17, width: Double = 375, maxLines: Int = 0) throws -> (PreparedText, TextLayout) {
+        let m = try Hardening.requireMeasurer()
+        let prepared = m.prepare(AttributedText(string, size: size))
+        return (prepared, prepared.layout(LayoutOptions(width: width, maxLines: maxLines)))
+    }
+
+    /// A 1 MB paragraph (Latin and CJK words, no line break) wraps into full lines of at most the width.
+    func testMegabyteParagraph() throws {
+        var s = ""
+        let words = ["hardening ", "layout ", "微博 ", "今天天气很好，", "emoji😀 ", "AVATAR "]
+        var i = 0
+        while s.utf8.count < 1 << 20 {
+            s += words[i % words.count]
+            i += 1
+        }
+        let rss0 = Hardening.residentBytes()
+        let (prepared, l) = try Hardening.measure("1 MB paragraph") { try layout(s) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertGreaterThan(l.lines.count, 10_000)
+        for line in l.lines.dropLast() { XCTAssertLessThanOrEqual(line.width, width + 1e-6) }
+        // Clusters take a few dozen bytes each: far below 1 GB for 1 MB of text.
+        XCTAssertLessThan(Hardening.residentBytes() - rss0, 600 << 20)
+    }
+
+    /// 100 000 combining marks on one base are one grapheme cluster: one line, a finite width
+    /// (the cluster is shaped on its first 64 UTF-16 units).
+    func testHundredThousandCombiningMarks() throws {
+        let s = "a" + String(repeating: "\u{0301}", count: 100_000) + " b"
+        let (prepared, l) = try Hardening.measure("100 000 combining marks") { try layout(s) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertEqual(prepared.utf16Range(ofCluster: 0), 0..<100_001)
+        XCTAssertEqual(l.lines.count, 1)
+        XCTAssertGreaterThan(l.lines[0].width, 0)
+    }
+
+    /// 10 000 emoji joined by ZWJ are one extended grapheme cluster, never split; it is wider than
+    /// nothing and the line holding it is finite.
+    func testTenThousandEmojiZWJChain() throws {
+        let s = Array(repeating: "👨", count: 10_000).joined(separator: "\u{200D}")
+        let (prepared, l) = try Hardening.measure("10 000 emoji ZWJ chain") { try layout(s) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertEqual(prepared.clusterCount, 1)
+        XCTAssertEqual(l.lines.count, 1)
+        XCTAssertTrue(l.size.width.isFinite && l.size.width > 0)
+    }
+
+    /// Only newlines: one empty line per break plus the last one, all of zero width.
+    func testOnlyNewlines() throws {
+        let n = 10_000
+        let (prepared, l) = try Hardening.measure("10 000 newlines") { try layout(String(repeating: "\n", count: n)) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertEqual(l.lines.count, n + 1)
+        XCTAssertTrue(l.lines.allSatisfy { $0.width == 0 })
+        XCTAssertEqual(l.size.width, 0)
+        XCTAssertGreaterThan(l.size.height, Double(n) * 17)
+    }
+
+    /// Only spaces: they hang, so one line of zero width however many there are.
+    func testOnlySpaces() throws {
+        let (prepared, l) = try Hardening.measure("100 000 spaces") { try layout(String(repeating: " ", count: 100_000)) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertEqual(l.lines.count, 1)
+        XCTAssertEqual(l.lines[0].width, 0)
+    }
+
+    /// Bidi overrides, embeddings and isolates, balanced or not, change no line breaking and no width:
+    /// the controls are zero-width and the text lays out like the same text without them.
+    func testBidiOverrides() throws {
+        let controls = ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{200E}", "\u{200F}"]
+        var s = "", plain = ""
+        for i in 0..<2_000 {
+            let word = i % 3 == 0 ? "שלום " : (i % 3 == 1 ? "مرحبا " : "hello ")
+            s += controls[i % controls.count] + word
+            plain += word
+        }
+        let (prepared, l) = try Hardening.measure("bidi overrides (2 000 controls)") { try layout(s) }
+        Hardening.assertCovers(l, prepared)
+        let (_, reference) = try layout(plain)
+        XCTAssertEqual(l.lines.count, reference.lines.count)
+        XCTAssertEqual(l.size.width, reference.size.width, accuracy: 1e-6)
+    }
+
+    /// Every C0 and C1 control, DEL and NUL inside text: laid out, no line wider than the width
+    /// unless it holds one cluster, hard breaks where UAX #14 puts them.
+    func testControlCharactersAndNUL() throws {
+        var s = ""
+        for v in Array(0x00...0x1F) + Array(0x7F...0x9F) {
+            s += "x" + String(UnicodeScalar(UInt8(v)))
+        }
+        s = String(repeating: s, count: 50)
+        let (prepared, l) = try Hardening.measure("C0/C1 controls and NUL") { try layout(s, width: 100) }
+        Hardening.assertCovers(l, prepared)
+        XCTAssertGreaterThan(l.lines.count, 50)  // LF, VT, FF, CR, NEL break lines
+    }
+
+    /// Widths of 0, negative, NaN and −∞ give one cluster per line; +∞, 1e300 and the largest
+    /// finite double give one line; every number stays finite.
+    func testHostileWidths() throws {
+        let m = try Hardening.requireMeasurer()
+        let prepared = m.prepare(AttributedText("abc 微博 def", size: 17))
+        let visible = (0..<prepared.clusterCount).filter { !prepared.isHanging($0) }.count
+        for w in [0, -1, -Double.infinity, .nan, -1e300] {
+            let l = prepared.layout(LayoutOptions(width: w))
+            Hardening.assertCovers(l, prepared)
+            XCTAssertEqual(l.lines.count, visible, "width \(w)")
+        }
+        for w in [Double.infinity, 1e300, .greatestFiniteMagnitude, 1e6] {
+            let l = prepared.layout(LayoutOptions(width: w, grid: PixelGrid(scale: 3)))
+            Hardening.assertCovers(l, prepared)
+            XCTAssertEqual(l.lines.count, 1, "width \(w)")
+        }
+    }
+
+    /// Font sizes of 0, negative, NaN and ∞ measure as 0 (everything on one line of zero width);
+    /// 10 000 pt gives huge but finite metrics, one cluster per line at 375.
+    func testHostileFontSizes() throws {
+        for size: Double in [0, -17, .nan, .infinity, -.infinity] {
+            let (prepared, l) = try layout("hostile font size 微博", size: size)
+            Hardening.assertCovers(l, prepared)
+            XCTAssertEqual(l.lines.count, 1, "size \(size)")
+            XCTAssertEqual(l.size.width, 0, "size \(size)")
+        }
+        let (prepared, l) = try layout("big 微博", size: 10_000)
+        Hardening.assertCovers(l, prepared)
+        XCTAssertEqual(l.lines.count, 5)  // b i g 微 博: each wider than 375 (the space hangs)
+        XCTAssertGreaterThan(l.size.height, 50_000)
+    }
+}

@@ -1,0 +1,2 @@
+// Declarations only: see include/CFuzzDriver.h.
+#include "CFuzzDriver.h"
