@@ -20,7 +20,7 @@ demo: release
 # Every test: unit, conformance, goldens, end-to-end CLI runs and the tmux-driven interactive preview.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/test-interactive.sh
 
 bench: setup

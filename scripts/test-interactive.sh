@@ -201,5 +201,5 @@ if [[ -n "${FEEDLAYOUT_BIG_FEED:-}" ]]; then
     restored big 0
 fi
 
-echo "test-interactive: $CHECKS checks, $FAILURES failed"
+echo "test-interactive: $((CHECKS - FAILURES)) passed, $FAILURES failed"
 (( FAILURES == 0 ))
