@@ -141,19 +141,10 @@ extension CLIEnvironment {
     /// The bundled demo feed (`Fixtures/feed.plist`), found like the fonts: beside or above the
     /// current directory or the executable.
     static func demoFeedURL() throws -> URL {
-        var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { starts.append(exe.deletingLastPathComponent()) }
-        for start in starts {
-            var dir = start
-            for _ in 0..<8 {
-                let candidate = dir.appendingPathComponent("Fixtures/feed.plist")
-                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
+        guard let url = PackageFiles.locate("Fixtures/feed.plist") else {
+            throw CLIError.input("feedlayout: the bundled demo feed Fixtures/feed.plist was not found; run from the package checkout")
         }
-        throw CLIError.input("feedlayout: the bundled demo feed Fixtures/feed.plist was not found; run from the package checkout")
+        return url
     }
 
     /// Loads the statuses of every input (`-` is standard input), in order. With `skipInvalid`,
