@@ -22,28 +22,65 @@ public struct CellLayoutEngine: Sendable {
     public let utcOffset: Int
     /// Prepared toolbar labels and read-more tokens, shared by copies of this engine.
     let labels: LabelCache
+    /// Prepared cells by content: key = (status id, `Status.contentFingerprint`, style name), so
+    /// preparing a status again (another width, another table, a reload that changed nothing)
+    /// costs a hash of the status and a lookup. Bounded by bytes with LRU eviction, thread-safe,
+    /// counted; shared by copies of this engine. A budget of 0 turns it off.
+    public let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+
+    /// Default bound of the prepared-cell cache: 256 MiB, about 60 000 corpus cells.
+    public static let defaultPreparedCellBudgetBytes = 256 << 20
 
     /// - Parameters:
     ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
     ///   - now: the reference time of relative dates; nil shows absolute dates.
+    ///   - preparedCellBudgetBytes: bound of the prepared-cell cache (0: every `prepare` prepares).
     public init(
-        measurer: some TextMeasuring, emoticons: EmoticonTable = .builtIn, now: Date? = nil, utcOffset: Int = 8 * 3600
+        measurer: some TextMeasuring, emoticons: EmoticonTable = .builtIn, now: Date? = nil, utcOffset: Int = 8 * 3600,
+        preparedCellBudgetBytes: Int = defaultPreparedCellBudgetBytes
+    ) {
+        self.init(
+            measurer: measurer, emoticons: emoticons, now: now, utcOffset: utcOffset, labels: LabelCache(),
+            preparedCells: Self.makePreparedCellCache(preparedCellBudgetBytes))
+    }
+
+    private init(
+        measurer: any TextMeasuring, emoticons: EmoticonTable, now: Date?, utcOffset: Int, labels: LabelCache,
+        preparedCells: BoundedCache<PreparedKey, PreparedCell>
     ) {
         self.measurer = measurer
         self.emoticons = emoticons
         self.now = now
         self.utcOffset = utcOffset
-        labels = LabelCache()
+        self.labels = labels
+        self.preparedCells = preparedCells
+    }
+
+    private static func makePreparedCellCache(_ budgetBytes: Int) -> BoundedCache<PreparedKey, PreparedCell> {
+        BoundedCache(budgetBytes: max(0, budgetBytes)) { $0.residentBytes + 64 }
+    }
+
+    /// This engine with a prepared-cell cache of its own, bounded by `budgetBytes` (the label
+    /// cache stays shared).
+    public func withPreparedCellCache(budgetBytes: Int) -> CellLayoutEngine {
+        CellLayoutEngine(
+            measurer: measurer, emoticons: emoticons, now: now, utcOffset: utcOffset, labels: labels,
+            preparedCells: Self.makePreparedCellCache(budgetBytes))
     }
 
     /// Hits, misses and evictions of the label cache (toolbar labels, read-more tokens).
     package var labelCacheStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { labels.statistics }
 
     /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
-    public init(measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600) {
+    public init(
+        measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600,
+        preparedCellBudgetBytes: Int = defaultPreparedCellBudgetBytes
+    ) {
         var names: [String: String] = [:]
         for c in codes { names[c] = c }
-        self.init(measurer: measurer, emoticons: EmoticonTable(imageNames: names), now: now, utcOffset: utcOffset)
+        self.init(
+            measurer: measurer, emoticons: EmoticonTable(imageNames: names), now: now, utcOffset: utcOffset,
+            preparedCellBudgetBytes: preparedCellBudgetBytes)
     }
 
     /// Prepares and lays out in one call.
@@ -57,8 +94,29 @@ public struct CellLayoutEngine: Sendable {
     }
 
     /// Everything about a status's cell that does not depend on the width: its texts, measured.
-    /// - Complexity: O(text length) plus the measurer's shaping of every text of the cell.
+    ///
+    /// Served from `preparedCells` when a status with the same id, content and style was prepared
+    /// before.
+    /// - Complexity: O(size of the status) on a hit (its fingerprint); on a miss, O(text length)
+    ///   plus the measurer's shaping of every text of the cell.
     public func prepare(_ status: Status, style: CellStyle) -> PreparedCell {
+        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status, style: style) }
+        return prepare(status, fingerprint: status.contentFingerprint, style: style)
+    }
+
+    /// `prepare(_:style:)` with the status's fingerprint already computed.
+    /// - Precondition: `fingerprint == status.contentFingerprint`.
+    public func prepare(_ status: Status, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
+        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status, style: style) }
+        let key = PreparedKey(statusID: status.id, fingerprint: fingerprint, style: style.name)
+        if let p = preparedCells.value(for: key) { return p }
+        let p = prepareUncached(status, style: style)
+        preparedCells.insert(p, for: key)
+        return p
+    }
+
+    /// Prepares without looking at or filling the prepared-cell cache.
+    public func prepareUncached(_ status: Status, style: CellStyle) -> PreparedCell {
         switch style.arrangement {
         case .classic(let m):
             return PreparedCell(statusID: status.id, styleName: style.name, content: .classic(Shared(prepareClassic(status, m, style))))

@@ -38,4 +38,37 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(cache.prepared(AttributedText("c", size: 14), measurer: m).prepared.text.string, "c")
         XCTAssertEqual(cache.statistics.hits, 1)
     }
+
+    func testPreparedCellsAreCachedByContent() {
+        let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        let a = status(1, reposts: 5)
+        let first = e.layout(a, width: 375, style: .weibo, scale: 2)
+        XCTAssertEqual(e.preparedCells.statistics.misses, 1)
+        // The same content at another width: prepared once, laid out again.
+        _ = e.layout(a, width: 414, style: .weibo, scale: 3)
+        XCTAssertEqual(e.preparedCells.statistics.hits, 1)
+        XCTAssertEqual(e.preparedCells.statistics.misses, 1)
+        // Another style, a changed count, a changed retweet: each misses once.
+        _ = e.prepare(a, style: .classic)
+        var liked = a
+        liked.attitudesCount += 1
+        let changed = e.layout(liked, width: 375, style: .weibo, scale: 2)
+        var withRetweet = a
+        withRetweet.retweetedStatus = status(9, reposts: 0)
+        _ = e.prepare(withRetweet, style: .weibo)
+        withRetweet.retweetedStatus?.text = "改过的转发"
+        _ = e.prepare(withRetweet, style: .weibo)
+        XCTAssertEqual(e.preparedCells.statistics.misses, 5)
+        XCTAssertNotEqual(changed.toolbar, first.toolbar)
+        // An engine without the cache lays out identically and counts nothing.
+        let uncached = CellLayoutEngine(measurer: FixedAdvanceMeasurer(), preparedCellBudgetBytes: 0)
+        XCTAssertEqual(uncached.layout(a, width: 375, style: .weibo, scale: 2), first)
+        XCTAssertEqual(uncached.layout(a, width: 375, style: .weibo, scale: 2), first)
+        XCTAssertEqual(uncached.preparedCells.statistics.hits + uncached.preparedCells.statistics.misses, 0)
+        // Copies share the cache; withPreparedCellCache gives a fresh one.
+        let copy = e
+        _ = copy.prepare(a, style: .weibo)
+        XCTAssertEqual(e.preparedCells.statistics.hits, 2)
+        XCTAssertEqual(e.withPreparedCellCache(budgetBytes: 1 << 20).preparedCells.statistics.entries, 0)
+    }
 }

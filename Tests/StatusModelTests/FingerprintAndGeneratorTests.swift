@@ -10,19 +10,55 @@ final class FingerprintTests: XCTestCase {
         user: User(id: 7, name: "测试用户"), pictures: [Picture(id: "p1", url: "u", width: 640, height: 1136)],
         repostsCount: 12, commentsCount: 3, attitudesCount: 10_001)
 
-    func testFNV1aMatchesTheReferenceVectors() {
-        var h = FNV1a64()
-        XCTAssertEqual(h.value, 0xcbf2_9ce4_8422_2325)
-        for b in "a".utf8 { h.combine(byte: b) }
-        XCTAssertEqual(h.value, 0xaf63_dc4c_8601_ec8c)
-        var h2 = FNV1a64()
-        for b in "foobar".utf8 { h2.combine(byte: b) }
-        XCTAssertEqual(h2.value, 0x8594_4171_f739_67e8)
+    /// The hasher's absorption written out independently: words assembled byte by byte.
+    private func referenceHash(_ strings: [String]) -> UInt64 {
+        var state: UInt64 = 0xcbf2_9ce4_8422_2325
+        func absorb(_ w: UInt64) {
+            state = (state ^ w) &* 0x9e37_79b9_7f4a_7c15
+            state ^= state >> 29
+        }
+        for s in strings {
+            let bytes = Array(s.utf8)
+            for start in stride(from: 0, to: bytes.count, by: 8) {
+                var w: UInt64 = 0
+                for (k, b) in bytes[start..<min(start + 8, bytes.count)].enumerated() { w += UInt64(b) << (8 * UInt64(k)) }
+                absorb(w)
+            }
+            absorb(UInt64(bytes.count))
+        }
+        var x = state
+        x ^= x >> 33
+        x &*= 0xff51_afd7_ed55_8ccd
+        x ^= x >> 33
+        x &*= 0xc4ce_b9fe_1a85_ec53
+        return x ^ (x >> 33)
+    }
+
+    func testStableHasherAbsorbsStringsAsLittleEndianWords() {
+        XCTAssertEqual(StableHasher().value, 0xEFD0_1F60_BA99_2926, "the empty hash is a fixed constant")
+        var seen: Set<UInt64> = []
+        // Every length around the 8-byte word boundaries, ASCII and multi-byte UTF-8.
+        let samples = (0...25).map { String(repeating: "a", count: $0) } + ["你好", "你好，世界 👍🏽", "a\u{0}", "a\u{0}\u{0}"]
+        for s in samples {
+            var h = StableHasher()
+            h.combine(s)
+            XCTAssertEqual(h.value, referenceHash([s]), "\(s.debugDescription)")
+            seen.insert(h.value)
+        }
+        XCTAssertEqual(seen.count, samples.count, "trailing NULs and lengths are distinguished")
+        var ab = StableHasher()
+        ab.combine("ab")
+        ab.combine("c")
+        var abc = StableHasher()
+        abc.combine("a")
+        abc.combine("bc")
+        XCTAssertNotEqual(ab.value, abc.value, "string boundaries are part of the input")
+        XCTAssertEqual(ab.value, referenceHash(["ab", "c"]))
     }
 
     func testFingerprintIsPinnedAcrossRunsAndMachines() {
         // A literal: if this changes, caches keyed by fingerprint written by earlier builds are invalid.
-        XCTAssertEqual(base.contentFingerprint, 0x669ED3F4CDE9F9F6)
+        XCTAssertEqual(base.contentFingerprint, 0x3F08_5D1F_EF89_21CA)
     }
 
     func testFingerprintTracksLayoutFields() {
@@ -45,6 +81,11 @@ final class FingerprintTests: XCTestCase {
         s = base; s.retweetedStatus = base; changes.append(s)
         var r = base; r.text = "另一条"
         s = base; s.retweetedStatus = r; changes.append(s)
+        s = base; s.retweetedStatus = r; s.retweetedStatus?.pictures.append(base.pictures[0]); changes.append(s)
+        s = base; s.user.name = "别人"; s.user.name = base.user.name; XCTAssertEqual(s.contentFingerprint, f, "restored")
+        for c in changes {
+            XCTAssertEqual(c.contentFingerprint, c.computeFingerprint(), "the stored fingerprint follows every mutation")
+        }
         let prints = changes.map(\.contentFingerprint)
         XCTAssertFalse(prints.contains(f))
         XCTAssertEqual(Set(prints).count, prints.count, "each change gives a distinct fingerprint")
@@ -63,13 +104,13 @@ final class GeneratorTests: XCTestCase {
     func testGeneratedStreamIsPinnedAcrossPlatforms() {
         // Folds the fingerprints of the first 200 statuses of seed 42 into one literal: any change
         // in the RNG, the pools or the generator's choices shows here.
-        var h = FNV1a64()
+        var h = StableHasher()
         var g = FeedGenerator(seed: 42)
         for s in g.statuses(count: 200) {
             h.combine(s.contentFingerprint)
             h.combine(UInt64(bitPattern: s.id))
         }
-        XCTAssertEqual(h.value, 0x7619F8F76D93AAB4)
+        XCTAssertEqual(h.value, 0x83B4_ABFF_5B1F_D6AE)
     }
 
     func testGeneratedFeedsAreRealistic() {

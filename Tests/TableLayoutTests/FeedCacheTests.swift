@@ -46,7 +46,7 @@ final class FeedCacheTests: XCTestCase {
         // Whatever is still cached is served as a hit, the rest misses; a relayout is identical.
         let entries = engine.layouts.statistics.entries
         let before = engine.layouts.statistics
-        let found = statuses.filter { engine.layouts.value(for: FeedOptions(width: 375).key($0)) != nil }.count
+        let found = statuses.filter { engine.layouts.value(for: FeedOptions(width: 375).key($0.id, $0.contentFingerprint)) != nil }.count
         let after = engine.layouts.statistics
         XCTAssertEqual(found, entries)
         XCTAssertEqual(after.hits - before.hits, entries)

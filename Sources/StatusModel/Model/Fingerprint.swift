@@ -1,57 +1,79 @@
-// Content fingerprints: a 64-bit FNV-1a hash over every field that changes a status's layout.
+// Content fingerprints: a stable 64-bit hash over every field that changes a status's layout.
 //
 // Swift's `Hasher` is seeded per process, so it cannot key a cache that outlives a run or is
-// shared between machines. FNV-1a over a fixed byte serialization is identical everywhere:
-// integers are fed little-endian, strings as their UTF-8 bytes followed by their length (so
-// ("ab","c") and ("a","bc") differ), optionals with a presence byte, arrays with their count.
-// Fields that never reach the screen (ids, avatar URLs, page URLs) are left out on purpose, so
-// two statuses that look the same share a fingerprint.
+// shared between machines. `StableHasher` over a fixed serialization is identical everywhere:
+// integers are fed as one 64-bit word, strings as their UTF-8 bytes in little-endian 8-byte words
+// followed by their length (so ("ab","c") and ("a","bc") differ), optionals with a presence word,
+// arrays with their count. Fields that never reach the screen (ids, avatar URLs, page URLs) are
+// left out on purpose, so two statuses that look the same share a fingerprint.
 
-/// A 64-bit FNV-1a hasher with a fixed seed; the same input gives the same value on every run.
-package struct FNV1a64: Sendable {
-    package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+/// A 64-bit hasher with fixed constants: the same input gives the same value on every run and
+/// machine. Each word is absorbed by xor, multiply by an odd constant and xor-shift (every step is
+/// a bijection of the state, so two inputs that differ in one word never collide), then the state
+/// is finalized with MurmurHash3's avalanche. Strings are absorbed 8 bytes at a time.
+package struct StableHasher: Sendable {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let multiplier: UInt64 = 0x9e37_79b9_7f4a_7c15
 
     package init() {}
 
-    package mutating func combine(byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* Self.prime
+    /// The hash of everything combined so far.
+    package var value: UInt64 {
+        var x = state
+        x ^= x >> 33
+        x &*= 0xff51_afd7_ed55_8ccd
+        x ^= x >> 33
+        x &*= 0xc4ce_b9fe_1a85_ec53
+        x ^= x >> 33
+        return x
     }
 
     package mutating func combine(_ v: UInt64) {
-        var x = v
-        for _ in 0..<8 {
-            combine(byte: UInt8(truncatingIfNeeded: x))
-            x >>= 8
-        }
+        var x = (state ^ v) &* Self.multiplier
+        x ^= x >> 29
+        state = x
     }
 
+    package mutating func combine(byte: UInt8) { combine(UInt64(byte)) }
     package mutating func combine(_ v: Int) { combine(UInt64(bitPattern: Int64(v))) }
-    package mutating func combine(_ v: Bool) { combine(byte: v ? 1 : 0) }
+    package mutating func combine(_ v: Bool) { combine(UInt64(v ? 1 : 0)) }
 
     package mutating func combine(_ s: String) {
-        var n = 0
-        for b in s.utf8 {
-            combine(byte: b)
-            n += 1
+        var s = s
+        s.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var i = 0
+            let n = bytes.count
+            while i + 8 <= n {
+                combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            if i < n {
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < n {
+                    tail |= UInt64(bytes[i]) << shift
+                    shift += 8
+                    i += 1
+                }
+                combine(tail)
+            }
+            combine(n)
         }
-        combine(n)
     }
 }
 
 extension Status {
-    /// A hash of every field that affects this status's layout, stable across runs and machines.
-    ///
-    /// Two statuses with the same fingerprint lay out identically at any width (barring a 2⁻⁶⁴
-    /// collision); a changed text, count, picture, tag, card or retweet changes it.
-    /// - Complexity: O(size of the status, its retweet included).
-    public var contentFingerprint: UInt64 {
-        var h = FNV1a64()
+    /// The value of `contentFingerprint`, computed from the fields (the retweet's own stored
+    /// fingerprint stands for the retweet).
+    /// - Complexity: O(size of the status without its retweet).
+    func computeFingerprint() -> UInt64 {
+        var h = StableHasher()
         feedFingerprint(into: &h)
         return h.value
     }
 
-    private func feedFingerprint(into h: inout FNV1a64) {
+    private func feedFingerprint(into h: inout StableHasher) {
         h.combine(text)
         h.combine(createdAtText ?? "")
         h.combine(createdAt.map { Int($0.timeIntervalSince1970) } ?? Int.min)
@@ -104,9 +126,9 @@ extension Status {
             h.combine(t.text)
             h.combine(t.iconURL.isEmpty)
         }
-        if let r = retweetedStatus {
+        if let r = retweetFingerprint {
             h.combine(byte: 1)
-            h.combine(r.contentFingerprint)
+            h.combine(r)
         } else {
             h.combine(byte: 0)
         }
@@ -114,7 +136,7 @@ extension Status {
 }
 
 extension Picture {
-    fileprivate func fingerprint(into h: inout FNV1a64) {
+    fileprivate func fingerprint(into h: inout StableHasher) {
         h.combine(width)
         h.combine(height)
         h.combine(kind.rawValue)

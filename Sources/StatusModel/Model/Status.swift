@@ -8,48 +8,61 @@ public struct Status: Sendable, Hashable {
     /// The status id (`id` in the Weibo API, `Id` in the classic plist).
     public var id: Int64
     /// When the status was posted; nil when the source only gave an unparseable display string.
-    public var createdAt: Date?
+    public var createdAt: Date? { didSet { refreshFingerprint() } }
     /// The created-at string exactly as the source gave it (the classic plist's `createdAt`
     /// such as "2小时前"); nil for formats that carry a machine date.
-    public var createdAtText: String?
+    public var createdAtText: String? { didSet { refreshFingerprint() } }
     /// The client name: the text of the API's `source` HTML anchor (the classic plist's plain
     /// `source`). Empty when absent.
-    public var source: String
+    public var source: String { didSet { refreshFingerprint() } }
     /// The status text, unmodified (entities are resolved by the layout).
-    public var text: String
+    public var text: String { didSet { refreshFingerprint() } }
     /// The author. For a deleted retweet (`deleted` set in the API) this is `User.unknown`.
-    public var user: User
+    public var user: User { didSet { refreshFingerprint() } }
     /// True when the API marks the status as deleted (`deleted`: "1").
-    public var isDeleted: Bool
+    public var isDeleted: Bool { didSet { refreshFingerprint() } }
     /// The retweeted (reposted) status, if any; never itself a retweet in practice, but nesting is allowed.
     public var retweetedStatus: Status? {
         get { retweetBox?.status }
         set { retweetBox = newValue.map(RetweetBox.init) }
     }
     /// Pictures in display order (`pic_ids` order).
-    public var pictures: [Picture]
+    public var pictures: [Picture] { didSet { refreshFingerprint() } }
     /// Short URLs in the text (`url_struct`); a retweet without its own inherits its parent's.
-    public var urlEntities: [URLEntity]
+    public var urlEntities: [URLEntity] { didSet { refreshFingerprint() } }
     /// `#topic#` entities (`topic_struct`).
-    public var topics: [Topic]
+    public var topics: [Topic] { didSet { refreshFingerprint() } }
     /// The first tag (`tag_struct[0]`), if any.
-    public var tag: Tag?
+    public var tag: Tag? { didSet { refreshFingerprint() } }
     /// The card (`page_info`); a retweet without its own inherits its parent's.
-    public var pageInfo: PageInfo?
+    public var pageInfo: PageInfo? { didSet { refreshFingerprint() } }
     /// The title bar above the status (`title`), e.g. "热门".
-    public var titleBar: TitleBar?
+    public var titleBar: TitleBar? { didSet { refreshFingerprint() } }
     /// Repost count (`reposts_count`, never negative; 0 when absent).
-    public var repostsCount: Int
+    public var repostsCount: Int { didSet { refreshFingerprint() } }
     /// Comment count (`comments_count`, never negative; 0 when absent).
-    public var commentsCount: Int
+    public var commentsCount: Int { didSet { refreshFingerprint() } }
     /// Like count (`attitudes_count`, never negative; 0 when absent).
-    public var attitudesCount: Int
+    public var attitudesCount: Int { didSet { refreshFingerprint() } }
     /// Whether the viewer liked the status (`attitudes_status` == 1).
-    public var liked: Bool
+    public var liked: Bool { didSet { refreshFingerprint() } }
     /// The member badge image name of the classic format (`mbtype`), e.g. "vip"; nil otherwise.
-    public var memberBadge: String?
+    public var memberBadge: String? { didSet { refreshFingerprint() } }
 
-    private var retweetBox: RetweetBox?
+    private var retweetBox: RetweetBox? { didSet { refreshFingerprint() } }
+
+    /// A hash of every field that affects this status's layout, stable across runs and machines.
+    ///
+    /// Two statuses with the same fingerprint lay out identically at any width (barring a 2⁻⁶⁴
+    /// collision); a changed text, count, picture, tag, card or retweet changes it. Kept up to
+    /// date by every mutation (each recomputes it: O(size of the status)), so reading it is O(1):
+    /// caches keyed by content look it up once per row and per request.
+    public private(set) var contentFingerprint: UInt64 = 0
+
+    private mutating func refreshFingerprint() { contentFingerprint = computeFingerprint() }
+
+    /// The retweet's fingerprint, without copying the retweet out of its box.
+    var retweetFingerprint: UInt64? { retweetBox?.status.contentFingerprint }
 
     /// Creates a status; every field but `id`, `text` and `user` has an empty default.
     public init(
@@ -78,6 +91,7 @@ public struct Status: Sendable, Hashable {
         self.attitudesCount = attitudesCount
         self.liked = liked
         self.memberBadge = memberBadge
+        contentFingerprint = computeFingerprint()
     }
 
     /// True when the status reposts another one.

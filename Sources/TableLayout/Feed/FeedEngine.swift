@@ -30,9 +30,9 @@ public struct FeedOptions: Hashable, Sendable {
         guard maxTextLines >= 0 else { throw .invalidOptions("maxTextLines \(maxTextLines) must be ≥ 0") }
     }
 
-    func key(_ status: Status) -> CellKey {
+    func key(_ statusID: Int64, _ fingerprint: UInt64) -> CellKey {
         CellKey(
-            statusID: status.id, fingerprint: status.contentFingerprint, style: style.name, width: width, scale: scale,
+            statusID: statusID, fingerprint: fingerprint, style: style.name, width: width, scale: scale,
             maxTextLines: maxTextLines)
     }
 }
@@ -53,8 +53,9 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
 
 /// Lays out feeds: every row's cell through two caches keyed by content, in parallel.
 ///
-/// - Prepared cells (texts shaped and measured) are cached by (status id, fingerprint, style): a
-///   width change or a new scale re-lays out from them with arithmetic only, no shaping.
+/// - Prepared cells (texts shaped and measured) are cached by (status id, fingerprint, style) in
+///   the cell engine (`CellLayoutEngine.preparedCells`): a width change or a new scale re-lays
+///   out from them with arithmetic only, no shaping.
 /// - Cell layouts are cached by (status id, fingerprint, style, width, scale, line limit): moving,
 ///   inserting or deleting rows, or laying out the same statuses again, reuses them.
 ///
@@ -62,38 +63,35 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
 public final class FeedEngine: Sendable {
     public let cellEngine: CellLayoutEngine
     public let layouts: BoundedCache<CellKey, CellLayout>
-    public let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+    /// The prepared-cell cache: the cell engine's.
+    public var preparedCells: BoundedCache<PreparedKey, PreparedCell> { cellEngine.preparedCells }
 
     /// - Parameters:
     ///   - layoutBudgetBytes: bound of the cell-layout cache.
-    ///   - preparedBudgetBytes: bound of the prepared-cell cache.
-    public init(cellEngine: CellLayoutEngine, layoutBudgetBytes: Int = 256 << 20, preparedBudgetBytes: Int = 512 << 20) {
-        self.cellEngine = cellEngine
+    ///   - preparedBudgetBytes: when given, the engine prepares through a copy of `cellEngine`
+    ///     with a prepared-cell cache of its own of this bound; nil shares `cellEngine`'s.
+    public init(cellEngine: CellLayoutEngine, layoutBudgetBytes: Int = 256 << 20, preparedBudgetBytes: Int? = nil) {
+        self.cellEngine = preparedBudgetBytes.map { cellEngine.withPreparedCellCache(budgetBytes: $0) } ?? cellEngine
         layouts = BoundedCache(budgetBytes: layoutBudgetBytes) { $0.residentBytes + 64 }
-        preparedCells = BoundedCache(budgetBytes: preparedBudgetBytes) { $0.residentBytes + 64 }
     }
 
     /// The prepared cell of a status (cached by content and style).
     public func preparedCell(for status: Status, style: CellStyle) -> PreparedCell {
-        preparedCell(for: status, fingerprint: status.contentFingerprint, style: style)
-    }
-
-    /// `preparedCell(for:style:)` with the status's fingerprint already computed (it hashes every
-    /// field of the status: computed once per row, not once per cache).
-    func preparedCell(for status: Status, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
-        let key = PreparedKey(statusID: status.id, fingerprint: fingerprint, style: style.name)
-        if let p = preparedCells.value(for: key) { return p }
-        let p = cellEngine.prepare(status, style: style)
-        preparedCells.insert(p, for: key)
-        return p
+        cellEngine.prepare(status, style: style)
     }
 
     /// The layout of one status's cell (cached by content, style, width, scale and line limit).
     /// - Precondition: `options.validate()` passes.
     public func cell(for status: Status, options: FeedOptions) -> CellLayout {
-        let key = options.key(status)
+        cell(for: status, fingerprint: status.contentFingerprint, options: options)
+    }
+
+    /// `cell(for:options:)` with the status's fingerprint already computed (it hashes every field
+    /// of the status: computed once per row, not once per cache).
+    func cell(for status: Status, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
+        let key = options.key(status.id, fingerprint)
         if let c = layouts.value(for: key) { return c }
-        let c = preparedCell(for: status, fingerprint: key.fingerprint, style: options.style)
+        let c = cellEngine.prepare(status, fingerprint: fingerprint, style: options.style)
             .layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
         layouts.insert(c, for: key)
         return c
@@ -106,7 +104,11 @@ public final class FeedEngine: Sendable {
     /// - Precondition: `options.validate()` passes.
     /// - Complexity: O(clusters of the cell's variable texts) on a prepared-cell hit, no shaping.
     public func height(for status: Status, options: FeedOptions) -> Double {
-        preparedCell(for: status, style: options.style)
+        height(for: status, fingerprint: status.contentFingerprint, options: options)
+    }
+
+    func height(for status: Status, fingerprint: UInt64, options: FeedOptions) -> Double {
+        cellEngine.prepare(status, fingerprint: fingerprint, style: options.style)
             .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
     }
 
@@ -136,7 +138,7 @@ public final class FeedEngine: Sendable {
             heightsOnly: heightsOnly, chunkSize: chunkSize,
             progress: progress, onRows: onRows, isCancelled: isCancelled)
         return try FeedLayout(
-            options: options, statusIDs: statuses.map(\.id), fingerprints: statuses.map(\.contentFingerprint),
+            options: options, statusIDs: statuses.map(\.id), fingerprints: rows.fingerprints,
             heights: rows.heights, cells: rows.cells)
     }
 
@@ -147,12 +149,15 @@ public final class FeedEngine: Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> (heights: [Double], cells: [CellLayout]?) where C.Element == Status, C.Index == Int {
+    ) throws(FeedError) -> (heights: [Double], fingerprints: [UInt64], cells: [CellLayout]?)
+    where C.Element == Status, C.Index == Int {
         try options.validate()
         precondition(statuses.startIndex == 0, "FeedEngine.layout: statuses must be indexed from 0")
         let n = statuses.count
         let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(n, 1))
         defer { heights.deallocate() }
+        let prints = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(n, 1))
+        defer { prints.deallocate() }
         let cells = retainCells ? UnsafeMutableBufferPointer<CellLayout?>.allocate(capacity: max(n, 1)) : nil
         cells?.initialize(repeating: nil)
         defer {
@@ -170,6 +175,7 @@ public final class FeedEngine: Sendable {
         // Each index is written by exactly one worker (chunks are handed out once through `next`)
         // and read only after `concurrentPerform` returns, which orders the writes before the reads.
         nonisolated(unsafe) let h = heights
+        nonisolated(unsafe) let f = prints
         nonisolated(unsafe) let c = cells
 
         let work: @Sendable (Int) -> Void = { _ in
@@ -183,10 +189,13 @@ public final class FeedEngine: Sendable {
                 if k >= chunkCount { return }
                 let range = (k * chunk)..<min(n, (k + 1) * chunk)
                 for i in range {
+                    let status = statuses[i]
+                    let fingerprint = status.contentFingerprint
+                    f[i] = fingerprint
                     if heightsOnly {
-                        h[i] = self.height(for: statuses[i], options: options)
+                        h[i] = self.height(for: status, fingerprint: fingerprint, options: options)
                     } else {
-                        let cell = self.cell(for: statuses[i], options: options)
+                        let cell = self.cell(for: status, fingerprint: fingerprint, options: options)
                         h[i] = cell.height
                         if let c { c[i] = cell }
                     }
@@ -211,8 +220,9 @@ public final class FeedEngine: Sendable {
             throw .cancelled(completedRows: completed)
         }
         let heightArray = Array(UnsafeBufferPointer(rebasing: heights[0..<n]))
+        let printArray = Array(UnsafeBufferPointer(rebasing: prints[0..<n]))
         let cellArray = cells.map { c in (0..<n).map { c[$0]! } }
-        return (heightArray, cellArray)
+        return (heightArray, printArray, cellArray)
     }
 }
 

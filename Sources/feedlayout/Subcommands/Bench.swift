@@ -81,10 +81,11 @@ struct Bench: ParsableCommand {
         case cold, warm
     }
 
-    /// One pass: a fresh feed engine (empty cell caches) on the shared measurer.
+    /// One pass: a fresh feed engine (empty layout and prepared-cell caches) on the shared measurer.
     private func layout(_ statuses: [Status], _ options: FeedOptions, _ cells: CellLayoutEngine, threads: Int) throws -> FeedLayout {
         do {
-            return try FeedEngine(cellEngine: cells).layout(statuses, options: options, threads: threads, retainCells: false)
+            return try FeedEngine(cellEngine: cells, preparedBudgetBytes: CellLayoutEngine.defaultPreparedCellBudgetBytes)
+                .layout(statuses, options: options, threads: threads, retainCells: false)
         } catch {
             throw CLIError.input("feedlayout: \(error)")
         }

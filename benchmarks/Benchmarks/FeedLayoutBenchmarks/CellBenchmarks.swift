@@ -48,14 +48,18 @@ func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = I
 
 func sameHeight(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(b)) }
 
-/// One core: `CellLayoutEngine.layout` (prepare + arrange) of every status, cold (shaped-word
-/// cache emptied before the pass), warm, and the naive baseline (cache emptied before every cell:
+/// One core: `CellLayoutEngine.layout` (prepare + arrange) of every status: cold (a new engine,
+/// shaped-word and prepared-text caches emptied before the pass), warm (the same engine again: its
+/// prepared cells found by content, so a pass is fingerprint lookups and arranging), warm texts
+/// (a new engine each pass on a warm measurer: cells prepared again from cached words and texts),
+/// and the naive baseline (no prepared-cell cache, measurer caches emptied before every cell:
 /// each height request measures from scratch).
 func cellBenchmarks() {
     for style in [CellStyle.weibo, .classic] {
         for input in [CellInput.corpus, .generated] {
             cellCase(style, input, mode: "cold")
             cellCase(style, input, mode: "warm")
+            cellCase(style, input, mode: "warm texts")
             cellCase(style, input == .generated ? .generatedPrefix : input, mode: "naive")
             cachedCase(style, input)
         }
@@ -96,41 +100,55 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
     let isCorpus = input == .corpus
     let fullName = "Cells \(style.name) \(mode) \(isCorpus ? "corpus" : "generated")"
     let passes = isCorpus ? (mode == "naive" ? 10 : 30) : 3
-    func pass(_ measurer: TextMeasurer, _ statuses: [Status], naive: Bool) -> Double {
-        let engine = CellLayoutEngine(measurer: measurer)
+    func pass(_ engine: CellLayoutEngine, _ statuses: [Status], naive: TextMeasurer? = nil) -> Double {
         var sum = 0.0
         for s in statuses {
-            if naive { measurer.clearCaches() }
+            naive?.clearCaches()
             sum += engine.layout(s, width: Inputs.cellWidth, style: style, scale: Inputs.scale).height
         }
         return sum
     }
+    /// The engine a pass runs on: the warm case's own (kept), else a new one on the measurer.
+    func engine(_ measurer: TextMeasurer, _ kept: CellLayoutEngine) -> CellLayoutEngine {
+        switch mode {
+        case "warm": return kept
+        case "naive": return CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 0)
+        default: return CellLayoutEngine(measurer: measurer)
+        }
+    }
 
-    Benchmark(fullName, configuration: .passes(passes, seconds: isCorpus ? 5 : 60)) { (benchmark: Benchmark, state: (TextMeasurer, [Status]?, Double)) in
-        let (measurer, statuses, expected) = state
+    Benchmark(fullName, configuration: .passes(passes, seconds: isCorpus ? 5 : 60)) {
+        (benchmark: Benchmark, state: (TextMeasurer, CellLayoutEngine, [Status]?, Double)) in
+        let (measurer, kept, statuses, expected) = state
         guard let statuses else {
             Facts.skipped(benchmark.name, reason: Inputs.corpusMissingMessage)
             return
         }
         if mode == "cold" {
             measurer.clearCaches()
-            benchmark.startMeasurement()
         }
-        let sum = pass(measurer, statuses, naive: mode == "naive")
+        let cells = engine(measurer, kept)
+        benchmark.startMeasurement()
+        let sum = pass(cells, statuses, naive: mode == "naive" ? measurer : nil)
         benchmark.stopMeasurement()
         blackHole(sum)
+        let note: String
+        switch mode {
+        case "naive": note = "baseline: no prepared-cell cache, shaped-word and prepared-text caches emptied before every cell"
+        case "cold": note = "new engine, shaped-word and prepared-text caches emptied before each pass"
+        case "warm": note = "the same engine each pass: prepared cells found by content, then arranged"
+        default: note = "new engine each pass (cells prepared again), shaped-word and prepared-text caches warm"
+        }
         Facts.record(
             benchmark.name, input: input.description + ", width 375, scale 2", unit: "cell",
-            perIteration: statuses.count,
-            note: mode == "naive"
-                ? "baseline: shaped-word cache emptied before every cell, nothing cached between height requests"
-                : mode == "cold" ? "shaped-word cache emptied before each pass" : "shaped-word cache warm")
+            perIteration: statuses.count, note: note)
         precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
     } setup: {
         let measurer = Inputs.measurer()
-        guard let statuses = input.statuses else { return (measurer, [Status]?.none, 0.0) }
-        if mode == "warm" { _ = pass(measurer, statuses, naive: false) }
-        return (measurer, Optional(statuses), referenceHeight(statuses, style))
+        let kept = CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 4 << 30)
+        guard let statuses = input.statuses else { return (measurer, kept, [Status]?.none, 0.0) }
+        if mode.hasPrefix("warm") { _ = pass(kept, statuses) }
+        return (measurer, kept, Optional(statuses), referenceHeight(statuses, style))
     }
 }
 

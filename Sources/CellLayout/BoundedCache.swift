@@ -1,0 +1,120 @@
+import TextMeasure
+
+/// Key of a cached prepared cell: width-independent.
+public struct PreparedKey: Hashable, Sendable {
+    public var statusID: Int64
+    public var fingerprint: UInt64
+    public var style: String
+
+    public init(statusID: Int64, fingerprint: UInt64, style: String) {
+        self.statusID = statusID
+        self.fingerprint = fingerprint
+        self.style = style
+    }
+}
+
+/// A bounded, thread-safe map with byte-budget eviction and hit/miss counters.
+///
+/// Key: any `Hashable` key. Bound: `budgetBytes` over 16 shards (each holds at most a sixteenth);
+/// entries report their own size. Eviction: when a shard is over its share, its least recently
+/// used entries are dropped (a use stamp per entry; eviction scans the shard, amortized by evicting
+/// down to 3/4 of the share). Invalidation: keys carry the content fingerprint, so a changed status
+/// simply misses; `removeAll` empties everything. Thread-safety: one lock per shard (`Locked`, a pthread mutex TSan can see).
+public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private final class Shard: Sendable {
+        struct State {
+            var entries: [Key: (value: Value, bytes: Int, stamp: UInt64)] = [:]
+            var bytes = 0
+            var clock: UInt64 = 0
+            var hits = 0
+            var misses = 0
+            var evictions = 0
+        }
+        let state = Locked(State())
+    }
+
+    private let shards: [Shard]
+    public let budgetBytes: Int
+    private let size: @Sendable (Value) -> Int
+
+    /// - Parameter size: the bytes an entry holds (key and value).
+    public init(budgetBytes: Int, size: @escaping @Sendable (Value) -> Int) {
+        self.budgetBytes = budgetBytes
+        self.size = size
+        shards = (0..<16).map { _ in Shard() }
+    }
+
+    private func shard(_ key: Key) -> Shard { shards[Int(UInt(bitPattern: key.hashValue) & 15)] }
+
+    /// The cached value, counted as a hit or a miss.
+    /// - Complexity: O(1) expected (one hash lookup under the shard's lock).
+    public func value(for key: Key) -> Value? {
+        shard(key).state.withLock { s in
+            s.clock += 1
+            if let i = s.entries.index(forKey: key) {
+                s.hits += 1
+                s.entries.values[i].stamp = s.clock
+                return s.entries.values[i].value
+            }
+            s.misses += 1
+            return nil
+        }
+    }
+
+    /// Stores a value, evicting least recently used entries of its shard beyond the budget.
+    /// - Complexity: O(1) expected; O(m log m) for the m entries of the shard when it evicts
+    ///   (down to 3/4 of its share, so at most once per m/4 inserts of similar sizes).
+    public func insert(_ value: Value, for key: Key) {
+        let bytes = size(value)
+        let share = max(1, budgetBytes / 16)
+        guard bytes <= share else { return }
+        shard(key).state.withLock { s in
+            s.clock += 1
+            if let old = s.entries.updateValue((value, bytes, s.clock), forKey: key) { s.bytes -= old.bytes }
+            s.bytes += bytes
+            if s.bytes > share {
+                let target = share * 3 / 4
+                let byAge = s.entries.sorted { $0.value.stamp < $1.value.stamp }
+                for (k, e) in byAge where s.bytes > target {
+                    s.entries[k] = nil
+                    s.bytes -= e.bytes
+                    s.evictions += 1
+                }
+            }
+        }
+    }
+
+    /// Empties the cache (counters are kept).
+    public func removeAll() {
+        for sh in shards { sh.state.withLock { $0.entries.removeAll(); $0.bytes = 0 } }
+    }
+
+    /// The counters summed over the shards. - Complexity: O(16).
+    public var statistics: CacheCounters {
+        var c = CacheCounters(budgetBytes: budgetBytes)
+        for sh in shards {
+            sh.state.withLock {
+                c.hits += $0.hits
+                c.misses += $0.misses
+                c.evictions += $0.evictions
+                c.entries += $0.entries.count
+                c.bytes += $0.bytes
+            }
+        }
+        return c
+    }
+}
+
+/// Counters of a cache, for tests, benchmarks and `feedlayout bench`.
+public struct CacheCounters: Hashable, Sendable, CustomStringConvertible {
+    public var hits = 0
+    public var misses = 0
+    public var evictions = 0
+    public var entries = 0
+    public var bytes = 0
+    public var budgetBytes = 0
+
+    public var description: String {
+        "\(entries) entries, \(bytes) of \(budgetBytes) bytes, \(hits) hits, \(misses) misses, \(evictions) evictions"
+    }
+}
