@@ -316,13 +316,18 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var cached: [CachedGlyph] = []
         cached.reserveCapacity(shaped.count)
         var c = 0
+        let spaceGlyph = file.nominalGlyph(0x20)
         for g in shaped {
             let offset = Int(g.cluster) + word.start
             while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
             // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
-            // draws those with a zeroed space glyph): nothing is lost at a line end.
-            if g.xAdvance != 0 { advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance }
+            // draws those with a zeroed space glyph): nothing is lost at a line end. Nor is the
+            // width HarfBuzz gives the space glyph when it stands in for a space character the
+            // font lacks (U+2007 FIGURE SPACE is as wide as a digit): that width is the
+            // character's own, not kerning with its neighbour.
+            let fallbackSpace = g.glyph == spaceGlyph && u[offset] != 0x20
+            if g.xAdvance != 0 && !fallbackSpace { advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance }
             cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
         }
         advances.withUnsafeBufferPointer { adv in

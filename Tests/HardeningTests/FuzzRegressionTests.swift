@@ -58,6 +58,29 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// FuzzText (the two open findings of round 4): U+2007 FIGURE SPACE, which the CJK font lacks,
+    /// is drawn by HarfBuzz with the space glyph at a digit's width; the line-end correction took
+    /// the difference from the space glyph's own advance for lost kerning, so a line ending in it
+    /// was 0.224 em wide instead of 0.555 em (6.7 pt holding a 16.7 pt cluster at 30 pt). Every
+    /// fallback space now ends a line at its full width, inside a word or alone.
+    func testFallbackSpaceEndsALineAtItsOwnWidth() throws {
+        let m = try Hardening.requireMeasurer()
+        for text in ["\u{2007}", "a\u{2007}\u{2020}", "0\u{2007}0\u{2008}0\u{205F}0", "\u{707}\u{2007}\u{2020}"] {
+            let prepared = m.prepare(AttributedText(text, size: 30.03950560769055))
+            let l = prepared.layout(LayoutOptions(width: 0))
+            Hardening.assertCovers(l, prepared)
+            for line in l.lines {
+                let visible = line.clusters.filter { !prepared.isHanging($0) }
+                let content = visible.map { prepared.advance(ofCluster: $0) }.reduce(0, +)
+                XCTAssertEqual(line.width, content, accuracy: 1e-9, "\(text.unicodeScalars.map { String($0.value, radix: 16) }): \(line)")
+            }
+        }
+        // A figure space is as wide as a digit (HarfBuzz's fallback), alone or ending a line.
+        let digit = m.prepare(AttributedText("0", size: 30)).layout(LayoutOptions(width: 1000)).lines[0].width
+        let figure = m.prepare(AttributedText("\u{2007}\u{2020}", size: 30)).layout(LayoutOptions(width: 1))
+        XCTAssertEqual(figure.lines[0].width, digit, accuracy: 1e-9)
+    }
+
     /// FuzzText: an inline object with a non-finite or negative width was measured as 0 wide but its
     /// rect kept the raw width (−∞).
     func testInlineObjectRectUsesTheMeasuredWidth() throws {

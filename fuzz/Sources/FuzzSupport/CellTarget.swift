@@ -6,7 +6,9 @@ import StatusModel
 import TextMeasure
 
 public enum CellTarget {
-    static let engine = CellLayoutEngine(measurer: TextTarget.measurer, now: Date(timeIntervalSince1970: 1_700_000_000))
+    // No prepared-cell cache: the second preparation below must really prepare again.
+    static let engine = CellLayoutEngine(
+        measurer: TextTarget.measurer, now: Date(timeIntervalSince1970: 1_700_000_000), preparedCellBudgetBytes: 0)
 
     /// Input layout: 12 parameter bytes, then fields separated by 0x1F: text, user name, source,
     /// retweeted text, tag name, card title, card description, title bar, topic, link title.
