@@ -107,10 +107,17 @@ public struct CellLayoutEngine: Sendable {
     /// `prepare(_:style:)` with the status's fingerprint already computed.
     /// - Precondition: `fingerprint == status.contentFingerprint`.
     public func prepare(_ status: Status, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
-        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status, style: style) }
-        let key = PreparedKey(statusID: status.id, fingerprint: fingerprint, style: style.name)
+        prepare(status, id: status.id, fingerprint: fingerprint, style: style)
+    }
+
+    /// `prepare(_:style:)` with the status's id and fingerprint already read: the status is only
+    /// evaluated (copied out of its collection) on a miss.
+    /// - Precondition: `id == status.id` and `fingerprint == status.contentFingerprint`.
+    package func prepare(_ status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
+        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status(), style: style) }
+        let key = PreparedKey(statusID: id, fingerprint: fingerprint, style: style.name)
         if let p = preparedCells.value(for: key) { return p }
-        let p = prepareUncached(status, style: style)
+        let p = prepareUncached(status(), style: style)
         preparedCells.insert(p, for: key)
         return p
     }

@@ -83,15 +83,15 @@ public final class FeedEngine: Sendable {
     /// The layout of one status's cell (cached by content, style, width, scale and line limit).
     /// - Precondition: `options.validate()` passes.
     public func cell(for status: Status, options: FeedOptions) -> CellLayout {
-        cell(for: status, fingerprint: status.contentFingerprint, options: options)
+        cell(for: status, id: status.id, fingerprint: status.contentFingerprint, options: options)
     }
 
-    /// `cell(for:options:)` with the status's fingerprint already computed (it hashes every field
-    /// of the status: computed once per row, not once per cache).
-    func cell(for status: Status, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
-        let key = options.key(status.id, fingerprint)
+    /// `cell(for:options:)` with the status's id and fingerprint already read; the status itself
+    /// is only evaluated on a miss of both caches.
+    func cell(for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
+        let key = options.key(id, fingerprint)
         if let c = layouts.value(for: key) { return c }
-        let c = cellEngine.prepare(status, fingerprint: fingerprint, style: options.style)
+        let c = cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style)
             .layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
         layouts.insert(c, for: key)
         return c
@@ -108,7 +108,7 @@ public final class FeedEngine: Sendable {
     }
 
     func height(for status: Status, fingerprint: UInt64, options: FeedOptions) -> Double {
-        cellEngine.prepare(status, fingerprint: fingerprint, style: options.style)
+        cellEngine.prepare(status, id: status.id, fingerprint: fingerprint, style: options.style)
             .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
     }
 
@@ -138,8 +138,7 @@ public final class FeedEngine: Sendable {
             heightsOnly: heightsOnly, chunkSize: chunkSize,
             progress: progress, onRows: onRows, isCancelled: isCancelled)
         return try FeedLayout(
-            options: options, statusIDs: statuses.map(\.id), fingerprints: rows.fingerprints,
-            heights: rows.heights, cells: rows.cells)
+            options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights, cells: rows.cells)
     }
 
     /// The heights (and optionally cells) of every status at `options`, computed in ordered
@@ -149,7 +148,7 @@ public final class FeedEngine: Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> (heights: [Double], fingerprints: [UInt64], cells: [CellLayout]?)
+    ) throws(FeedError) -> (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?)
     where C.Element == Status, C.Index == Int {
         try options.validate()
         precondition(statuses.startIndex == 0, "FeedEngine.layout: statuses must be indexed from 0")
@@ -158,6 +157,8 @@ public final class FeedEngine: Sendable {
         defer { heights.deallocate() }
         let prints = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(n, 1))
         defer { prints.deallocate() }
+        let ids = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(n, 1))
+        defer { ids.deallocate() }
         let cells = retainCells ? UnsafeMutableBufferPointer<CellLayout?>.allocate(capacity: max(n, 1)) : nil
         cells?.initialize(repeating: nil)
         defer {
@@ -176,6 +177,7 @@ public final class FeedEngine: Sendable {
         // and read only after `concurrentPerform` returns, which orders the writes before the reads.
         nonisolated(unsafe) let h = heights
         nonisolated(unsafe) let f = prints
+        nonisolated(unsafe) let d = ids
         nonisolated(unsafe) let c = cells
 
         let work: @Sendable (Int) -> Void = { _ in
@@ -189,13 +191,17 @@ public final class FeedEngine: Sendable {
                 if k >= chunkCount { return }
                 let range = (k * chunk)..<min(n, (k + 1) * chunk)
                 for i in range {
-                    let status = statuses[i]
-                    let fingerprint = status.contentFingerprint
+                    // The id and fingerprint are read in place; the status is copied out of the
+                    // collection only when its cell must be prepared or laid out (a cache miss).
+                    let id = statuses[i].id
+                    let fingerprint = statuses[i].contentFingerprint
+                    d[i] = id
                     f[i] = fingerprint
                     if heightsOnly {
-                        h[i] = self.height(for: status, fingerprint: fingerprint, options: options)
+                        h[i] = self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style)
+                            .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
                     } else {
-                        let cell = self.cell(for: status, fingerprint: fingerprint, options: options)
+                        let cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
                         h[i] = cell.height
                         if let c { c[i] = cell }
                     }
@@ -221,8 +227,9 @@ public final class FeedEngine: Sendable {
         }
         let heightArray = Array(UnsafeBufferPointer(rebasing: heights[0..<n]))
         let printArray = Array(UnsafeBufferPointer(rebasing: prints[0..<n]))
+        let idArray = Array(UnsafeBufferPointer(rebasing: ids[0..<n]))
         let cellArray = cells.map { c in (0..<n).map { c[$0]! } }
-        return (heightArray, printArray, cellArray)
+        return (heightArray, idArray, printArray, cellArray)
     }
 }
 
