@@ -41,7 +41,7 @@ func label(
     _ prepared: PreparedTextBox, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
     lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
 ) -> TextBox {
-    let l = prepared.prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
+    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
     let frame = grid.round(Rect(
         x: x, y: centerY - l.size.height / 2, width: min(l.size.width, grid.ceil(max(0, maxWidth))), height: l.size.height))
     return makeTextBox(prepared, l, frame: frame, grid: grid)
@@ -87,9 +87,9 @@ struct ClassicArranger {
         var truncated = false
         var extra = 0.0
         if let p = parts.text {
-            let l = p.prepared.layout(
+            let l = p.layout(
                 LayoutOptions(width: max(0, width - 2 * s), maxLines: maxLines, grid: grid),
-                truncationToken: maxLines > 0 ? parts.token.prepared : nil)
+                truncationToken: maxLines > 0 ? parts.token : nil)
             let frame = grid.round(Rect(
                 x: s, y: textTop, width: min(l.size.width, grid.ceil(max(0, width - 2 * s))), height: l.size.height))
             text = makeTextBox(p, l, frame: frame, grid: grid)
@@ -112,7 +112,7 @@ struct ClassicArranger {
     /// A label whose frame comes from the single-line size (the tutorial's `sizeWithAttributes`).
     private func fixedLabel(_ p: PreparedTextBox, _ rect: Rect) -> TextBox {
         let frame = grid.round(rect)
-        let l = p.prepared.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
+        let l = p.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
         return makeTextBox(p, l, frame: frame, grid: grid)
     }
 }
@@ -272,9 +272,9 @@ struct StackedArranger {
     /// without lines).
     /// - Returns: the text and the block's height.
     private func textBlock(_ p: PreparedTextBox, top: Double, size: Double, maxLines: Int, token: PreparedTextBox?) -> (TextBox, Double) {
-        let l = p.prepared.layout(
+        let l = p.layout(
             LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: size), grid: grid),
-            truncationToken: token?.prepared)
+            truncationToken: token)
         let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
         // A text without lines (an empty retweet text) takes no space, paddings included.
         return (makeTextBox(p, l, frame: frame, grid: grid), l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height)
@@ -333,11 +333,11 @@ struct StackedArranger {
             let tx = image.maxX + m.cardTextInset
             let tw = max(0, right - tx)
             let pitch = m.cardLinePitch
-            let l = p.prepared.layout(
+            let l = p.layout(
                 LayoutOptions(
                     width: tw, maxLines: m.cardMaxLines,
                     lineHeight: .grid(pitch: pitch, ascent: 0.8 * pitch, descent: 0.2 * pitch), grid: grid),
-                truncationToken: c.token?.prepared)
+                truncationToken: c.token)
             let f = grid.round(Rect(x: tx, y: frame.midY - l.size.height / 2, width: tw, height: l.size.height))
             text = makeTextBox(p, l, frame: f, grid: grid)
         }

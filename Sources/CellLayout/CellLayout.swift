@@ -152,6 +152,14 @@ public final class PreparedTextBox: Sendable, Equatable {
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
     public var residentBytes: Int { prepared.residentBytes }
+
+    /// `prepared.layout(options, truncationToken:)`, called on the stored text in place (reading
+    /// `box.prepared` from outside copies the struct, one retain per array it holds).
+    func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
+        guard let token = truncationToken else { return prepared.layout(options) }
+        return prepared.layout(options, truncationToken: token.prepared)
+    }
+
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
         if a === b { return true }
         let x = a.prepared, y = b.prepared

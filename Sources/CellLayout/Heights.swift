@@ -36,16 +36,16 @@ extension StackedArranger {
         y += m.profileHeight
         var extra = 0.0
         if let p = parts.text {
-            let l = p.prepared.layout(
+            let l = p.layout(
                 LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: m.textFontSize), grid: grid),
-                truncationToken: maxLines > 0 ? parts.token.prepared : nil)
+                truncationToken: maxLines > 0 ? parts.token : nil)
             extra = l.fullHeight - l.size.height
             y += l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
         }
         var shownOwnMedia = false
         if let rt = parts.retweet {
             let top = y
-            let l = rt.text.prepared.layout(
+            let l = rt.text.layout(
                 LayoutOptions(width: contentWidth, lineHeight: m.lineGrid(size: m.retweetTextFontSize), grid: grid))
             var h = l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
             if !rt.pictures.isEmpty {
