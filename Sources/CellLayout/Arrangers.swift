@@ -12,27 +12,37 @@ import TextMeasure
 /// A text cut without a token (a one-line label) has no token frame. Parts reaching past the frame's
 /// sides (a single grapheme cluster wider than the line, which never splits) are clipped to it.
 func makeTextBox(_ box: PreparedTextBox, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
-    let prepared = box.prepared
-    func place(_ r: Rect) -> Rect {
-        let moved = grid.round(r.offsetBy(dx: frame.minX, dy: frame.minY))
-        let x0 = min(max(moved.minX, frame.minX), frame.maxX)
-        let x1 = max(min(moved.maxX, frame.maxX), x0)
-        return Rect(x: x0, y: moved.minY, width: x1 - x0, height: moved.height)
+    box.place(layout, frame: frame, grid: grid)
+}
+
+extension PreparedTextBox {
+    /// `makeTextBox`, as a method so that the stored prepared text is read in place (a copy of
+    /// `prepared` retains every array it holds).
+    fileprivate func place(_ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+        func place(_ r: Rect) -> Rect {
+            let moved = grid.round(r.offsetBy(dx: frame.minX, dy: frame.minY))
+            let x0 = min(max(moved.minX, frame.minX), frame.maxX)
+            let x1 = max(min(moved.maxX, frame.maxX), x0)
+            return Rect(x: x0, y: moved.minY, width: x1 - x0, height: moved.height)
+        }
+        var hits: [EntityHit] = []
+        if !prepared.text.entities.isEmpty {
+            for e in layout.entityRects(of: prepared) where !e.rects.isEmpty {
+                let entity = prepared.text.entities[e.entity]
+                hits.append(EntityHit(kind: entity.kind, value: entity.value, rects: e.rects.map(place)))
+            }
+        }
+        var objects: [ImageFrame] = []
+        if !prepared.text.attachments.isEmpty {
+            objects = layout.attachmentRects(of: prepared).map { ImageFrame(name: $0.object.name, frame: place($0.rect)) }
+        }
+        var token: Rect?
+        if let t = layout.token, t.width > 0 {
+            let line = layout.lines[t.line]
+            token = place(Rect(x: t.x, y: line.top, width: t.width, height: line.ascent + line.descent))
+        }
+        return TextBox(frame: frame, layout: layout, text: self, entities: hits, attachments: objects, token: token)
     }
-    let entities = prepared.text.entities
-    var hits: [EntityHit] = []
-    for e in layout.entityRects(of: prepared) where !e.rects.isEmpty {
-        let entity = entities[e.entity]
-        hits.append(EntityHit(kind: entity.kind, value: entity.value, rects: e.rects.map(place)))
-    }
-    let objects = layout.attachmentRects(of: prepared).map { ImageFrame(name: $0.object.name, frame: place($0.rect)) }
-    var token: Rect?
-    if let t = layout.token, t.width > 0 {
-        let line = layout.lines[t.line]
-        token = place(Rect(x: t.x, y: line.top, width: t.width, height: line.ascent + line.descent))
-    }
-    return TextBox(
-        frame: frame, layout: layout, text: box, entities: hits, attachments: objects, token: token)
 }
 
 /// A one-line label of at most `maxWidth`, its left edge at `x`, vertically centred on `centerY`.

@@ -271,7 +271,7 @@ extension TextLayout {
 
     /// The rects of every entity of the text, one per line fragment (empty for an entity that is
     /// cut away by truncation). Rects span the line box vertically.
-    /// - Complexity: O(entities × lines they touch × clusters on those lines).
+    /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
     public func entityRects(of prepared: PreparedText) -> [EntityRects] {
         let entities = prepared.text.entities
         guard !entities.isEmpty else { return [] }
@@ -279,16 +279,23 @@ extension TextLayout {
         result.reserveCapacity(entities.count)
         for (e, entity) in entities.enumerated() {
             var rects: [Rect] = []
-            for line in lines where line.range.overlaps(entity.range) {
+            let range = entity.range
+            var li = firstLine(endingAfter: range.lowerBound)
+            while li < lines.count && lines[li].range.lowerBound < range.upperBound {
+                let line = lines[li]
+                li += 1
+                guard line.range.overlaps(range) else { continue }
                 var x = 0.0, x0 = -1.0, x1 = 0.0
                 for c in line.clusters {
-                    let r = prepared.utf16Range(ofCluster: c)
-                    let a = prepared.clusters[c].advance
-                    if r.overlaps(entity.range) {
+                    let start = prepared.utf16Offset(ofCluster: c)
+                    if start >= range.upperBound { break }  // clusters are in text order
+                    let cluster = prepared.clusters[c]
+                    // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
+                    if start < Int(cluster.end) && range.lowerBound < Int(cluster.end) {
                         if x0 < 0 { x0 = x }
-                        if prepared.clusters[c].flags & ClusterFlags.hanging == 0 { x1 = x + a }
+                        if cluster.flags & ClusterFlags.hanging == 0 { x1 = x + cluster.advance }
                     }
-                    x += a
+                    x += cluster.advance
                 }
                 if x0 >= 0 && x1 > x0 {
                     rects.append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
@@ -299,27 +306,41 @@ extension TextLayout {
         return result
     }
 
+    /// The index of the first line whose range ends after `offset` (`lines.count` when none).
+    private func firstLine(endingAfter offset: Int) -> Int {
+        var lo = 0, hi = lines.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lines[mid].range.upperBound <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// The frame of each visible inline object, relative to the text's origin.
+    /// - Complexity: O(lines + clusters of the lines holding objects, up to the last object).
     public func attachmentRects(of prepared: PreparedText) -> [(object: InlineObject, rect: Rect)] {
         let objects = prepared.text.attachments
         guard !objects.isEmpty else { return [] }
         var result: [(object: InlineObject, rect: Rect)] = []
         var next = 0
         for line in lines {
+            // Objects before this line were cut away (truncation) or are not clusters of their own.
+            while next < objects.count && objects[next].offset < line.range.lowerBound { next += 1 }
+            if next == objects.count { break }
+            if objects[next].offset >= line.range.upperBound { continue }
             var x = 0.0
             for c in line.clusters {
-                let r = prepared.utf16Range(ofCluster: c)
-                while next < objects.count && objects[next].offset < r.lowerBound { next += 1 }
-                if next < objects.count && objects[next].offset == r.lowerBound,
-                    prepared.clusters[c].flags & ClusterFlags.attachment != 0
-                {
+                let start = prepared.utf16Offset(ofCluster: c)
+                while next < objects.count && objects[next].offset < start { next += 1 }
+                if next == objects.count || objects[next].offset >= line.range.upperBound { break }
+                let cluster = prepared.clusters[c]
+                if objects[next].offset == start, cluster.flags & ClusterFlags.attachment != 0 {
                     let o = objects[next]
                     // The cluster's advance is the object's width as measured (non-finite or negative → 0).
-                    let width = prepared.clusters[c].advance
-                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: width, height: o.ascent + o.descent)))
+                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: cluster.advance, height: o.ascent + o.descent)))
                     next += 1
                 }
-                x += prepared.clusters[c].advance
+                x += cluster.advance
             }
         }
         return result

@@ -135,4 +135,85 @@ final class LineFittingTests: XCTestCase {
             XCTAssertEqual(prepared.layout(LayoutOptions(width: w)), fake.prepare(text).layout(LayoutOptions(width: w)))
         }
     }
+
+    /// Entity and object rects equal a direct scan of every cluster of every line (the definition)
+    /// on texts with many entities and objects, at many widths, with and without truncation.
+    func testEntityAndObjectRectsEqualAScanOfEveryCluster() {
+        var state: UInt64 = 99
+        func below(_ n: Int) -> Int {  // a 64-bit LCG: fixed, reproducible cases
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let pieces = ["我们", "今天", " ", "去公园", "hello ", "world", "，", "\n", "😀", "长长长长长长长长长长"]
+        var entityRects = 0, objectRects = 0, multiLine = 0
+        for _ in 0..<60 {
+            var t = AttributedText("", attributes: TextAttributes(size: 10))
+            for _ in 0..<(5 + below(25)) {
+                if below(5) == 0 {
+                    t.appendAttachment(width: 12, ascent: 9, descent: 3, name: "o", attributes: TextAttributes(size: 10))
+                } else {
+                    t.append(pieces[below(pieces.count)], attributes: TextAttributes(size: 10))
+                }
+            }
+            let n = t.utf16Count
+            for _ in 0..<below(6) {
+                let a = below(n + 1), b = below(n + 1)
+                t.addEntity(.mention, range: min(a, b)..<max(a, b), value: "e")
+            }
+            let p = fake.prepare(t)
+            let token = fake.prepare(AttributedText("…", size: 10))
+            for w in stride(from: 5.0, through: 300, by: 17) {
+                for limit in [0, 2] {
+                    let l = p.layout(LayoutOptions(width: w, maxLines: limit), truncationToken: limit > 0 ? token : nil)
+                    let entities = l.entityRects(of: p)
+                    XCTAssertEqual(entities.map(\.entity), Array(p.text.entities.indices))
+                    XCTAssertEqual(entities.map(\.rects), referenceEntityRects(l, p), "width \(w)")
+                    let objects = l.attachmentRects(of: p)
+                    let expected = referenceObjectRects(l, p)
+                    XCTAssertEqual(objects.map(\.rect), expected.map(\.rect), "width \(w)")
+                    XCTAssertEqual(objects.map(\.object.offset), expected.map(\.object.offset))
+                    entityRects += entities.reduce(0) { $0 + $1.rects.count }
+                    objectRects += objects.count
+                    multiLine += entities.filter { $0.rects.count > 1 }.count
+                }
+            }
+        }
+        // The cases exercise what they check: fragments on several lines, objects.
+        XCTAssertGreaterThan(entityRects, 1000)
+        XCTAssertGreaterThan(objectRects, 500)
+        XCTAssertGreaterThan(multiLine, 100)
+    }
+
+    private func referenceEntityRects(_ l: TextLayout, _ p: PreparedText) -> [[Rect]] {
+        p.text.entities.map { entity in
+            var rects: [Rect] = []
+            for line in l.lines where line.range.overlaps(entity.range) {
+                var x = 0.0, x0 = -1.0, x1 = 0.0
+                for c in line.clusters {
+                    let a = p.advance(ofCluster: c)
+                    if p.utf16Range(ofCluster: c).overlaps(entity.range) {
+                        if x0 < 0 { x0 = x }
+                        if !p.isHanging(c) { x1 = x + a }
+                    }
+                    x += a
+                }
+                if x0 >= 0 && x1 > x0 { rects.append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent)) }
+            }
+            return rects
+        }
+    }
+
+    private func referenceObjectRects(_ l: TextLayout, _ p: PreparedText) -> [(object: InlineObject, rect: Rect)] {
+        var out: [(object: InlineObject, rect: Rect)] = []
+        for line in l.lines {
+            var x = 0.0
+            for c in line.clusters {
+                if p.isAttachment(c), let o = p.text.attachments.first(where: { $0.offset == p.utf16Range(ofCluster: c).lowerBound }) {
+                    out.append((o, Rect(x: x, y: line.baseline - o.ascent, width: p.advance(ofCluster: c), height: o.ascent + o.descent)))
+                }
+                x += p.advance(ofCluster: c)
+            }
+        }
+        return out
+    }
 }
