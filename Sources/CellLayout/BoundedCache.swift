@@ -11,6 +11,12 @@ public struct PreparedKey: Hashable, Sendable {
         self.fingerprint = fingerprint
         self.style = style
     }
+
+    /// One word: the fingerprint already mixes the content well, the id separates equal contents;
+    /// the style name is left to `==` (a feed uses one or two styles).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint ^ UInt64(bitPattern: statusID) &* 0x9e37_79b9_7f4a_7c15)
+    }
 }
 
 /// A bounded, thread-safe map with byte-budget eviction and hit/miss counters.

@@ -22,4 +22,12 @@ public struct CellKey: Hashable, Sendable {
         self.scale = scale
         self.maxTextLines = maxTextLines
     }
+
+    /// Two words: content and id as in `PreparedKey`, then the width, scale (+ 0: −0 hashes as 0)
+    /// and line limit; the
+    /// style name is left to `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint ^ UInt64(bitPattern: statusID) &* 0x9e37_79b9_7f4a_7c15)
+        hasher.combine((width + 0).bitPattern ^ (scale + 0).bitPattern &* 0xff51_afd7_ed55_8ccd ^ UInt64(truncatingIfNeeded: maxTextLines))
+    }
 }
