@@ -133,10 +133,20 @@ public final class FeedEngine: Sendable {
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
     ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
-        let rows = try computeRows(
-            statuses, options: options, threads: threads, retainCells: retainCells && !heightsOnly,
-            heightsOnly: heightsOnly, chunkSize: chunkSize,
-            progress: progress, onRows: onRows, isCancelled: isCancelled)
+        let retain = retainCells && !heightsOnly
+        // An array (the common case) goes through the copy of `computeRows` specialized for it in
+        // this module: callers in other modules would otherwise reach every status through the
+        // collection's protocol witnesses.
+        let rows =
+            if let array = statuses as? [Status] {
+                try computeRows(
+                    array, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
+                    chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
+            } else {
+                try computeRows(
+                    statuses, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
+                    chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
+            }
         return try FeedLayout(
             options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights, cells: rows.cells)
     }
