@@ -3,53 +3,96 @@ import TextMeasure
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
 /// "3万") and the read-more token.
 ///
-/// - Key: the whole attributed text (string, runs, roles): a label prepares the same way whenever
-///   its attributed text is equal, because the measurer is fixed for the cache's lifetime.
-/// - Bound: `capacity` entries (default 2 048, a few hundred KB).
-/// - Eviction: when full, the whole table is dropped (labels are cheap to prepare again; a full
-///   table means the labels do not repeat and keeping them would not pay).
+/// - Key: the whole attributed text (string, runs, roles), hashed and compared by its UTF-8 bytes
+///   (not by `String`'s Unicode-equivalence hashing), the hash computed outside any lock: a label
+///   prepares the same way whenever its attributed text is equal, because the measurer is fixed
+///   for the cache's lifetime.
+/// - Bound: `capacity` entries (default 2 048, a few hundred KB), split over 8 shards.
+/// - Eviction: when a shard is full, it is dropped whole (labels are cheap to prepare again; a
+///   full shard means the labels do not repeat and keeping them would not pay).
 /// - Invalidation: none; the cache belongs to one engine, and so to one measurer.
 ///
-/// Thread-safety: `Sendable`; lookups and inserts are serialized by a mutex held only for the
-/// dictionary access, never while preparing.
+/// Thread-safety: `Sendable`; every cell looks labels up, so the locks are per shard and held only
+/// for the table access (never while hashing or preparing): threads laying out cells side by side
+/// look up the same few labels at the same moments.
 final class LabelCache: Sendable {
+    struct Key: Hashable, @unchecked Sendable {
+        let text: AttributedText
+        let hash: Int
+
+        init(_ text: AttributedText) {
+            self.text = text
+            var h = Hasher()
+            var s = text.string
+            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(text.runs)
+            if !text.attachments.isEmpty { h.combine(text.attachments) }
+            if !text.entities.isEmpty { h.combine(text.entities) }
+            hash = h.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+        static func == (a: Key, b: Key) -> Bool {
+            guard a.hash == b.hash, a.text.runs == b.text.runs, a.text.attachments == b.text.attachments,
+                a.text.entities == b.text.entities
+            else { return false }
+            var x = a.text.string, y = b.text.string
+            return x.withUTF8 { bx in y.withUTF8 { by in bx.elementsEqual(by) } }
+        }
+    }
+
     struct State {
-        var table: [AttributedText: PreparedTextBox] = [:]
+        var table: [Key: PreparedTextBox] = [:]
         var hits = 0
         var misses = 0
         var evictions = 0
     }
 
+    static let shardCount = 8
     let capacity: Int
-    private let state = Locked(State())
+    private let shards: [Locked<State>]
 
     init(capacity: Int = 2048) {
         self.capacity = capacity
+        shards = (0..<Self.shardCount).map { _ in Locked(State()) }
     }
 
     /// The prepared `text`, from the table or prepared by `measurer` (and stored).
     func prepared(_ text: AttributedText, measurer: any TextMeasuring) -> PreparedTextBox {
-        if let hit = state.withLock({ s -> PreparedTextBox? in
-            guard let p = s.table[text] else { return nil }
+        let key = Key(text)
+        let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
+        if let hit = shard.withLock({ s -> PreparedTextBox? in
+            guard let p = s.table[key] else { return nil }
             s.hits += 1
             return p
         }) {
             return hit
         }
         let p = PreparedTextBox(measurer.prepare(text))
-        state.withLock { s in
+        let shareCapacity = max(1, capacity / Self.shardCount)
+        shard.withLock { s in
             s.misses += 1
-            if s.table.count >= capacity {
+            if s.table.count >= shareCapacity {
                 s.table.removeAll(keepingCapacity: true)
                 s.evictions += 1
             }
-            s.table[text] = p
+            s.table[key] = p
         }
         return p
     }
 
-    /// (hits, misses, evictions, entries), for tests and benchmarks.
+    /// (hits, misses, evictions, entries) summed over the shards, for tests and benchmarks.
     var statistics: (hits: Int, misses: Int, evictions: Int, count: Int) {
-        state.withLock { ($0.hits, $0.misses, $0.evictions, $0.table.count) }
+        var total = (hits: 0, misses: 0, evictions: 0, count: 0)
+        for shard in shards {
+            shard.withLock {
+                total.hits += $0.hits
+                total.misses += $0.misses
+                total.evictions += $0.evictions
+                total.count += $0.table.count
+            }
+        }
+        return total
     }
 }

@@ -27,16 +27,26 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(fresh.layout(status(1, reposts: 0), width: 375, style: .weibo, scale: 2, maxTextLines: 3), a)
     }
 
-    func testFullTableIsDroppedAndCounted() {
-        let cache = LabelCache(capacity: 2)
+    func testFullShardsAreDroppedAndCounted() {
+        let cache = LabelCache(capacity: 16)  // 2 per shard
         let m = FixedAdvanceMeasurer()
-        for s in ["a", "b", "c"] { _ = cache.prepared(AttributedText(s, size: 14), measurer: m) }
+        let labels = (0..<100).map { "label \($0)" }
+        for s in labels { _ = cache.prepared(AttributedText(s, size: 14), measurer: m) }
         let stats = cache.statistics
-        XCTAssertEqual(stats.evictions, 1)
-        XCTAssertEqual(stats.count, 1)
-        XCTAssertEqual(stats.misses, 3)
-        XCTAssertEqual(cache.prepared(AttributedText("c", size: 14), measurer: m).prepared.text.string, "c")
+        XCTAssertGreaterThan(stats.evictions, 0)
+        XCTAssertLessThanOrEqual(stats.count, 16)
+        XCTAssertEqual(stats.misses, 100)
+        XCTAssertEqual(stats.hits, 0)
+        // The last label is in its shard: a hit, with the right text; equal texts are one key,
+        // texts differing in attributes are not.
+        XCTAssertEqual(cache.prepared(AttributedText("label 99", size: 14), measurer: m).prepared.text.string, "label 99")
         XCTAssertEqual(cache.statistics.hits, 1)
+        XCTAssertEqual(LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 14)))
+        XCTAssertNotEqual(LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 15)))
+        XCTAssertNotEqual(
+            LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 14, role: .cellLink)))
+        // Canonically equivalent but different bytes: different keys (they may shape differently).
+        XCTAssertNotEqual(LabelCache.Key(AttributedText("\u{E9}", size: 14)), LabelCache.Key(AttributedText("e\u{301}", size: 14)))
     }
 
     func testPreparedCellsAreCachedByContent() {
