@@ -23,7 +23,8 @@ public struct PreparedKey: Hashable, Sendable {
 ///
 /// Key: any `Hashable` key. Bound: `budgetBytes` over 16 shards (each holds at most a sixteenth);
 /// entries report their own size. Eviction: when a shard is over its share, its least recently
-/// used entries are dropped (a use stamp per entry; eviction scans the shard, amortized by evicting
+/// used entries are dropped, approximately (a use stamp per entry; eviction scans the shard once
+/// against a stamp threshold estimated from a sample, amortized by evicting
 /// down to 3/4 of the share). Invalidation: keys carry the content fingerprint, so a changed status
 /// simply misses; `removeAll` empties everything. Thread-safety: one lock per shard (`Locked`, a pthread mutex TSan can see).
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
@@ -68,7 +69,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Stores a value, evicting least recently used entries of its shard beyond the budget.
-    /// - Complexity: O(1) expected; O(m log m) for the m entries of the shard when it evicts
+    /// - Complexity: O(1) expected; O(m) for the m entries of the shard when it evicts
     ///   (down to 3/4 of its share, so at most once per m/4 inserts of similar sizes).
     public func insert(_ value: Value, for key: Key) {
         let bytes = size(value)
@@ -78,15 +79,37 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
             s.clock += 1
             if let old = s.entries.updateValue((value, bytes, s.clock), forKey: key) { s.bytes -= old.bytes }
             s.bytes += bytes
-            if s.bytes > share {
-                let target = share * 3 / 4
-                let byAge = s.entries.sorted { $0.value.stamp < $1.value.stamp }
-                for (k, e) in byAge where s.bytes > target {
-                    s.entries[k] = nil
-                    s.bytes -= e.bytes
-                    s.evictions += 1
-                }
+            if s.bytes > share { Self.evict(&s, downTo: share * 3 / 4) }
+        }
+    }
+
+    /// Drops the least recently used entries of a shard until it holds at most `target` bytes,
+    /// approximately: the stamp below which the right share of bytes lies is estimated from a
+    /// sample of 128 stamps (the dictionary's order is unrelated to age), then one pass drops
+    /// every entry at or below it; a second pass, if still needed, keeps only the newest entry
+    /// (which may alone exceed `target`, never the share: `insert` refuses larger values).
+    /// O(m) under the shard's lock, with no sort of the whole shard.
+    private static func evict(_ s: inout Shard.State, downTo target: Int) {
+        var sample: [UInt64] = []
+        sample.reserveCapacity(128)
+        for e in s.entries.values.prefix(128) { sample.append(e.stamp) }
+        sample.sort()
+        let fraction = Double(s.bytes - target) / Double(max(1, s.bytes))
+        var threshold = sample[min(sample.count - 1, Int(fraction * Double(sample.count)))]
+        while s.bytes > target {
+            let newest = s.clock
+            var dropped = 0, bytes = 0
+            s.entries = s.entries.filter { _, e in
+                guard e.stamp <= threshold && e.stamp != newest else { return true }
+                dropped += 1
+                bytes += e.bytes
+                return false
             }
+            s.bytes -= bytes
+            s.evictions += dropped
+            // Only the newest entry left (it may alone exceed the target, never the share).
+            if threshold == newest - 1 { break }
+            threshold = newest - 1
         }
     }
 
