@@ -21,8 +21,33 @@ extension PreparedText {
         if n == 0 { return .empty }
         let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
         let limit = 1e-7
-        var breaks: [LineSpan] = []
-        breaks.reserveCapacity(8)
+        var lines: [TextLine] = []
+        lines.reserveCapacity(estimatedLineCount(maxWidth: maxWidth))
+        var y = 0.0  // natural: bottom of the previous line
+        var fullHeight = 0.0
+        let singleFont = runFonts.count == 1
+        /// Appends the line of a span with its vertical metrics (every line, even past `maxLines`:
+        /// `assemble` drops those after measuring the full height).
+        @inline(__always) func addLine(_ span: LineSpan) {
+            let ascent: Double, descent: Double, baseline: Double
+            switch options.lineHeight {
+            case .natural:
+                (ascent, descent) =
+                    singleFont || span.start == span.end ? (runFonts[0].ascent, runFonts[0].descent) : verticalExtent(of: span)
+                baseline = y + ascent
+            case .grid(let pitch, let a, let d):
+                baseline = a + Double(lines.count) * pitch
+                ascent = a
+                descent = d
+            }
+            fullHeight = baseline + descent
+            y = fullHeight
+            lines.append(
+                TextLine(
+                    range: utf16Offset(ofCluster: span.start)..<utf16Offset(ofCluster: span.end),
+                    clusters: span.start..<span.end, width: span.width,
+                    baseline: baseline, ascent: ascent, descent: descent))
+        }
 
         clusters.withUnsafeBufferPointer { cl in
             do {
@@ -32,6 +57,7 @@ extension PreparedText {
                 var content = 0.0  // width up to the last non-hanging cluster
                 var lastBreak = -1  // last cluster (>= start) after which the line may break
                 var contentAtBreak = 0.0
+                var lastHard = false  // the last line ended at a hard break
                 var i = 0
                 while i < n {
                     let a = cl[i].advance
@@ -43,7 +69,7 @@ extension PreparedText {
                                     cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
                                     maxWidth: maxWidth + limit, charWrap: charWrap)
                             {
-                                breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
+                                addLine(LineSpan(start: start, end: end, width: w, hard: false))
                                 start = end
                                 total = 0; content = 0
                                 lastBreak = -1
@@ -61,7 +87,7 @@ extension PreparedText {
                                 end -= 1
                                 w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
                             }
-                            breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
+                            addLine(LineSpan(start: start, end: end, width: w, hard: false))
                             start = end
                             total = 0; content = 0
                             lastBreak = -1
@@ -74,7 +100,8 @@ extension PreparedText {
                         total += a
                     }
                     if f & ClusterFlags.mandatoryAfter != 0 {
-                        breaks.append(LineSpan(start: start, end: i + 1, width: content, hard: true))
+                        addLine(LineSpan(start: start, end: i + 1, width: content, hard: true))
+                        lastHard = i + 1 == n
                         start = i + 1
                         total = 0; content = 0
                         lastBreak = -1
@@ -85,14 +112,14 @@ extension PreparedText {
                     i += 1
                 }
                 if start < n {
-                    breaks.append(LineSpan(start: start, end: n, width: content, hard: false))
-                } else if breaks.last?.hard == true {
+                    addLine(LineSpan(start: start, end: n, width: content, hard: false))
+                } else if lastHard {
                     // A hard break at the very end leaves an empty last line.
-                    breaks.append(LineSpan(start: n, end: n, width: 0, hard: false))
+                    addLine(LineSpan(start: n, end: n, width: 0, hard: false))
                 }
             }
         }
-        return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+        return assemble(&lines, fullHeight: fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
     }
 
     /// Width of clusters `start..<end` without the trailing hanging ones.
@@ -128,57 +155,41 @@ extension PreparedText {
         return best
     }
 
-    /// Turns line spans into lines with vertical metrics, applying the line limit and the token.
+    /// Applies the line limit and the token to the laid-out lines and computes the bounding size.
     private func assemble(
-        _ spans: [LineSpan], options: LayoutOptions, maxWidth: Double, truncationToken: PreparedText?
+        _ lines: inout [TextLine], fullHeight: Double, options: LayoutOptions, maxWidth: Double,
+        truncationToken: PreparedText?
     ) -> TextLayout {
-        let fullCount = spans.count
+        let fullCount = lines.count
         let limited = options.maxLines > 0 && fullCount > options.maxLines
-        let visibleCount = limited ? options.maxLines : fullCount
-        var lines: [TextLine] = []
-        lines.reserveCapacity(visibleCount)
+        var fullHeight = fullHeight
         var token: TokenPlacement?
-
-        var y = 0.0  // natural: bottom of the previous line
-        var fullHeight = 0.0
-        for (index, span) in spans.enumerated() {
-            var (ascent, descent) = verticalExtent(of: span, policy: options.lineHeight)
-            let baseline: Double
-            switch options.lineHeight {
-            case .natural:
-                baseline = y + ascent
-            case .grid(let pitch, let a, let d):
-                baseline = a + Double(index) * pitch
-                ascent = a
-                descent = d
-            }
-            fullHeight = baseline + descent
-            y = fullHeight
-            guard index < visibleCount else { continue }
-            var line = TextLine(
-                range: utf16Offset(ofCluster: span.start)..<utf16Offset(ofCluster: span.end),
-                clusters: span.start..<span.end, width: span.width,
-                baseline: baseline, ascent: ascent, descent: descent)
-            if limited && index == visibleCount - 1 {
-                let tokenWidth = truncationToken.map(\.naturalWidth) ?? 0
-                let (keep, keptWidth) = truncate(span, toFit: maxWidth - tokenWidth)
-                line.clusters = span.start..<keep
-                line.range = line.range.lowerBound..<utf16Offset(ofCluster: keep)
-                line.width = keptWidth
-                if let tokenText = truncationToken, options.lineHeight == .natural {
-                    for f in tokenText.runFonts {
-                        line.ascent = max(line.ascent, f.ascent)
-                        line.descent = max(line.descent, f.descent)
-                    }
-                    line.baseline = (lines.last?.bottom ?? 0) + line.ascent
+        if limited {
+            let visibleCount = options.maxLines
+            lines.removeLast(fullCount - visibleCount)
+            let index = visibleCount - 1
+            var line = lines[index]
+            let span = LineSpan(start: line.clusters.lowerBound, end: line.clusters.upperBound, width: line.width, hard: false)
+            let tokenWidth = truncationToken.map(\.naturalWidth) ?? 0
+            let (keep, keptWidth) = truncate(span, toFit: maxWidth - tokenWidth)
+            line.clusters = span.start..<keep
+            line.range = line.range.lowerBound..<utf16Offset(ofCluster: keep)
+            line.width = keptWidth
+            if let tokenText = truncationToken, options.lineHeight == .natural {
+                for f in tokenText.runFonts {
+                    line.ascent = max(line.ascent, f.ascent)
+                    line.descent = max(line.descent, f.descent)
                 }
-                token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
+                line.baseline = (index > 0 ? lines[index - 1].bottom : 0) + line.ascent
             }
-            lines.append(line)
+            token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
+            lines[index] = line
         }
         var width = 0.0
-        for (k, line) in lines.enumerated() {
-            width = max(width, line.width + (token?.line == k ? token!.width : 0))
+        if let token {
+            for (k, line) in lines.enumerated() { width = max(width, line.width + (token.line == k ? token.width : 0)) }
+        } else {
+            for line in lines { width = max(width, line.width) }
         }
         var height = lines.last?.bottom ?? 0
         if let grid = options.grid {
@@ -190,6 +201,12 @@ extension PreparedText {
         return TextLayout(
             lines: lines, size: Size(width: width, height: height), isTruncated: limited,
             fullLineCount: fullCount, fullHeight: fullHeight, token: token)
+    }
+
+    /// A line count to reserve room for: the total advance over the width, plus the hard breaks.
+    private func estimatedLineCount(maxWidth: Double) -> Int {
+        let byWidth = maxWidth > 0 ? min(Double(clusters.count), totalAdvance / maxWidth) : Double(clusters.count)
+        return Int(byWidth) + Int(hardBreakCount) + 1
     }
 
     /// The largest prefix of the span whose width (without hanging clusters) fits in `room`.
@@ -213,11 +230,7 @@ extension PreparedText {
     }
 
     /// Ascent and descent of the fonts and objects on a line (the base font for an empty line).
-    private func verticalExtent(of span: LineSpan, policy: LineHeightPolicy) -> (Double, Double) {
-        if case .grid = policy { return (0, 0) }
-        if span.start == span.end {
-            return (runFonts[0].ascent, runFonts[0].descent)
-        }
+    private func verticalExtent(of span: LineSpan) -> (Double, Double) {
         var ascent = 0.0, descent = 0.0
         var lastRef = -1
         for i in span.start..<span.end {
