@@ -30,6 +30,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     private let coveragePrimary: CoverageBits
     private let coverageBold: CoverageBits
     private let coverageEmoji: CoverageBits
+    /// Buffers of idle `prepare` calls (at most `maxPooledScratch`), reused so that a text costs no
+    /// allocation for its code units, break flags, word state or HarfBuzz buffer.
+    private let scratchPool = Locked<[PrepareScratch]>([])
+    private static let maxPooledScratch = 4
 
     /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
     /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
@@ -84,9 +88,58 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     }
 
     private func prepareUncached(_ text: AttributedText) -> PreparedText {
-        var units = Array(text.string.utf16)
-        return units.withUnsafeMutableBufferPointer { buf in
-            prepare(text, UnsafeBufferPointer(buf))
+        var scratch = scratchPool.withLock { $0.popLast() } ?? PrepareScratch()
+        var units: [UInt16] = []
+        swap(&units, &scratch.units)
+        Self.fillUTF16(text, into: &units)
+        let prepared = units.withUnsafeBufferPointer { buf in
+            prepare(text, buf, &scratch)
+        }
+        swap(&units, &scratch.units)
+        if scratch.isSmall {
+            scratchPool.withLock { pool in
+                if pool.count < Self.maxPooledScratch { pool.append(scratch) }
+            }
+        }
+        return prepared
+    }
+
+    /// Replaces `units` with the UTF-16 code units of the text's string (decoded from its UTF-8).
+    private static func fillUTF16(_ text: AttributedText, into units: inout [UInt16]) {
+        var string = text.string
+        let count = text.utf16Count
+        units.removeAll(keepingCapacity: true)
+        units.append(contentsOf: repeatElement(0, count: count))
+        let written = units.withUnsafeMutableBufferPointer { out in
+            string.withUTF8 { b -> Int in
+                let n = b.count
+                var i = 0, o = 0
+                while i < n && o < count {
+                    let c0 = UInt32(b[i])
+                    if c0 < 0x80 {
+                        out[o] = UInt16(c0)
+                        i += 1; o += 1
+                    } else if c0 < 0xE0 {
+                        out[o] = UInt16((c0 & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F))
+                        i += 2; o += 1
+                    } else if c0 < 0xF0 {
+                        out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F))
+                        i += 3; o += 1
+                    } else {
+                        let v = (c0 & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
+                            | UInt32(b[i + 3] & 0x3F)
+                        guard o + 1 < count else { break }
+                        out[o] = UInt16(0xD800 + ((v - 0x10000) >> 10))
+                        out[o + 1] = UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))
+                        i += 4; o += 2
+                    }
+                }
+                return i == n ? o : -1
+            }
+        }
+        if written != count {
+            // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
+            units = Array(text.string.utf16)
         }
     }
 
@@ -100,16 +153,25 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         return Size(width: prepared.naturalWidth, height: ascent + descent)
     }
 
-    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>) -> PreparedText {
+    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ scratch: inout PrepareScratch) -> PreparedText {
         let n = u.count
         var breaks: [BreakFlags] = []
+        var word = WordState()
+        var shaper = LazyShaper()
+        swap(&breaks, &scratch.breaks)
+        swap(&word, &scratch.word)
+        swap(&shaper, &scratch.shaper)
+        defer {
+            swap(&breaks, &scratch.breaks)
+            swap(&word, &scratch.word)
+            swap(&shaper, &scratch.shaper)
+        }
+        word.reset()
         TextBreaks.analyze(u, into: &breaks)
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
             text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
         var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
-        var word = WordState()
-        var shaper = LazyShaper()
         let runs = text.runs
         var run = 0
         let objects = text.attachments
@@ -306,14 +368,25 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         // Shape the word on its own (no context), so the result depends on the word only and can
         // be cached and reused anywhere.
         var shaped: [ShapedGlyph] = []
-        shaped.reserveCapacity(text.count)
+        swap(&shaped, &shaper.shaped)
+        defer { swap(&shaped, &shaper.shaped) }
+        shaped.removeAll(keepingCapacity: true)
         shaper.buffer.shape(
-            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script.code, into: &shaped)
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.
-        var advances = [Int32](repeating: 0, count: 2 * count)
+        var advances: [Int32] = []
         var cached: [CachedGlyph] = []
+        swap(&advances, &shaper.advances)
+        swap(&cached, &shaper.cached)
+        defer {
+            swap(&advances, &shaper.advances)
+            swap(&cached, &shaper.cached)
+        }
+        advances.removeAll(keepingCapacity: true)
+        advances.append(contentsOf: repeatElement(0, count: 2 * count))
+        cached.removeAll(keepingCapacity: true)
         cached.reserveCapacity(shaped.count)
         var c = 0
         let spaceGlyph = file.nominalGlyph(0x20)
@@ -528,8 +601,23 @@ extension GlyphStorage {
     }
 }
 
-/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only.
+/// The reusable buffers of a `prepare` call (see `TextMeasurer.scratchPool`).
+private struct PrepareScratch: @unchecked Sendable {
+    var units: [UInt16] = []
+    var breaks: [BreakFlags] = []
+    var word = WordState()
+    var shaper = LazyShaper()
+
+    /// Small enough to keep in the pool (a huge text's buffers are dropped with it).
+    var isSmall: Bool { units.capacity <= 1 << 16 && shaper.shaped.capacity <= 1 << 14 }
+}
+
+/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only, and the scratch
+/// arrays of shaping a word.
 private struct LazyShaper {
+    var shaped: [ShapedGlyph] = []
+    var advances: [Int32] = []
+    var cached: [CachedGlyph] = []
     private var made: ShapingBuffer?
     var buffer: ShapingBuffer {
         mutating get {
