@@ -184,20 +184,26 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
-        var table = runs[0].attributes.weight == .bold ? simpleBold : simple
+        // Per-run values, updated when a run ends (not copied per cluster).
+        var bold = runs[0].attributes.weight == .bold
+        var table = bold ? simpleBold : simple
+        var runEnd = runs[0].range.upperBound
+        let graphemeFlag = BreakFlags.grapheme
+        let lineAllowedFlag = BreakFlags.lineAllowed
 
         var start = 0
         while start < n {
             var end = start + 1
-            while end < n && !breaks[end].contains(.grapheme) { end += 1 }
-            if runs[run].range.upperBound <= start && run + 1 < runs.count {
+            while end < n && !breaks[end].contains(graphemeFlag) { end += 1 }
+            if runEnd <= start && run + 1 < runs.count {
                 while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
-                table = runs[run].attributes.weight == .bold ? simpleBold : simple
+                bold = runs[run].attributes.weight == .bold
+                table = bold ? simpleBold : simple
+                runEnd = runs[run].range.upperBound
             }
-            let attributes = runs[run].attributes
             let size = runFonts.size
-            let breakAfter = end < n && breaks[end].contains(.lineAllowed)
+            let breakAfter = end < n && breaks[end].contains(lineAllowedFlag)
 
             // The common case of Chinese text: a one-unit cluster on the per-character path (no
             // itemization needed: the table only holds code points the text face maps). It is
@@ -250,7 +256,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     if let saved { lastStrong = saved }
                 }
             }
-            var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
+            var slot = itemize(info, bold: bold, missing: &missing)
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
@@ -266,7 +272,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 if !info.isSeparator {
                     // The advance always comes from the text face: Noto Color Emoji's space is
                     // 1.245 em wide, a visible hole after every emoji.
-                    let textSlot: FontSlot = attributes.weight == .bold ? .bold : .primary
+                    let textSlot: FontSlot = bold ? .bold : .primary
                     let f = fonts.file(textSlot)
                     let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
                     adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
@@ -389,7 +395,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         cached.removeAll(keepingCapacity: true)
         cached.reserveCapacity(shaped.count)
         var c = 0
-        let spaceGlyph = file.nominalGlyph(0x20)
+        let spaceGlyph = file.spaceGlyph
         for g in shaped {
             let offset = Int(g.cluster) + word.start
             while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
@@ -608,8 +614,12 @@ private struct PrepareScratch: @unchecked Sendable {
     var word = WordState()
     var shaper = LazyShaper()
 
-    /// Small enough to keep in the pool (a huge text's buffers are dropped with it).
-    var isSmall: Bool { units.capacity <= 1 << 16 && shaper.shaped.capacity <= 1 << 14 }
+    /// Small enough to keep in the pool (a long text's buffers are dropped with it, so a pool holds
+    /// a few hundred KiB at most).
+    var isSmall: Bool {
+        units.capacity <= 1 << 14 && shaper.shaped.capacity <= 1 << 12 && shaper.cached.capacity <= 1 << 12
+            && shaper.advances.capacity <= 1 << 12
+    }
 }
 
 /// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only, and the scratch

@@ -17,6 +17,8 @@ final class FontFile: @unchecked Sendable {
     let ascender: Int32
     let descender: Int32
     let familyName: String
+    /// The glyph of U+0020 (nil when the face lacks a space), read once at load.
+    let spaceGlyph: UInt32?
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
     fileprivate let font: OpaquePointer
@@ -44,6 +46,8 @@ final class FontFile: @unchecked Sendable {
         familyName = metrics.3
         hb_font_set_scale(font, upem, upem)
         hb_font_make_immutable(font)
+        var space: hb_codepoint_t = 0
+        spaceGlyph = hb_font_get_nominal_glyph(font, 0x20, &space) != 0 ? space : nil
     }
 
     deinit {
