@@ -144,23 +144,33 @@ public struct GlyphStorage: Sendable, Equatable {
 public struct PreparedTextBuilder {
     private var prepared: PreparedText
     private var lastRef: UInt16 = 0
+    /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
+    /// reads no array.
+    private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     public init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
         prepared.runFonts.append(baseFont)
+        lastFont = baseFont
     }
 
     /// The index of `font` in `runFonts` (texts use a handful of fonts: a linear search).
+    @inline(__always)
     private mutating func ref(_ font: RunFont) -> UInt16 {
-        if prepared.runFonts[Int(lastRef)] == font { return lastRef }
+        if lastFont == font { return lastRef }
+        return refSlow(font)
+    }
+
+    private mutating func refSlow(_ font: RunFont) -> UInt16 {
         if let i = prepared.runFonts.firstIndex(of: font) {
             lastRef = UInt16(i)
-            return lastRef
+        } else {
+            prepared.runFonts.append(font)
+            lastRef = UInt16(prepared.runFonts.count - 1)
         }
-        prepared.runFonts.append(font)
-        lastRef = UInt16(prepared.runFonts.count - 1)
+        lastFont = font
         return lastRef
     }
 
