@@ -211,14 +211,17 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // whitespace, the ends of the text); next to a shaped word it joins the word.
             if end == start + 1 && !shapesWholeRuns {
                 let v = UInt32(u[start])
-                let packed = table.lookup(v)
-                if packed != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
+                let advance = table.advance(v)
+                if advance != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
                     && (word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
                     if v >= 0x3040 { lastStrong = Self.cjkScript(v) ?? lastStrong }
-                    let adv = Double(packed & 0xFFFF) * runFonts.textScale
-                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
+                    let adv = Double(advance) * runFonts.textScale
+                    if glyphs != nil {
+                        let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
+                        glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
+                    }
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
                         hanging: false)
@@ -289,7 +292,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // A cluster to shape: it joins the current word when face, size and script match.
             // Common and inherited characters take the script of the text before them (or, at
             // the start, after them), as Pango's script itemization does (UAX #24).
-            let cjkScript = info.isSingleScalar && table.lookup(info.first) != 0 ? Self.cjkScript(info.first) : nil
+            let cjkScript = info.isSingleScalar && table.contains(info.first) ? Self.cjkScript(info.first) : nil
             var script = slot == .emoji ? UnicodeScript.common : (cjkScript ?? UnicodeScript.of(info.first))
             if slot != .emoji && script.isWeak {
                 if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
