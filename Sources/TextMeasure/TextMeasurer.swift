@@ -20,7 +20,8 @@ import UnicodeText
 /// text measured again costs a hash and a comparison.
 ///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
-/// immutable `hb_ot` fonts, the word cache is sharded behind locks, buffers are per call).
+/// immutable `hb_ot` fonts, the word cache is sharded behind locks, a call's scratch buffers are
+/// its own: taken from the measurer's pool under its lock and given back when the call ends).
 public final class TextMeasurer: TextMeasuring, Sendable {
     public let fonts: FontSet
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
