@@ -340,10 +340,34 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
         _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
     ) {
-        let count = word.count
-        guard count > 0 else { return }
+        guard word.count > 0 else { return }
         defer { word.reset() }
-        let wordEnd = min(Int(word.ends[count - 1]), word.shapeLimit ?? .max)
+        // The cluster arrays are read through buffer pointers (moved out and back, so they stay
+        // uniquely referenced and `reset` keeps their storage).
+        var ends: [Int32] = []
+        var breakAfter: [Bool] = []
+        swap(&ends, &word.ends)
+        swap(&breakAfter, &word.breakAfter)
+        defer {
+            swap(&ends, &word.ends)
+            swap(&breakAfter, &word.breakAfter)
+        }
+        let info = WordInfo(start: word.start, slot: word.slot, script: word.script, font: word.font, shapeLimit: word.shapeLimit)
+        ends.withUnsafeBufferPointer { e in
+            breakAfter.withUnsafeBufferPointer { b in
+                measureWord(info, e, b, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
+        }
+    }
+
+    /// Measures a word of `ends.count` clusters (from the cache or by shaping) and appends them.
+    private func measureWord(
+        _ word: WordInfo, _ ends: UnsafeBufferPointer<Int32>, _ breakAfter: UnsafeBufferPointer<Bool>,
+        _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
+    ) {
+        let count = ends.count
+        let wordEnd = min(Int(ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         let file = fonts.file(word.slot)
         let k = word.font.size / Double(file.upem)
@@ -353,8 +377,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
             for c in 0..<count {
                 builder.appendCluster(
-                    end: Int(word.ends[c]), advance: Double(advances[c]) * k, font: word.font,
-                    breakAfter: word.breakAfter[c], mandatoryAfter: false, hanging: false)
+                    end: Int(ends[c]), advance: Double(advances[c]) * k, font: word.font,
+                    breakAfter: breakAfter[c], mandatoryAfter: false, hanging: false)
                 if c < count - 1 && advances[count + c] != 0 {
                     builder.addLineEndCorrection(Double(advances[count + c]) * k)
                 }
@@ -402,7 +426,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         let spaceGlyph = file.spaceGlyph
         for g in shaped {
             let offset = Int(g.cluster) + word.start
-            while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
+            while c + 1 < count && Int(ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
             // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
             // draws those with a zeroed space glyph): nothing is lost at a line end. Nor is the
@@ -514,6 +538,15 @@ private struct RunFonts {
 
     @inline(__always) func font(_ slot: FontSlot) -> RunFont { slot == .emoji ? emoji : text }
     @inline(__always) func unitScale(_ slot: FontSlot) -> Double { slot == .emoji ? emojiScale : textScale }
+}
+
+/// The scalar fields of a word being measured.
+private struct WordInfo {
+    var start: Int
+    var slot: FontSlot
+    var script: UnicodeScript
+    var font: RunFont
+    var shapeLimit: Int?
 }
 
 /// The clusters of the word being collected.
