@@ -187,7 +187,9 @@ extension PreparedText {
 
     /// A line count to reserve room for: the total advance over the width, plus the hard breaks.
     private func estimatedLineCount(maxWidth: Double) -> Int {
-        let byWidth = maxWidth > 0 ? min(Double(clusters.count), totalAdvance / maxWidth) : Double(clusters.count)
+        let ratio = maxWidth > 0 ? totalAdvance / maxWidth : Double(clusters.count)
+        // Extreme sizes can make the total infinite or NaN: then no estimate, the array grows.
+        let byWidth = ratio.isFinite && ratio > 0 ? min(Double(clusters.count), ratio) : 0
         return Int(byWidth) + Int(hardBreakCount) + 1
     }
 
