@@ -167,8 +167,11 @@ struct CoverageBits: Sendable {
 /// glyph's hmtx advance, read once when the fonts load. `TextMeasureTests.testPerCharacterPathIsExact`
 /// proves it equal to HarfBuzz shaping whole runs on the corpus.
 ///
-/// Storage: one `UInt32` per BMP code point, `glyph << 16 | advance` in font units; 0 means "not on
-/// the per-character path". 256 KiB per face.
+/// Storage: one byte per BMP code point, an index into the face's few distinct advances of these
+/// characters (0: not on the per-character path); 64 KiB per face, so that the lookups of a text
+/// stay in cache. (Noto Sans CJK has two such advances; a face with more than 255 leaves the
+/// characters of the others to shaping, which is the reference.) Glyph ids are not stored: they
+/// are the cmap's, read when a measurer keeps glyphs.
 struct SimpleAdvanceTable: Sendable {
     static let ranges: [ClosedRange<UInt32>] = [
         0x3000...0x303F,  // CJK symbols and punctuation
@@ -177,29 +180,46 @@ struct SimpleAdvanceTable: Sendable {
         0xF900...0xFAFF,  // CJK compatibility ideographs
         0xFF01...0xFF60,  // fullwidth forms
     ]
-    let table: [UInt32]
+    let index: [UInt8]
+    /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
+    let advances: [UInt32]
 
     init(font: FontFile) {
-        var t = [UInt32](repeating: 0, count: 0x10000)
+        var t = [UInt8](repeating: 0, count: 0x10000)
+        var distinct: [UInt32] = []
         for range in Self.ranges {
             // U+3000 (ideographic space) hangs at line ends: it takes the whitespace path.
             for cp in range where cp != 0x3000 {
                 guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
                 let adv = font.advance(ofGlyph: glyph)
                 guard adv > 0, adv < 0x10000 else { continue }
-                t[Int(cp)] = glyph << 16 | UInt32(adv)
+                if let i = distinct.firstIndex(of: UInt32(adv)) {
+                    t[Int(cp)] = UInt8(i + 1)
+                } else if distinct.count < 255 {
+                    distinct.append(UInt32(adv))
+                    t[Int(cp)] = UInt8(distinct.count)
+                }
             }
         }
-        table = t
+        index = t
+        advances = distinct
     }
 
-    @inline(__always) func lookup(_ scalar: UInt32) -> UInt32 {
-        scalar < 0x10000 ? table[Int(scalar)] : 0
+    /// The advance (font units) of a per-character-path code point, or 0 for any other.
+    @inline(__always) func advance(_ scalar: UInt32) -> UInt32 {
+        guard scalar < 0x10000 else { return 0 }
+        let i = Int(index[Int(scalar)])
+        return i == 0 ? 0 : advances[i - 1]
+    }
+
+    /// True when `scalar` is on the per-character path.
+    @inline(__always) func contains(_ scalar: UInt32) -> Bool {
+        scalar < 0x10000 && index[Int(scalar)] != 0
     }
 
     /// True when a UTF-16 unit next to a per-character-path character cannot kern with it: another
     /// such character, or whitespace.
     @inline(__always) func isPlainNeighbour(_ unit: UInt16) -> Bool {
-        table[Int(unit)] != 0 || unit == 0x20 || unit == 0x0A || unit == 0x0D || unit == 0x09 || unit == 0x3000
+        index[Int(unit)] != 0 || unit == 0x20 || unit == 0x0A || unit == 0x0D || unit == 0x09 || unit == 0x3000
     }
 }

@@ -20,79 +20,88 @@ extension PreparedText {
         let n = clusterCount
         if n == 0 { return .empty }
         let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
-        let limit = 1e-7
-        var breaks: [LineSpan] = []
-        breaks.reserveCapacity(8)
-
+        var acc = LineAccumulator(
+            lineHeight: options.lineHeight, singleFont: runFonts.count == 1,
+            baseAscent: runFonts[0].ascent, baseDescent: runFonts[0].descent)
+        acc.lines.reserveCapacity(estimatedLineCount(maxWidth: maxWidth))
         clusters.withUnsafeBufferPointer { cl in
-            do {
-                let charWrap = options.wrap == .character
-                var start = 0
-                var total = 0.0  // width of clusters start..<i, hanging ones included
-                var content = 0.0  // width up to the last non-hanging cluster
-                var lastBreak = -1  // last cluster (>= start) after which the line may break
-                var contentAtBreak = 0.0
-                var i = 0
-                while i < n {
-                    let a = cl[i].advance
-                    let f = cl[i].flags
-                    if f & ClusterFlags.hanging == 0 {
-                        if total + a > maxWidth + limit && i > start {
-                            if lastBreak >= start,
-                                let (end, w) = fittingBreak(
-                                    cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                                    maxWidth: maxWidth + limit, charWrap: charWrap)
-                            {
-                                breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
-                                start = end
-                                total = 0; content = 0
-                                lastBreak = -1
-                                // Measure the carried clusters again from the new start (they hold
-                                // break opportunities when the kerning loss moved the break back).
-                                i = start
-                                continue
-                            }
-                            // Broken between clusters: the last one loses its kerning with the
-                            // next; if that makes the line overflow, one fewer cluster fits.
-                            // (Widths exclude trailing hanging clusters, as everywhere.)
-                            var end = i
-                            var w = content + lineEndCorrection(after: end - 1)
-                            while w > maxWidth + limit && end - 1 > start {
-                                end -= 1
-                                w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
-                            }
-                            breaks.append(LineSpan(start: start, end: end, width: w, hard: false))
-                            start = end
-                            total = 0; content = 0
-                            lastBreak = -1
-                            i = start
-                            continue
-                        }
-                        total += a
-                        content = total
-                    } else {
-                        total += a
-                    }
-                    if f & ClusterFlags.mandatoryAfter != 0 {
-                        breaks.append(LineSpan(start: start, end: i + 1, width: content, hard: true))
-                        start = i + 1
+            fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, into: &acc)
+        }
+        return assemble(
+            &acc.lines, fullHeight: acc.fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// The greedy pass (see the file's comment): appends every line to `acc`.
+    private func fitLines(
+        _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, into acc: inout LineAccumulator
+    ) {
+        let n = cl.count
+        let limit = 1e-7
+        var start = 0
+        var total = 0.0  // width of clusters start..<i, hanging ones included
+        var content = 0.0  // width up to the last non-hanging cluster
+        var lastBreak = -1  // last cluster (>= start) after which the line may break
+        var contentAtBreak = 0.0
+        var lastHard = false  // the last line ended at a hard break
+        var i = 0
+        while i < n {
+            let a = cl[i].advance
+            let f = cl[i].flags
+            if f & ClusterFlags.hanging == 0 {
+                if total + a > maxWidth + limit && i > start {
+                    if lastBreak >= start,
+                        let (end, w) = fittingBreak(
+                            cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
+                            maxWidth: maxWidth + limit, charWrap: charWrap)
+                    {
+                        acc.add(start, end, width: w, cl, runFonts)
+                        start = end
                         total = 0; content = 0
                         lastBreak = -1
-                    } else if charWrap || f & ClusterFlags.breakAfter != 0 {
-                        lastBreak = i
-                        contentAtBreak = content
+                        // Measure the carried clusters again from the new start (they hold break
+                        // opportunities when the kerning loss moved the break back).
+                        i = start
+                        continue
                     }
-                    i += 1
+                    // Broken between clusters: the last one loses its kerning with the next; if
+                    // that makes the line overflow, one fewer cluster fits. (Widths exclude
+                    // trailing hanging clusters, as everywhere.)
+                    var end = i
+                    var w = content + lineEndCorrection(after: end - 1)
+                    while w > maxWidth + limit && end - 1 > start {
+                        end -= 1
+                        w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
+                    }
+                    acc.add(start, end, width: w, cl, runFonts)
+                    start = end
+                    total = 0; content = 0
+                    lastBreak = -1
+                    i = start
+                    continue
                 }
-                if start < n {
-                    breaks.append(LineSpan(start: start, end: n, width: content, hard: false))
-                } else if breaks.last?.hard == true {
-                    // A hard break at the very end leaves an empty last line.
-                    breaks.append(LineSpan(start: n, end: n, width: 0, hard: false))
-                }
+                total += a
+                content = total
+            } else {
+                total += a
             }
+            if f & ClusterFlags.mandatoryAfter != 0 {
+                acc.add(start, i + 1, width: content, cl, runFonts)
+                lastHard = i + 1 == n
+                start = i + 1
+                total = 0; content = 0
+                lastBreak = -1
+            } else if charWrap || f & ClusterFlags.breakAfter != 0 {
+                lastBreak = i
+                contentAtBreak = content
+            }
+            i += 1
         }
-        return assemble(breaks, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+        if start < n {
+            acc.add(start, n, width: content, cl, runFonts)
+        } else if lastHard {
+            // A hard break at the very end leaves an empty last line.
+            acc.add(n, n, width: 0, cl, runFonts)
+        }
     }
 
     /// Width of clusters `start..<end` without the trailing hanging ones.
@@ -128,57 +137,41 @@ extension PreparedText {
         return best
     }
 
-    /// Turns line spans into lines with vertical metrics, applying the line limit and the token.
+    /// Applies the line limit and the token to the laid-out lines and computes the bounding size.
     private func assemble(
-        _ spans: [LineSpan], options: LayoutOptions, maxWidth: Double, truncationToken: PreparedText?
+        _ lines: inout [TextLine], fullHeight: Double, options: LayoutOptions, maxWidth: Double,
+        truncationToken: PreparedText?
     ) -> TextLayout {
-        let fullCount = spans.count
+        let fullCount = lines.count
         let limited = options.maxLines > 0 && fullCount > options.maxLines
-        let visibleCount = limited ? options.maxLines : fullCount
-        var lines: [TextLine] = []
-        lines.reserveCapacity(visibleCount)
+        var fullHeight = fullHeight
         var token: TokenPlacement?
-
-        var y = 0.0  // natural: bottom of the previous line
-        var fullHeight = 0.0
-        for (index, span) in spans.enumerated() {
-            var (ascent, descent) = verticalExtent(of: span, policy: options.lineHeight)
-            let baseline: Double
-            switch options.lineHeight {
-            case .natural:
-                baseline = y + ascent
-            case .grid(let pitch, let a, let d):
-                baseline = a + Double(index) * pitch
-                ascent = a
-                descent = d
-            }
-            fullHeight = baseline + descent
-            y = fullHeight
-            guard index < visibleCount else { continue }
-            var line = TextLine(
-                range: utf16Offset(ofCluster: span.start)..<utf16Offset(ofCluster: span.end),
-                clusters: span.start..<span.end, width: span.width,
-                baseline: baseline, ascent: ascent, descent: descent)
-            if limited && index == visibleCount - 1 {
-                let tokenWidth = truncationToken.map(\.naturalWidth) ?? 0
-                let (keep, keptWidth) = truncate(span, toFit: maxWidth - tokenWidth)
-                line.clusters = span.start..<keep
-                line.range = line.range.lowerBound..<utf16Offset(ofCluster: keep)
-                line.width = keptWidth
-                if let tokenText = truncationToken, options.lineHeight == .natural {
-                    for f in tokenText.runFonts {
-                        line.ascent = max(line.ascent, f.ascent)
-                        line.descent = max(line.descent, f.descent)
-                    }
-                    line.baseline = (lines.last?.bottom ?? 0) + line.ascent
+        if limited {
+            let visibleCount = options.maxLines
+            lines.removeLast(fullCount - visibleCount)
+            let index = visibleCount - 1
+            var line = lines[index]
+            let span = LineSpan(start: line.clusters.lowerBound, end: line.clusters.upperBound, width: line.width, hard: false)
+            let tokenWidth = truncationToken.map(\.naturalWidth) ?? 0
+            let (keep, keptWidth) = truncate(span, toFit: maxWidth - tokenWidth)
+            line.clusters = span.start..<keep
+            line.range = line.range.lowerBound..<utf16Offset(ofCluster: keep)
+            line.width = keptWidth
+            if let tokenText = truncationToken, options.lineHeight == .natural {
+                for f in tokenText.runFonts {
+                    line.ascent = max(line.ascent, f.ascent)
+                    line.descent = max(line.descent, f.descent)
                 }
-                token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
+                line.baseline = (index > 0 ? lines[index - 1].bottom : 0) + line.ascent
             }
-            lines.append(line)
+            token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
+            lines[index] = line
         }
         var width = 0.0
-        for (k, line) in lines.enumerated() {
-            width = max(width, line.width + (token?.line == k ? token!.width : 0))
+        if let token {
+            for (k, line) in lines.enumerated() { width = max(width, line.width + (token.line == k ? token.width : 0)) }
+        } else {
+            for line in lines { width = max(width, line.width) }
         }
         var height = lines.last?.bottom ?? 0
         if let grid = options.grid {
@@ -190,6 +183,14 @@ extension PreparedText {
         return TextLayout(
             lines: lines, size: Size(width: width, height: height), isTruncated: limited,
             fullLineCount: fullCount, fullHeight: fullHeight, token: token)
+    }
+
+    /// A line count to reserve room for: the total advance over the width, plus the hard breaks.
+    private func estimatedLineCount(maxWidth: Double) -> Int {
+        let ratio = maxWidth > 0 ? totalAdvance / maxWidth : Double(clusters.count)
+        // Extreme sizes can make the total infinite or NaN: then no estimate, the array grows.
+        let byWidth = ratio.isFinite && ratio > 0 ? min(Double(clusters.count), ratio) : 0
+        return Int(byWidth) + Int(hardBreakCount) + 1
     }
 
     /// The largest prefix of the span whose width (without hanging clusters) fits in `room`.
@@ -212,25 +213,6 @@ extension PreparedText {
         return (keep, keptWidth)
     }
 
-    /// Ascent and descent of the fonts and objects on a line (the base font for an empty line).
-    private func verticalExtent(of span: LineSpan, policy: LineHeightPolicy) -> (Double, Double) {
-        if case .grid = policy { return (0, 0) }
-        if span.start == span.end {
-            return (runFonts[0].ascent, runFonts[0].descent)
-        }
-        var ascent = 0.0, descent = 0.0
-        var lastRef = -1
-        for i in span.start..<span.end {
-            let r = Int(clusters[i].fontRef)
-            if r == lastRef { continue }
-            lastRef = r
-            let f = runFonts[r]
-            ascent = max(ascent, f.ascent)
-            descent = max(descent, f.descent)
-        }
-        return (ascent, descent)
-    }
-
     /// UTF-16 offset where cluster `i` starts (`utf16Count` past the end).
     func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(clusters[i - 1].end) }
 
@@ -242,6 +224,71 @@ extension PreparedText {
             if c.flags & ClusterFlags.hanging == 0 { content = total }
         }
         return content
+    }
+}
+
+/// The lines of a layout as the greedy pass finds them, with their vertical metrics (every line,
+/// even past `maxLines`: `assemble` drops those after the full height is known).
+private struct LineAccumulator {
+    var lines: [TextLine] = []
+    var y = 0.0  // natural: bottom of the previous line
+    var fullHeight = 0.0
+    let lineHeight: LineHeightPolicy
+    /// Every cluster uses the base font (`runFonts` has one entry).
+    let singleFont: Bool
+    let baseAscent: Double
+    let baseDescent: Double
+
+    init(lineHeight: LineHeightPolicy, singleFont: Bool, baseAscent: Double, baseDescent: Double) {
+        self.lineHeight = lineHeight
+        self.singleFont = singleFont
+        self.baseAscent = baseAscent
+        self.baseDescent = baseDescent
+    }
+
+    /// Appends the line of clusters `start..<end`, `width` wide. (Not inlined: it runs once per line,
+    /// and inlined it costs the per-cluster loop registers.)
+    @inline(never)
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]) {
+        let ascent: Double, descent: Double, baseline: Double
+        switch lineHeight {
+        case .natural:
+            if singleFont || start == end {
+                (ascent, descent) = (baseAscent, baseDescent)
+            } else {
+                (ascent, descent) = Self.verticalExtent(start, end, cl, runFonts)
+            }
+            baseline = y + ascent
+        case .grid(let pitch, let a, let d):
+            baseline = a + Double(lines.count) * pitch
+            ascent = a
+            descent = d
+        }
+        fullHeight = baseline + descent
+        y = fullHeight
+        let lower = start == 0 ? 0 : Int(cl[start - 1].end)
+        let upper = end == 0 ? 0 : Int(cl[end - 1].end)
+        lines.append(
+            TextLine(
+                range: lower..<upper, clusters: start..<end, width: width,
+                baseline: baseline, ascent: ascent, descent: descent))
+    }
+
+    /// Ascent and descent of the fonts and objects of clusters `start..<end` (not empty).
+    private static func verticalExtent(
+        _ start: Int, _ end: Int, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]
+    ) -> (Double, Double) {
+        var ascent = 0.0, descent = 0.0
+        var lastRef = -1
+        for i in start..<end {
+            let r = Int(cl[i].fontRef)
+            if r == lastRef { continue }
+            lastRef = r
+            let f = runFonts[r]
+            ascent = max(ascent, f.ascent)
+            descent = max(descent, f.descent)
+        }
+        return (ascent, descent)
     }
 }
 

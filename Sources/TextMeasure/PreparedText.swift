@@ -23,6 +23,9 @@ public struct PreparedText: Sendable {
     package var lineEndCorrections: [(cluster: Int32, delta: Double)] = []
     /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
     package var glyphs: GlyphStorage?
+    /// Sum of the cluster advances and number of hard breaks (to size the lines array of a layout).
+    package var totalAdvance = 0.0
+    package var hardBreakCount: Int32 = 0
     /// Code points no font of the cascade covers (measured as the primary font's .notdef).
     public package(set) var missingGlyphCount = 0
 
@@ -141,23 +144,33 @@ public struct GlyphStorage: Sendable, Equatable {
 public struct PreparedTextBuilder {
     private var prepared: PreparedText
     private var lastRef: UInt16 = 0
+    /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
+    /// reads no array.
+    private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     public init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
         prepared.runFonts.append(baseFont)
+        lastFont = baseFont
     }
 
     /// The index of `font` in `runFonts` (texts use a handful of fonts: a linear search).
+    @inline(__always)
     private mutating func ref(_ font: RunFont) -> UInt16 {
-        if prepared.runFonts[Int(lastRef)] == font { return lastRef }
+        if lastFont == font { return lastRef }
+        return refSlow(font)
+    }
+
+    private mutating func refSlow(_ font: RunFont) -> UInt16 {
         if let i = prepared.runFonts.firstIndex(of: font) {
             lastRef = UInt16(i)
-            return lastRef
+        } else {
+            prepared.runFonts.append(font)
+            lastRef = UInt16(prepared.runFonts.count - 1)
         }
-        prepared.runFonts.append(font)
-        lastRef = UInt16(prepared.runFonts.count - 1)
+        lastFont = font
         return lastRef
     }
 
@@ -179,12 +192,16 @@ public struct PreparedTextBuilder {
         if lineSeparator { f |= ClusterFlags.lineSeparator }
         if attachment { f |= ClusterFlags.attachment }
         let r = ref(font)
-        prepared.clusters.append(Cluster(advance: lineSeparator ? 0 : advance, end: Int32(end), fontRef: r, flags: f))
+        let a = lineSeparator ? 0 : advance
+        prepared.totalAdvance += a
+        if mandatoryAfter { prepared.hardBreakCount += 1 }
+        prepared.clusters.append(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
     }
 
     /// Adds to the advance of the last cluster (a ligature or mark that extends it).
     package mutating func extendLastCluster(advance: Double) {
         prepared.clusters[prepared.clusters.count - 1].advance += advance
+        prepared.totalAdvance += advance
     }
 
     /// Records the line-end correction of the last appended cluster.

@@ -20,7 +20,8 @@ import UnicodeText
 /// text measured again costs a hash and a comparison.
 ///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
-/// immutable `hb_ot` fonts, the word cache is sharded behind locks, buffers are per call).
+/// immutable `hb_ot` fonts, the word cache is sharded behind locks, a call's scratch buffers are
+/// its own: taken from the measurer's pool under its lock and given back when the call ends).
 public final class TextMeasurer: TextMeasuring, Sendable {
     public let fonts: FontSet
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
@@ -30,6 +31,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     private let coveragePrimary: CoverageBits
     private let coverageBold: CoverageBits
     private let coverageEmoji: CoverageBits
+    /// Buffers of idle `prepare` calls (at most `maxPooledScratch`), reused so that a text costs no
+    /// allocation for its code units, break flags, word state or HarfBuzz buffer.
+    private let scratchPool = Locked<[PrepareScratch]>([])
+    private static let maxPooledScratch = 4
 
     /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
     /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
@@ -84,9 +89,58 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     }
 
     private func prepareUncached(_ text: AttributedText) -> PreparedText {
-        var units = Array(text.string.utf16)
-        return units.withUnsafeMutableBufferPointer { buf in
-            prepare(text, UnsafeBufferPointer(buf))
+        var scratch = scratchPool.withLock { $0.popLast() } ?? PrepareScratch()
+        var units: [UInt16] = []
+        swap(&units, &scratch.units)
+        Self.fillUTF16(text, into: &units)
+        let prepared = units.withUnsafeBufferPointer { buf in
+            prepare(text, buf, &scratch)
+        }
+        swap(&units, &scratch.units)
+        if scratch.isSmall {
+            scratchPool.withLock { pool in
+                if pool.count < Self.maxPooledScratch { pool.append(scratch) }
+            }
+        }
+        return prepared
+    }
+
+    /// Replaces `units` with the UTF-16 code units of the text's string (decoded from its UTF-8).
+    private static func fillUTF16(_ text: AttributedText, into units: inout [UInt16]) {
+        var string = text.string
+        let count = text.utf16Count
+        units.removeAll(keepingCapacity: true)
+        units.append(contentsOf: repeatElement(0, count: count))
+        let written = units.withUnsafeMutableBufferPointer { out in
+            string.withUTF8 { b -> Int in
+                let n = b.count
+                var i = 0, o = 0
+                while i < n && o < count {
+                    let c0 = UInt32(b[i])
+                    if c0 < 0x80 {
+                        out[o] = UInt16(c0)
+                        i += 1; o += 1
+                    } else if c0 < 0xE0 {
+                        out[o] = UInt16((c0 & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F))
+                        i += 2; o += 1
+                    } else if c0 < 0xF0 {
+                        out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F))
+                        i += 3; o += 1
+                    } else {
+                        let v = (c0 & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
+                            | UInt32(b[i + 3] & 0x3F)
+                        guard o + 1 < count else { break }
+                        out[o] = UInt16(0xD800 + ((v - 0x10000) >> 10))
+                        out[o + 1] = UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))
+                        i += 4; o += 2
+                    }
+                }
+                return i == n ? o : -1
+            }
+        }
+        if written != count {
+            // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
+            units = Array(text.string.utf16)
         }
     }
 
@@ -100,16 +154,25 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         return Size(width: prepared.naturalWidth, height: ascent + descent)
     }
 
-    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>) -> PreparedText {
+    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ scratch: inout PrepareScratch) -> PreparedText {
         let n = u.count
         var breaks: [BreakFlags] = []
+        var word = WordState()
+        var shaper = LazyShaper()
+        swap(&breaks, &scratch.breaks)
+        swap(&word, &scratch.word)
+        swap(&shaper, &scratch.shaper)
+        defer {
+            swap(&breaks, &scratch.breaks)
+            swap(&word, &scratch.word)
+            swap(&shaper, &scratch.shaper)
+        }
+        word.reset()
         TextBreaks.analyze(u, into: &breaks)
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
             text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
         var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
-        var word = WordState()
-        var shaper = LazyShaper()
         let runs = text.runs
         var run = 0
         let objects = text.attachments
@@ -122,20 +185,26 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
-        var table = runs[0].attributes.weight == .bold ? simpleBold : simple
+        // Per-run values, updated when a run ends (not copied per cluster).
+        var bold = runs[0].attributes.weight == .bold
+        var table = bold ? simpleBold : simple
+        var runEnd = runs[0].range.upperBound
+        let graphemeFlag = BreakFlags.grapheme
+        let lineAllowedFlag = BreakFlags.lineAllowed
 
         var start = 0
         while start < n {
             var end = start + 1
-            while end < n && !breaks[end].contains(.grapheme) { end += 1 }
-            if runs[run].range.upperBound <= start && run + 1 < runs.count {
+            while end < n && !breaks[end].contains(graphemeFlag) { end += 1 }
+            if runEnd <= start && run + 1 < runs.count {
                 while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
-                table = runs[run].attributes.weight == .bold ? simpleBold : simple
+                bold = runs[run].attributes.weight == .bold
+                table = bold ? simpleBold : simple
+                runEnd = runs[run].range.upperBound
             }
-            let attributes = runs[run].attributes
             let size = runFonts.size
-            let breakAfter = end < n && breaks[end].contains(.lineAllowed)
+            let breakAfter = end < n && breaks[end].contains(lineAllowedFlag)
 
             // The common case of Chinese text: a one-unit cluster on the per-character path (no
             // itemization needed: the table only holds code points the text face maps). It is
@@ -143,14 +212,17 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // whitespace, the ends of the text); next to a shaped word it joins the word.
             if end == start + 1 && !shapesWholeRuns {
                 let v = UInt32(u[start])
-                let packed = table.lookup(v)
-                if packed != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
+                let advance = table.advance(v)
+                if advance != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
                     && (word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
                     if v >= 0x3040 { lastStrong = Self.cjkScript(v) ?? lastStrong }
-                    let adv = Double(packed & 0xFFFF) * runFonts.textScale
-                    glyphs?.append(glyph: packed >> 16, cluster: clusterIndex, advance: adv)
+                    let adv = Double(advance) * runFonts.textScale
+                    if glyphs != nil {
+                        let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
+                        glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
+                    }
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
                         hanging: false)
@@ -188,7 +260,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     if let saved { lastStrong = saved }
                 }
             }
-            var slot = itemize(info, bold: attributes.weight == .bold, missing: &missing)
+            var slot = itemize(info, bold: bold, missing: &missing)
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
@@ -204,7 +276,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 if !info.isSeparator {
                     // The advance always comes from the text face: Noto Color Emoji's space is
                     // 1.245 em wide, a visible hole after every emoji.
-                    let textSlot: FontSlot = attributes.weight == .bold ? .bold : .primary
+                    let textSlot: FontSlot = bold ? .bold : .primary
                     let f = fonts.file(textSlot)
                     let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
                     adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
@@ -221,7 +293,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // A cluster to shape: it joins the current word when face, size and script match.
             // Common and inherited characters take the script of the text before them (or, at
             // the start, after them), as Pango's script itemization does (UAX #24).
-            let cjkScript = info.isSingleScalar && table.lookup(info.first) != 0 ? Self.cjkScript(info.first) : nil
+            let cjkScript = info.isSingleScalar && table.contains(info.first) ? Self.cjkScript(info.first) : nil
             var script = slot == .emoji ? UnicodeScript.common : (cjkScript ?? UnicodeScript.of(info.first))
             if slot != .emoji && script.isWeak {
                 if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
@@ -268,10 +340,34 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
         _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
     ) {
-        let count = word.count
-        guard count > 0 else { return }
+        guard word.count > 0 else { return }
         defer { word.reset() }
-        let wordEnd = min(Int(word.ends[count - 1]), word.shapeLimit ?? .max)
+        // The cluster arrays are read through buffer pointers (moved out and back, so they stay
+        // uniquely referenced and `reset` keeps their storage).
+        var ends: [Int32] = []
+        var breakAfter: [Bool] = []
+        swap(&ends, &word.ends)
+        swap(&breakAfter, &word.breakAfter)
+        defer {
+            swap(&ends, &word.ends)
+            swap(&breakAfter, &word.breakAfter)
+        }
+        let info = WordInfo(start: word.start, slot: word.slot, script: word.script, font: word.font, shapeLimit: word.shapeLimit)
+        ends.withUnsafeBufferPointer { e in
+            breakAfter.withUnsafeBufferPointer { b in
+                measureWord(info, e, b, u, &builder, &glyphs, &clusterIndex, &shaper)
+            }
+        }
+    }
+
+    /// Measures a word of `ends.count` clusters (from the cache or by shaping) and appends them.
+    private func measureWord(
+        _ word: WordInfo, _ ends: UnsafeBufferPointer<Int32>, _ breakAfter: UnsafeBufferPointer<Bool>,
+        _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
+    ) {
+        let count = ends.count
+        let wordEnd = min(Int(ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         let file = fonts.file(word.slot)
         let k = word.font.size / Double(file.upem)
@@ -281,8 +377,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
             for c in 0..<count {
                 builder.appendCluster(
-                    end: Int(word.ends[c]), advance: Double(advances[c]) * k, font: word.font,
-                    breakAfter: word.breakAfter[c], mandatoryAfter: false, hanging: false)
+                    end: Int(ends[c]), advance: Double(advances[c]) * k, font: word.font,
+                    breakAfter: breakAfter[c], mandatoryAfter: false, hanging: false)
                 if c < count - 1 && advances[count + c] != 0 {
                     builder.addLineEndCorrection(Double(advances[count + c]) * k)
                 }
@@ -306,20 +402,31 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         // Shape the word on its own (no context), so the result depends on the word only and can
         // be cached and reused anywhere.
         var shaped: [ShapedGlyph] = []
-        shaped.reserveCapacity(text.count)
+        swap(&shaped, &shaper.shaped)
+        defer { swap(&shaped, &shaper.shaped) }
+        shaped.removeAll(keepingCapacity: true)
         shaper.buffer.shape(
-            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script.code, into: &shaped)
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.
-        var advances = [Int32](repeating: 0, count: 2 * count)
+        var advances: [Int32] = []
         var cached: [CachedGlyph] = []
+        swap(&advances, &shaper.advances)
+        swap(&cached, &shaper.cached)
+        defer {
+            swap(&advances, &shaper.advances)
+            swap(&cached, &shaper.cached)
+        }
+        advances.removeAll(keepingCapacity: true)
+        advances.append(contentsOf: repeatElement(0, count: 2 * count))
+        cached.removeAll(keepingCapacity: true)
         cached.reserveCapacity(shaped.count)
         var c = 0
-        let spaceGlyph = file.nominalGlyph(0x20)
+        let spaceGlyph = file.spaceGlyph
         for g in shaped {
             let offset = Int(g.cluster) + word.start
-            while c + 1 < count && Int(word.ends[c]) <= offset { c += 1 }
+            while c + 1 < count && Int(ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
             // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
             // draws those with a zeroed space glyph): nothing is lost at a line end. Nor is the
@@ -433,6 +540,15 @@ private struct RunFonts {
     @inline(__always) func unitScale(_ slot: FontSlot) -> Double { slot == .emoji ? emojiScale : textScale }
 }
 
+/// The scalar fields of a word being measured.
+private struct WordInfo {
+    var start: Int
+    var slot: FontSlot
+    var script: UnicodeScript
+    var font: RunFont
+    var shapeLimit: Int?
+}
+
 /// The clusters of the word being collected.
 private struct WordState {
     var start = 0
@@ -528,8 +644,27 @@ extension GlyphStorage {
     }
 }
 
-/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only.
+/// The reusable buffers of a `prepare` call (see `TextMeasurer.scratchPool`).
+private struct PrepareScratch: @unchecked Sendable {
+    var units: [UInt16] = []
+    var breaks: [BreakFlags] = []
+    var word = WordState()
+    var shaper = LazyShaper()
+
+    /// Small enough to keep in the pool (a long text's buffers are dropped with it, so a pool holds
+    /// a few hundred KiB at most).
+    var isSmall: Bool {
+        units.capacity <= 1 << 14 && shaper.shaped.capacity <= 1 << 12 && shaper.cached.capacity <= 1 << 12
+            && shaper.advances.capacity <= 1 << 12
+    }
+}
+
+/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only, and the scratch
+/// arrays of shaping a word.
 private struct LazyShaper {
+    var shaped: [ShapedGlyph] = []
+    var advances: [Int32] = []
+    var cached: [CachedGlyph] = []
     private var made: ShapingBuffer?
     var buffer: ShapingBuffer {
         mutating get {

@@ -1,5 +1,6 @@
 internal import CFreeType
 internal import CHarfBuzz
+import UnicodeText
 
 /// Every FreeType and HarfBuzz call of the text engine goes through this file.
 ///
@@ -16,6 +17,8 @@ final class FontFile: @unchecked Sendable {
     let ascender: Int32
     let descender: Int32
     let familyName: String
+    /// The glyph of U+0020 (nil when the face lacks a space), read once at load.
+    let spaceGlyph: UInt32?
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
     fileprivate let font: OpaquePointer
@@ -43,6 +46,8 @@ final class FontFile: @unchecked Sendable {
         familyName = metrics.3
         hb_font_set_scale(font, upem, upem)
         hb_font_make_immutable(font)
+        var space: hb_codepoint_t = 0
+        spaceGlyph = hb_font_get_nominal_glyph(font, 0x20, &space) != 0 ? space : nil
     }
 
     deinit {
@@ -102,9 +107,15 @@ struct ShapedGlyph {
 }
 
 /// A HarfBuzz buffer owned by one shaping call chain (one per thread at a time; not shared).
-final class ShapingBuffer {
+///
+/// `@unchecked Sendable`: measurers keep idle buffers in a pool behind their lock; a buffer is used
+/// by the one `prepare` call that took it from the pool, never by two threads at once.
+final class ShapingBuffer: @unchecked Sendable {
     fileprivate let buffer: OpaquePointer
     private let language = hb_language_from_string("zh-cn", -1)
+    /// Per script (by raw value): its HarfBuzz tag in the low 32 bits, bit 32 set when it is shaped
+    /// as Chinese; 0 until first used.
+    private var scripts = [UInt64](repeating: 0, count: 256)
 
     private static let chineseScripts: Set<String> = ["Hani", "Hira", "Kana", "Bopo", "Zyyy", "Zinh", "Zzzz"]
 
@@ -117,9 +128,9 @@ final class ShapingBuffer {
     /// Shapes `text[start..<end]` (UTF-16, with the whole text as context) left to right with the
     /// font's default features (kerning and ligatures on) and appends the glyphs to `out`.
     /// Cluster values are UTF-16 offsets into `text`, merged to grapheme clusters.
-    /// `script` is an ISO 15924 code ("Hani", "Latn"), or nil to let HarfBuzz guess.
+    /// `script` is the run's script, or nil to let HarfBuzz guess.
     func shape(
-        _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: String?,
+        _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: UnicodeScript?,
         into out: inout [ShapedGlyph]
     ) {
         hb_buffer_clear_contents(buffer)
@@ -128,14 +139,26 @@ final class ShapingBuffer {
         // The engine's language is Chinese for CJK and common runs; runs of other scripts get no
         // language (Pango picks the script's own sample language), so that `locl` does not turn,
         // say, a Latin em dash into a fullwidth one.
-        if let script { hb_buffer_set_script(buffer, hb_script_from_string(script, 4)) }
-        if script == nil || Self.chineseScripts.contains(script!) { hb_buffer_set_language(buffer, language) }
+        var chinese = true
+        if let script {
+            var entry = scripts[Int(script.rawValue)]
+            if entry == 0 {
+                let code = script.code
+                entry = UInt64(hb_script_from_string(code, 4).rawValue)
+                if Self.chineseScripts.contains(code) { entry |= 1 << 32 }
+                scripts[Int(script.rawValue)] = entry
+            }
+            hb_buffer_set_script(buffer, hb_script_t(rawValue: UInt32(truncatingIfNeeded: entry)))
+            chinese = entry >> 32 != 0
+        }
+        if chinese { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font.font, buffer, nil, 0)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count)
         else { return }
+        out.reserveCapacity(out.count + Int(count))
         for i in 0..<Int(count) {
             out.append(
                 ShapedGlyph(

@@ -13,25 +13,68 @@ import Foundation
 final class PreparedTextCache: Sendable {
     /// The cache key: an attributed text hashed and compared by its UTF-8 bytes (Swift's `String`
     /// equality and hashing go through Unicode canonical equivalence, far slower and not wanted
-    /// here: canonically equivalent texts may shape differently).
+    /// here: canonically equivalent texts may shape differently). The hash is computed once, when
+    /// the key is made (8 bytes at a time, seeded per process), and serves both the shard choice
+    /// and the dictionary.
     struct Key: Hashable, @unchecked Sendable {
         let text: AttributedText
+        let hash: Int
 
-        func hash(into h: inout Hasher) {
+        init(text: AttributedText) {
+            self.text = text
+            var h = Self.seed ^ UInt64(truncatingIfNeeded: text.utf16Count)
             var s = text.string
-            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-            h.combine(text.runs)
-            if !text.attachments.isEmpty { h.combine(text.attachments) }
-            if !text.entities.isEmpty { h.combine(text.entities.count) }
+            s.withUTF8 { bytes in
+                let n = bytes.count
+                guard n > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+                var i = 0
+                while i + 8 <= n {
+                    h = Self.mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    i += 8
+                }
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < n {
+                    tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                    shift += 8
+                    i += 1
+                }
+                h = Self.mix(h, tail ^ UInt64(n))
+            }
+            if text.runs.count != 1 || !text.attachments.isEmpty || !text.entities.isEmpty {
+                var hasher = Hasher()
+                hasher.combine(text.runs)
+                if !text.attachments.isEmpty { hasher.combine(text.attachments) }
+                if !text.entities.isEmpty { hasher.combine(text.entities.count) }
+                h = Self.mix(h, UInt64(bitPattern: Int64(hasher.finalize())))
+            } else {
+                let a = text.runs[0].attributes
+                h = Self.mix(h, a.size.bitPattern)
+                h = Self.mix(h, UInt64(a.weight.rawValue) | UInt64(a.role.rawValue) << 8 | UInt64(text.runs[0].range.upperBound) << 24)
+            }
+            hash = Int(truncatingIfNeeded: h ^ (h >> 32))
         }
 
+        /// Per-process seed, so that colliding texts cannot be prepared in advance.
+        private static let seed = UInt64.random(in: .min ... .max)
+
+        @inline(__always) private static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+            let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+            return m.high ^ m.low
+        }
+
+        func hash(into h: inout Hasher) { h.combine(hash) }
+
         static func == (a: Key, b: Key) -> Bool {
-            guard a.text.utf16Count == b.text.utf16Count, a.text.runs == b.text.runs,
+            guard a.hash == b.hash, a.text.utf16Count == b.text.utf16Count, a.text.runs == b.text.runs,
                 a.text.attachments == b.text.attachments, a.text.entities == b.text.entities
             else { return false }
             var x = a.text.string, y = b.text.string
             return x.withUTF8 { bx in
-                y.withUTF8 { by in bx.count == by.count && (bx.count == 0 || memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0) }
+                y.withUTF8 { by in
+                    bx.count == by.count
+                        && (bx.count == 0 || bx.baseAddress == by.baseAddress || memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0)
+                }
             }
         }
     }
@@ -58,7 +101,7 @@ final class PreparedTextCache: Sendable {
     private func shard(_ hash: Int) -> Shard { shards[Int(UInt(bitPattern: hash) >> (UInt.bitWidth - 4))] }
 
     func value(for key: Key) -> PreparedText? {
-        shard(key.hashValue).state.withLock { s in
+        shard(key.hash).state.withLock { s in
             if let p = s.entries[key] {
                 s.hits += 1
                 return p
@@ -72,12 +115,13 @@ final class PreparedTextCache: Sendable {
         let bytes = prepared.residentBytes + key.text.utf16Count * 2 + 64
         let share = max(1, budgetBytes / 16)
         guard bytes <= share / 4 else { return }
-        shard(key.hashValue).state.withLock { s in
+        shard(key.hash).state.withLock { s in
             if s.bytes + bytes > share {
                 s.entries.removeAll(keepingCapacity: true)
                 s.bytes = 0
                 s.evictions += 1
             }
+            if s.entries.isEmpty && s.entries.capacity < 16 { s.entries.reserveCapacity(16) }
             if s.entries.updateValue(prepared, forKey: key) == nil { s.bytes += bytes }
         }
     }

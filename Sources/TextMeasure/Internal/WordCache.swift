@@ -100,16 +100,21 @@ final class ShardBox: Sendable {
 }
 
 struct Shard {
+    /// Where an entry's key, advances and glyphs are in the pooled arrays.
+    struct Entry {
+        var hash: UInt64
+        var keyStart: Int32
+        var keyLength: Int32
+        var advanceStart: Int32
+        var advanceCount: Int32
+        var glyphStart: Int32
+        var glyphCount: Int32
+        var slot: UInt16
+    }
+
     let budget: Int
     var slots: [Int32] = []  // entry index or -1; capacity a power of two
-    var entryHash: [UInt64] = []
-    var entrySlot: [UInt16] = []
-    var keyStart: [Int32] = []
-    var keyLength: [Int32] = []
-    var advanceStart: [Int32] = []
-    var advanceCount: [Int32] = []
-    var glyphStart: [Int32] = []
-    var glyphCount: [Int32] = []
+    var entries: [Entry] = []
     var keys: [UInt16] = []
     var advances: [Int32] = []
     var glyphs: [CachedGlyph] = []
@@ -122,40 +127,38 @@ struct Shard {
         slots = [Int32](repeating: -1, count: 256)
     }
 
-    var entryCount: Int { entryHash.count }
+    var entryCount: Int { entries.count }
     var bytes: Int {
-        slots.count * 4 + entryHash.count * 42 + keys.count * 2 + advances.count * 4 + glyphs.count * 20
+        slots.count * 4 + entries.count * 42 + keys.count * 2 + advances.count * 4 + glyphs.count * 20
     }
 
     mutating func reset() {
         slots = [Int32](repeating: -1, count: 256)
-        entryHash.removeAll(keepingCapacity: false)
-        entrySlot.removeAll(keepingCapacity: false)
-        keyStart.removeAll(keepingCapacity: false)
-        keyLength.removeAll(keepingCapacity: false)
-        advanceStart.removeAll(keepingCapacity: false)
-        advanceCount.removeAll(keepingCapacity: false)
-        glyphStart.removeAll(keepingCapacity: false)
-        glyphCount.removeAll(keepingCapacity: false)
+        entries.removeAll(keepingCapacity: false)
         keys.removeAll(keepingCapacity: false)
         advances.removeAll(keepingCapacity: false)
         glyphs.removeAll(keepingCapacity: false)
     }
 
     private func find(_ slot: UInt16, _ word: UnsafeBufferPointer<UInt16>, hash: UInt64) -> Int {
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let e = Int(slots[i])
-            if e < 0 { return -1 }
-            if entryHash[e] == hash && entrySlot[e] == slot && Int(keyLength[e]) == word.count {
-                let start = Int(keyStart[e])
-                let same = keys.withUnsafeBufferPointer { k in
-                    memcmp(k.baseAddress! + start, word.baseAddress!, word.count * 2) == 0
+        slots.withUnsafeBufferPointer { slots in
+            entries.withUnsafeBufferPointer { entries in
+                keys.withUnsafeBufferPointer { k in
+                    let mask = slots.count - 1
+                    var i = Int(truncatingIfNeeded: hash) & mask
+                    while true {
+                        let e = Int(slots[i])
+                        if e < 0 { return -1 }
+                        let entry = entries[e]
+                        if entry.hash == hash && entry.slot == slot && Int(entry.keyLength) == word.count
+                            && memcmp(k.baseAddress! + Int(entry.keyStart), word.baseAddress!, word.count * 2) == 0
+                        {
+                            return e
+                        }
+                        i = (i + 1) & mask
+                    }
                 }
-                if same { return e }
             }
-            i = (i + 1) & mask
         }
     }
 
@@ -169,8 +172,9 @@ struct Shard {
             return false
         }
         hits += 1
-        let a0 = Int(advanceStart[e]), an = Int(advanceCount[e])
-        let g0 = Int(glyphStart[e]), gn = Int(glyphCount[e])
+        let entry = entries[e]
+        let a0 = Int(entry.advanceStart), an = Int(entry.advanceCount)
+        let g0 = Int(entry.glyphStart), gn = Int(entry.glyphCount)
         advances.withUnsafeBufferPointer { adv in
             glyphs.withUnsafeBufferPointer { gl in
                 body(UnsafeBufferPointer(rebasing: adv[a0..<a0 + an]), UnsafeBufferPointer(rebasing: gl[g0..<g0 + gn]))
@@ -189,26 +193,30 @@ struct Shard {
             reset()
             evictions += 1
         }
+        if entries.isEmpty && entries.capacity < 64 {
+            // A fresh shard: room for its first words without regrowing from one element.
+            entries.reserveCapacity(64)
+            keys.reserveCapacity(512)
+            advances.reserveCapacity(512)
+            glyphs.reserveCapacity(256)
+        }
         if (entryCount + 1) * 2 > slots.count {
             slots = [Int32](repeating: -1, count: slots.count * 2)
             let mask = slots.count - 1
             for e in 0..<entryCount {
-                var i = Int(truncatingIfNeeded: entryHash[e]) & mask
+                var i = Int(truncatingIfNeeded: entries[e].hash) & mask
                 while slots[i] >= 0 { i = (i + 1) & mask }
                 slots[i] = Int32(e)
             }
         }
         let e = Int32(entryCount)
-        entryHash.append(hash)
-        entrySlot.append(slot)
-        keyStart.append(Int32(keys.count))
-        keyLength.append(Int32(word.count))
+        entries.append(
+            Entry(
+                hash: hash, keyStart: Int32(keys.count), keyLength: Int32(word.count),
+                advanceStart: Int32(advances.count), advanceCount: Int32(newAdvances.count),
+                glyphStart: Int32(glyphs.count), glyphCount: Int32(newGlyphs.count), slot: slot))
         keys.append(contentsOf: word)
-        advanceStart.append(Int32(advances.count))
-        advanceCount.append(Int32(newAdvances.count))
         advances.append(contentsOf: newAdvances)
-        glyphStart.append(Int32(glyphs.count))
-        glyphCount.append(Int32(newGlyphs.count))
         glyphs.append(contentsOf: newGlyphs)
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
