@@ -160,6 +160,11 @@ public final class PreparedTextBox: Sendable, Equatable {
         return prepared.layout(options, truncationToken: token.prepared)
     }
 
+    /// `prepared.lineMetrics(options)`, on the stored text in place.
+    func lineMetrics(_ options: LayoutOptions) -> (lineCount: Int, height: Double, fullHeight: Double) {
+        prepared.lineMetrics(options)
+    }
+
     public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
         if a === b { return true }
         let x = a.prepared, y = b.prepared

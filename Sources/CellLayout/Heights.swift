@@ -36,18 +36,18 @@ extension StackedArranger {
         y += m.profileHeight
         var extra = 0.0
         if let p = parts.text {
-            let l = p.layout(
-                LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: m.textFontSize), grid: grid),
-                truncationToken: maxLines > 0 ? parts.token : nil)
-            extra = l.fullHeight - l.size.height
-            y += l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
+            // On the line grid the token changes no height: the line count is all that matters.
+            let l = p.lineMetrics(
+                LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: m.textFontSize), grid: grid))
+            extra = l.fullHeight - l.height
+            y += l.lineCount == 0 ? 0 : 2 * m.textPadding + l.height
         }
         var shownOwnMedia = false
         if let rt = parts.retweet {
             let top = y
-            let l = rt.text.layout(
+            let l = rt.text.lineMetrics(
                 LayoutOptions(width: contentWidth, lineHeight: m.lineGrid(size: m.retweetTextFontSize), grid: grid))
-            var h = l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
+            var h = l.lineCount == 0 ? 0 : 2 * m.textPadding + l.height
             if !rt.pictures.isEmpty {
                 h += gridHeight(rt.pictures, top: top + h) + m.gapWithoutTag
             } else if let c = rt.card {

@@ -31,9 +31,40 @@ extension PreparedText {
             &acc.lines, fullHeight: acc.fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
     }
 
+    /// The number of lines `layout(options)` gives and its heights, without building the lines.
+    ///
+    /// MUST equal `layout(options)`'s `lines.count`, `size.height` and `fullHeight` (any token:
+    /// on a line grid a token changes no height). With the natural line-height policy it is
+    /// computed through `layout`; on a grid it is the same greedy pass counting lines, with no
+    /// allocation: what a row height needs when a feed changes width.
+    /// - Complexity: O(clusters), no shaping.
+    public func lineMetrics(_ options: LayoutOptions) -> (lineCount: Int, height: Double, fullHeight: Double) {
+        guard case .grid(let pitch, let ascent, let descent) = options.lineHeight else {
+            let l = layout(options)
+            return (l.lines.count, l.size.height, l.fullHeight)
+        }
+        let n = clusterCount
+        if n == 0 { return (0, 0, 0) }
+        let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
+        var counter = LineCounter()
+        clusters.withUnsafeBufferPointer { cl in
+            fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, into: &counter)
+        }
+        // As `LineAccumulator` and `assemble` compute them: line k's baseline is ascent + k·pitch.
+        func bottom(_ count: Int) -> Double { count == 0 ? 0 : ascent + Double(count - 1) * pitch + descent }
+        let full = counter.count
+        let visible = options.maxLines > 0 ? min(full, options.maxLines) : full
+        var height = bottom(visible), fullHeight = bottom(full)
+        if let grid = options.grid {
+            height = grid.ceil(height)
+            fullHeight = grid.ceil(fullHeight)
+        }
+        return (visible, height, visible < full ? fullHeight : height)
+    }
+
     /// The greedy pass (see the file's comment): appends every line to `acc`.
-    private func fitLines(
-        _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, into acc: inout LineAccumulator
+    private func fitLines<Sink: LineSink>(
+        _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, into acc: inout Sink
     ) {
         let n = cl.count
         let limit = 1e-7
@@ -227,9 +258,22 @@ extension PreparedText {
     }
 }
 
+/// Where the greedy pass delivers each line it finds.
+private protocol LineSink {
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont])
+}
+
+/// Counts lines (`lineMetrics`).
+private struct LineCounter: LineSink {
+    var count = 0
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]) {
+        count += 1
+    }
+}
+
 /// The lines of a layout as the greedy pass finds them, with their vertical metrics (every line,
 /// even past `maxLines`: `assemble` drops those after the full height is known).
-private struct LineAccumulator {
+private struct LineAccumulator: LineSink {
     var lines: [TextLine] = []
     var y = 0.0  // natural: bottom of the previous line
     var fullHeight = 0.0

@@ -241,4 +241,34 @@ final class RealEngineTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("scripts/setup.sh"), "\(error)")
         }
     }
+
+    /// `lineMetrics` (the greedy pass counting lines) equals the full layout's line count and
+    /// heights, bit for bit, on the corpus texts (or built-in texts without the corpus) with hard
+    /// breaks and emoji, on grids and naturally, with line limits and pixel grids.
+    func testLineMetricsEqualTheLayoutsLinesAndHeights() throws {
+        let m = try Shared.requireMeasurer()
+        let texts = Shared.corpusTexts.map { Array($0.prefix(80)) }
+            ?? ["今天天气很好 hello world 😀\n第二行", "a\n", "", "长长长长长长长长长长长长长长长长长长长长长长长长", "\n\n\n"]
+        var checked = 0, multiLine = 0
+        for t in texts {
+            let prepared = m.prepare(AttributedText(t, size: 15))
+            for width in [0.0, 40, 120, 320, 355, 414, 1024] {
+                for policy in [LineHeightPolicy.grid(size: 15, multiple: 1.34, ascentFraction: 0.86), .natural] {
+                    for limit in [0, 1, 6] {
+                        for grid in [nil, PixelGrid(scale: 2), PixelGrid(scale: 3)] {
+                            let options = LayoutOptions(width: width, maxLines: limit, lineHeight: policy, grid: grid)
+                            let full = prepared.layout(options)
+                            let metrics = prepared.lineMetrics(options)
+                            XCTAssertEqual(metrics.lineCount, full.lines.count, "\(t) \(options)")
+                            XCTAssertEqual(metrics.height.bitPattern, full.size.height.bitPattern, "\(t) \(options)")
+                            XCTAssertEqual(metrics.fullHeight.bitPattern, full.fullHeight.bitPattern, "\(t) \(options)")
+                            checked += 1
+                            if full.fullLineCount > 1 { multiLine += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(multiLine, checked / 4, "the cases break lines")
+    }
 }
