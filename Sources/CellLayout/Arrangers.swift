@@ -136,7 +136,8 @@ struct StackedArranger {
     let grid: PixelGrid
     let maxLines: Int
 
-    var m: StackedMetrics { parts.metrics }
+    /// The metrics, borrowed in place (a plain getter copies the whole struct on every `m.` access).
+    var m: StackedMetrics { _read { yield shared.value.metrics } }
     /// Content width `W − 2·padding` (never negative).
     var contentWidth: Double { max(0, width - 2 * m.padding) }
 
@@ -229,15 +230,15 @@ struct StackedArranger {
         // Tag, or the gap below own pictures or card.
         var tag: TagLayout?
         if let t = parts.tag {
-            let band = push(.tag, t.tag.isPlace ? m.placeTagHeight : m.tagHeight)
+            let band = push(.tag, t.isPlace ? m.placeTagHeight : m.tagHeight)
             var x = m.padding
             var icon: Rect?
-            if t.tag.isPlace {
+            if t.isPlace {
                 icon = grid.round(Rect(x: x, y: band.midY - m.tagIconSize / 2, width: m.tagIconSize, height: m.tagIconSize))
                 x = icon!.maxX + m.tagIconGap
             }
             tag = TagLayout(
-                frame: band, isPlace: t.tag.isPlace, icon: icon,
+                frame: band, isPlace: t.isPlace, icon: icon,
                 label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid))
         } else if pictures != nil || card != nil {
             _ = push(.padding, m.gapWithoutTag)
@@ -313,7 +314,7 @@ struct StackedArranger {
     private func cardLayout(_ c: CardParts, top: Double) -> CardLayout {
         let x = m.padding
         let cW = contentWidth
-        if c.page.isVideo {
+        if c.isVideo {
             let frame = grid.round(Rect(x: x, y: top, width: cW, height: max(0, (2 * cW - m.pictureGap) / 3)))
             let s = min(m.videoPlayBadgeSize, frame.width, frame.height)
             let badge = ImageFrame(name: "video-play", frame: grid.round(Rect(
@@ -321,7 +322,7 @@ struct StackedArranger {
             return CardLayout(frame: frame, isVideo: true, image: frame, badge: badge, text: nil, button: nil)
         }
         let frame = grid.round(Rect(x: x, y: top, width: cW, height: m.cardHeight))
-        let hasBadge = !c.page.typeIconURL.isEmpty
+        let hasBadge = c.hasTypeIcon
         let image = grid.round(Rect(
             x: frame.minX, y: frame.minY, width: min(cW, hasBadge ? m.cardBadgedImageWidth : m.cardImageWidth), height: frame.height))
         var badge: ImageFrame?
@@ -331,7 +332,7 @@ struct StackedArranger {
         }
         var button: Rect?
         var right = frame.maxX - m.cardTextInset
-        if c.page.hasButton && frame.maxX - m.cardTextInset - m.cardButtonWidth > image.maxX + m.cardTextInset {
+        if c.hasButton && frame.maxX - m.cardTextInset - m.cardButtonWidth > image.maxX + m.cardTextInset {
             let b = grid.round(Rect(
                 x: frame.maxX - m.cardTextInset - m.cardButtonWidth, y: frame.midY - m.cardButtonHeight / 2,
                 width: m.cardButtonWidth, height: m.cardButtonHeight))

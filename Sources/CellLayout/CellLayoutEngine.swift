@@ -240,7 +240,7 @@ public struct CellLayoutEngine: Sendable {
 
         var tag: TagParts?
         if let t = status.tag, !t.name.isEmpty {
-            tag = TagParts(tag: t, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
+            tag = TagParts(isPlace: t.isPlace, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
         }
 
         let counts: [(ToolbarButton.Kind, Int, String)] = [
@@ -268,16 +268,16 @@ public struct CellLayoutEngine: Sendable {
     }
 
     private func prepareCard(_ page: PageInfo, _ m: StackedMetrics) -> CardParts {
-        if page.isVideo { return CardParts(page: page, text: nil, token: nil) }
+        if page.isVideo { return CardParts(page, text: nil, token: nil) }
         var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
         if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
         if !page.desc.isEmpty {
             if text.utf16Count > 0 { text.append("\n", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
             text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
         }
-        if text.utf16Count == 0 { return CardParts(page: page, text: nil, token: nil) }
+        if text.utf16Count == 0 { return CardParts(page, text: nil, token: nil) }
         let ellipsis = labels.prepared(AttributedText("…", size: m.cardDescFontSize, role: .cellCardDesc), measurer: measurer)
-        return CardParts(page: page, text: prep(text), token: ellipsis)
+        return CardParts(page, text: prep(text), token: ellipsis)
     }
 }
 
@@ -338,11 +338,23 @@ struct ClassicParts: Sendable {
     var token: PreparedTextBox
 }
 
+/// What arranging a card needs of its page (the parts are read on every layout and copied when
+/// bound, so they hold flags rather than the page's strings).
 struct CardParts: Sendable {
-    var page: PageInfo
+    var isVideo: Bool
+    var hasTypeIcon: Bool
+    var hasButton: Bool
     var text: PreparedTextBox?
     /// "…" ending a card text cut at `cardMaxLines`.
     var token: PreparedTextBox?
+
+    init(_ page: PageInfo, text: PreparedTextBox?, token: PreparedTextBox?) {
+        isVideo = page.isVideo
+        hasTypeIcon = !page.typeIconURL.isEmpty
+        hasButton = page.hasButton
+        self.text = text
+        self.token = token
+    }
 }
 
 struct RetweetParts: Sendable {
@@ -352,7 +364,7 @@ struct RetweetParts: Sendable {
 }
 
 struct TagParts: Sendable {
-    var tag: Tag
+    var isPlace: Bool
     var label: PreparedTextBox
 }
 

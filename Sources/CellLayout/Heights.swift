@@ -62,7 +62,7 @@ extension StackedArranger {
             shownOwnMedia = true
         }
         if let t = parts.tag {
-            y += t.tag.isPlace ? m.placeTagHeight : m.tagHeight
+            y += t.isPlace ? m.placeTagHeight : m.tagHeight
         } else if shownOwnMedia {
             y += m.gapWithoutTag
         }
@@ -79,7 +79,7 @@ extension StackedArranger {
 
     /// Height of a card placed at `top` (its frame is rounded edge by edge).
     private func cardHeight(_ c: CardParts, top: Double) -> Double {
-        let h = c.page.isVideo ? max(0, (2 * contentWidth - m.pictureGap) / 3) : m.cardHeight
+        let h = c.isVideo ? max(0, (2 * contentWidth - m.pictureGap) / 3) : m.cardHeight
         return grid.round(Rect(x: m.padding, y: top, width: contentWidth, height: h)).height
     }
 }
