@@ -1,7 +1,7 @@
 import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
-/// "3万") and the read-more token.
+/// "3万") and the read-more token; and each style's metrics, shared by its cells.
 ///
 /// - Key: the whole attributed text (string, runs, roles), hashed and compared by its UTF-8 bytes
 ///   (not by `String`'s Unicode-equivalence hashing), the hash computed outside any lock: a label
@@ -52,6 +52,19 @@ final class LabelCache: Sendable {
     static let shardCount = 8
     let capacity: Int
     private let shards: [Locked<State>]
+    /// The metrics of each style prepared so far, shared by its cells.
+    private let stackedMetrics = Locked([String: Shared<StackedMetrics>]())
+
+    /// One shared instance of `m` per style name (a style whose metrics changed under the same
+    /// name gets a new instance). - Complexity: O(1) plus one comparison of the metrics.
+    func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
+        stackedMetrics.withLock { table in
+            if let box = table[style], box.value == m { return box }
+            let box = Shared(m)
+            table[style] = box
+            return box
+        }
+    }
 
     init(capacity: Int = 2048) {
         self.capacity = capacity
