@@ -75,12 +75,20 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         let bytes = size(value)
         let share = max(1, budgetBytes / 16)
         guard bytes <= share else { return }
-        shard(key).state.withLock { s in
+        // Evicted values are released after the lock is given back: freeing a cell's memory is
+        // the slow part, and another thread may be waiting for this shard.
+        let evicted: [Value] = shard(key).state.withLock { s in
             s.clock += 1
-            if let old = s.entries.updateValue((value, bytes, s.clock), forKey: key) { s.bytes -= old.bytes }
+            var replaced: [Value] = []
+            if let old = s.entries.updateValue((value, bytes, s.clock), forKey: key) {
+                s.bytes -= old.bytes
+                replaced.append(old.value)
+            }
             s.bytes += bytes
-            if s.bytes > share { Self.evict(&s, downTo: share * 3 / 4) }
+            if s.bytes > share { replaced += Self.evict(&s, downTo: share * 3 / 4) }
+            return replaced
         }
+        withExtendedLifetime(evicted) {}
     }
 
     /// Drops the least recently used entries of a shard until it holds at most `target` bytes,
@@ -88,29 +96,31 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// sample of 128 stamps (the dictionary's order is unrelated to age), then one pass drops
     /// every entry at or below it; a second pass, if still needed, keeps only the newest entry
     /// (which may alone exceed `target`, never the share: `insert` refuses larger values).
-    /// O(m) under the shard's lock, with no sort of the whole shard.
-    private static func evict(_ s: inout Shard.State, downTo target: Int) {
+    /// O(m) under the shard's lock, with no sort of the whole shard and no rebuilt table.
+    /// - Returns: the dropped values, for the caller to release outside the lock.
+    private static func evict(_ s: inout Shard.State, downTo target: Int) -> [Value] {
         var sample: [UInt64] = []
         sample.reserveCapacity(128)
         for e in s.entries.values.prefix(128) { sample.append(e.stamp) }
         sample.sort()
         let fraction = Double(s.bytes - target) / Double(max(1, s.bytes))
         var threshold = sample[min(sample.count - 1, Int(fraction * Double(sample.count)))]
+        var dropped: [Value] = []
         while s.bytes > target {
             let newest = s.clock
-            var dropped = 0, bytes = 0
-            s.entries = s.entries.filter { _, e in
-                guard e.stamp <= threshold && e.stamp != newest else { return true }
-                dropped += 1
-                bytes += e.bytes
-                return false
+            var keys: [Key] = []
+            for (k, e) in s.entries where e.stamp <= threshold && e.stamp != newest { keys.append(k) }
+            for k in keys {
+                guard let e = s.entries.removeValue(forKey: k) else { continue }
+                s.bytes -= e.bytes
+                dropped.append(e.value)
             }
-            s.bytes -= bytes
-            s.evictions += dropped
+            s.evictions += keys.count
             // Only the newest entry left (it may alone exceed the target, never the share).
             if threshold == newest - 1 { break }
             threshold = newest - 1
         }
+        return dropped
     }
 
     /// Empties the cache (counters are kept).
