@@ -193,6 +193,49 @@ func feedBenchmarks() {
         }
     }
 
+    // The speedup measured as a ratio within one process: each iteration runs a 1-thread pass and
+    // an all-core pass back to back (fresh engines, warm measurer), alternating which goes first,
+    // so that a change of the machine's load between two benchmark processes does not enter it.
+    // The figure is the median of the per-iteration ratios.
+    Benchmark("Feed weibo speedup paired", configuration: .passes(7, seconds: 120)) {
+        (benchmark: Benchmark, state: (TextMeasurer, Double)) in
+        let (measurer, expected) = state
+        let statuses = Inputs.generated()
+        func pass(_ threads: Int) -> Double {
+            let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
+            let start = DispatchTime.now().uptimeNanoseconds
+            let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), threads: threads, retainCells: false)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            withExtendedLifetime(engine) {}
+            let sum = layout?.heights.reduce(0, +) ?? -1
+            precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+            return seconds
+        }
+        let oneFirst = PairedRatios.shared.count % 2 == 0
+        let one: Double, many: Double
+        if oneFirst {
+            one = pass(1)
+            many = pass(cores)
+        } else {
+            many = pass(cores)
+            one = pass(1)
+        }
+        benchmark.stopMeasurement()
+        PairedRatios.shared.append(one / many)
+        let sorted = PairedRatios.shared.sorted()
+        Facts.record(
+            benchmark.name, input: CellInput.generated.description + ", width 375, scale 2", unit: "pair",
+            perIteration: 1,
+            extra: ["medianRatio": sorted[sorted.count / 2], "pairs": Double(sorted.count), "cores": Double(cores)],
+            note: "1-thread and all-core passes back to back in one process (order alternating), shaped-word cache warm; median of the per-pair ratios")
+    } setup: {
+        let statuses = Inputs.generated()
+        let measurer = Inputs.measurer()
+        _ = try FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
+            .layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
+        return (measurer, referenceHeight(statuses, .weibo))
+    }
+
     for threads in [1, cores] {
         let name = "Feed width change 320→414 \(threads == 1 ? "1 thread" : "all cores")"
         Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, Double)) in
@@ -220,4 +263,9 @@ func feedBenchmarks() {
             return (engine, referenceHeight(statuses, .weibo, width: 414))
         }
     }
+}
+
+/// The per-iteration ratios of the paired speedup benchmark (one process runs one benchmark).
+final class PairedRatios: @unchecked Sendable {
+    nonisolated(unsafe) static var shared: [Double] = []
 }
