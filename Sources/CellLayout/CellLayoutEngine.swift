@@ -97,17 +97,10 @@ public struct CellLayoutEngine: Sendable {
     ///
     /// Served from `preparedCells` when a status with the same id, content and style was prepared
     /// before.
-    /// - Complexity: O(size of the status) on a hit (its fingerprint); on a miss, O(text length)
-    ///   plus the measurer's shaping of every text of the cell.
+    /// - Complexity: O(1) expected on a hit (the fingerprint is stored in the status); on a miss,
+    ///   O(text length) plus the measurer's shaping of every text of the cell.
     public func prepare(_ status: Status, style: CellStyle) -> PreparedCell {
-        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status, style: style) }
-        return prepare(status, fingerprint: status.contentFingerprint, style: style)
-    }
-
-    /// `prepare(_:style:)` with the status's fingerprint already computed.
-    /// - Precondition: `fingerprint == status.contentFingerprint`.
-    public func prepare(_ status: Status, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
-        prepare(status, id: status.id, fingerprint: fingerprint, style: style)
+        prepare(status, id: status.id, fingerprint: status.contentFingerprint, style: style)
     }
 
     /// `prepare(_:style:)` with the status's id and fingerprint already read: the status is only

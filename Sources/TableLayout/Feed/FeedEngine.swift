@@ -104,11 +104,13 @@ public final class FeedEngine: Sendable {
     /// - Precondition: `options.validate()` passes.
     /// - Complexity: O(clusters of the cell's variable texts) on a prepared-cell hit, no shaping.
     public func height(for status: Status, options: FeedOptions) -> Double {
-        height(for: status, fingerprint: status.contentFingerprint, options: options)
+        height(for: status, id: status.id, fingerprint: status.contentFingerprint, options: options)
     }
 
-    func height(for status: Status, fingerprint: UInt64, options: FeedOptions) -> Double {
-        cellEngine.prepare(status, id: status.id, fingerprint: fingerprint, style: options.style)
+    /// `height(for:options:)` with the status's id and fingerprint already read; the status itself
+    /// is only evaluated on a prepared-cell miss.
+    func height(for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions) -> Double {
+        cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style)
             .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
     }
 
@@ -208,8 +210,7 @@ public final class FeedEngine: Sendable {
                     d[i] = id
                     f[i] = fingerprint
                     if heightsOnly {
-                        h[i] = self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style)
-                            .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+                        h[i] = self.height(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
                     } else {
                         let cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
                         h[i] = cell.height
