@@ -3,10 +3,10 @@ import TextMeasure
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
 /// "3万") and the read-more token; and each style's metrics, shared by its cells.
 ///
-/// - Key: the whole attributed text (string, runs, roles), hashed and compared by its UTF-8 bytes
-///   (not by `String`'s Unicode-equivalence hashing), the hash computed outside any lock: a label
-///   prepares the same way whenever its attributed text is equal, because the measurer is fixed
-///   for the cache's lifetime.
+/// - Key: the whole attributed text (string, runs, roles) as a `TextKey` (the prepared-text
+///   cache's key: hashed and compared by its UTF-8 bytes), made outside any lock: a label prepares
+///   the same way whenever its attributed text is equal, because the measurer is fixed for the
+///   cache's lifetime.
 /// - Bound: `capacity` entries (default 2 048, a few hundred KB), split over 8 shards.
 /// - Eviction: when a shard is full, it is dropped whole (labels are cheap to prepare again; a
 ///   full shard means the labels do not repeat and keeping them would not pay).
@@ -16,34 +16,8 @@ import TextMeasure
 /// for the table access (never while hashing or preparing): threads laying out cells side by side
 /// look up the same few labels at the same moments.
 final class LabelCache: Sendable {
-    struct Key: Hashable, @unchecked Sendable {
-        let text: AttributedText
-        let hash: Int
-
-        init(_ text: AttributedText) {
-            self.text = text
-            var h = Hasher()
-            var s = text.string
-            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-            h.combine(text.runs)
-            if !text.attachments.isEmpty { h.combine(text.attachments) }
-            if !text.entities.isEmpty { h.combine(text.entities) }
-            hash = h.finalize()
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-        static func == (a: Key, b: Key) -> Bool {
-            guard a.hash == b.hash, a.text.runs == b.text.runs, a.text.attachments == b.text.attachments,
-                a.text.entities == b.text.entities
-            else { return false }
-            var x = a.text.string, y = b.text.string
-            return x.withUTF8 { bx in y.withUTF8 { by in bx.elementsEqual(by) } }
-        }
-    }
-
     struct State {
-        var table: [Key: PreparedTextBox] = [:]
+        var table: [TextKey: PreparedTextBox] = [:]
         var hits = 0
         var misses = 0
         var evictions = 0
@@ -73,7 +47,7 @@ final class LabelCache: Sendable {
 
     /// The prepared `text`, from the table or prepared by `measurer` (and stored).
     func prepared(_ text: AttributedText, measurer: any TextMeasuring) -> PreparedTextBox {
-        let key = Key(text)
+        let key = TextKey(text: text)
         let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
         if let hit = shard.withLock({ s -> PreparedTextBox? in
             guard let p = s.table[key] else { return nil }

@@ -41,12 +41,12 @@ final class LabelCacheTests: XCTestCase {
         // texts differing in attributes are not.
         XCTAssertEqual(cache.prepared(AttributedText("label 99", size: 14), measurer: m).prepared.text.string, "label 99")
         XCTAssertEqual(cache.statistics.hits, 1)
-        XCTAssertEqual(LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 14)))
-        XCTAssertNotEqual(LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 15)))
+        XCTAssertEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14)))
+        XCTAssertNotEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 15)))
         XCTAssertNotEqual(
-            LabelCache.Key(AttributedText("label 99", size: 14)), LabelCache.Key(AttributedText("label 99", size: 14, role: .cellLink)))
+            TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14, role: .cellLink)))
         // Canonically equivalent but different bytes: different keys (they may shape differently).
-        XCTAssertNotEqual(LabelCache.Key(AttributedText("\u{E9}", size: 14)), LabelCache.Key(AttributedText("e\u{301}", size: 14)))
+        XCTAssertNotEqual(TextKey(text: AttributedText("\u{E9}", size: 14)), TextKey(text: AttributedText("e\u{301}", size: 14)))
     }
 
     func testPreparedCellsAreCachedByContent() {
