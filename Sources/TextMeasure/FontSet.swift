@@ -1,4 +1,5 @@
 import Foundation
+import UnicodeText
 
 /// The font manifest (`Fonts/fonts.json`): one entry per face of the cascade.
 public struct FontManifest: Sendable, Decodable, Equatable {
@@ -162,42 +163,79 @@ struct CoverageBits: Sendable {
     }
 }
 
-/// The per-character path: for code points whose glyph never interacts with its neighbours in
-/// shaping (CJK ideographs, CJK and fullwidth punctuation in Noto Sans CJK; kana kern, so they are shaped), the advance is the
-/// glyph's hmtx advance, read once when the fonts load. `TextMeasureTests.testPerCharacterPathIsExact`
-/// proves it equal to HarfBuzz shaping whole runs on the corpus.
+/// The per-character path: one-unit clusters whose advance is the glyph's hmtx advance, read once
+/// when the fonts load, with no shaping.
 ///
-/// Storage: one byte per BMP code point, an index into the face's few distinct advances of these
-/// characters (0: not on the per-character path); 64 KiB per face, so that the lookups of a text
-/// stay in cache. (Noto Sans CJK has two such advances; a face with more than 255 leaves the
-/// characters of the others to shaping, which is the reference.) Glyph ids are not stored: they
-/// are the cmap's, read when a measurer keeps glyphs.
+/// Which code points, per face:
+/// - **inert** ones, whose glyph no lookup of the engine's shaping plans reads or writes
+///   (`FontFile.glyphsTouchedByShaping`): every CJK ideograph, most CJK and fullwidth punctuation,
+///   and some Latin symbols and letters in Noto Sans CJK. They take the path next to anything.
+/// - CJK and fullwidth punctuation that some lookup does touch (、。，． are in the kerning
+///   lookup): they take the path only between *plain* neighbours (inert characters, whitespace,
+///   other such punctuation, the ends of the text); next to anything else they are shaped with it.
+///
+/// Never on the path: code points the face does not map, whitespace and separators (they hang or
+/// break), default-ignorable and emoji-presentation code points, and the paired brackets that
+/// script resolution tracks (those are plain neighbours when inert). `ExactnessTests` proves the
+/// path equal to HarfBuzz shaping whole runs on the corpus and next to neighbours of every kind.
+///
+/// Storage: one byte per BMP code point (64 KiB per face, so a text's lookups stay in cache): 0 off
+/// the path; `plainOnly` a plain neighbour that is not on the path; otherwise an index into the
+/// face's few distinct advances (1...126), with `needsPlainNeighbours` set for touched punctuation.
+/// (A face with more than 126 such advances leaves the code points of the others to shaping, which
+/// is the reference.) Glyph ids are not stored: they are the cmap's, read when a measurer keeps
+/// glyphs.
 struct SimpleAdvanceTable: Sendable {
-    static let ranges: [ClosedRange<UInt32>] = [
-        0x3000...0x303F,  // CJK symbols and punctuation
+    /// Candidates taken only when inert.
+    static let inertRanges: [ClosedRange<UInt32>] = [
+        0x0021...0x007E,  // ASCII
+        0x00A1...0x00FF,  // Latin-1
+        0x2010...0x205E,  // general punctuation
+        0x3040...0x30FF,  // kana
+        0xFF61...0xFF9D,  // halfwidth forms
+        0xFFE0...0xFFEE,  // fullwidth signs
+    ]
+    /// Candidates taken when inert, or between plain neighbours when some lookup touches them.
+    static let cjkRanges: [ClosedRange<UInt32>] = [
+        0x3001...0x303F,  // CJK symbols and punctuation (U+3000 hangs: it is whitespace)
         0x3400...0x4DBF,  // CJK extension A
         0x4E00...0x9FFF,  // CJK unified ideographs
         0xF900...0xFAFF,  // CJK compatibility ideographs
         0xFF01...0xFF60,  // fullwidth forms
     ]
+    static let plainOnly: UInt8 = 0xFF
+    static let needsPlainNeighbours: UInt8 = 0x80
+    /// Plain neighbours that are never on the path: whitespace that hangs or breaks.
+    static let whitespace: [UInt32] = [0x09, 0x0A, 0x0D, 0x20, 0x3000]
+
     let index: [UInt8]
     /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
     let advances: [UInt32]
 
     init(font: FontFile) {
+        let touched = font.glyphsTouchedByShaping()
         var t = [UInt8](repeating: 0, count: 0x10000)
         var distinct: [UInt32] = []
-        for range in Self.ranges {
-            // U+3000 (ideographic space) hangs at line ends: it takes the whitespace path.
-            for cp in range where cp != 0x3000 {
-                guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
-                let adv = font.advance(ofGlyph: glyph)
-                guard adv > 0, adv < 0x10000 else { continue }
-                if let i = distinct.firstIndex(of: UInt32(adv)) {
-                    t[Int(cp)] = UInt8(i + 1)
-                } else if distinct.count < 255 {
-                    distinct.append(UInt32(adv))
-                    t[Int(cp)] = UInt8(distinct.count)
+        for cp in Self.whitespace { t[Int(cp)] = Self.plainOnly }
+        for (ranges, touchedAllowed) in [(Self.inertRanges, false), (Self.cjkRanges, true)] {
+            for range in ranges {
+                for cp in range where Self.isCandidate(cp) {
+                    guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
+                    let isTouched = Int(glyph >> 6) < touched.count && touched[Int(glyph >> 6)] & (1 << UInt64(glyph & 63)) != 0
+                    if TextMeasurer.bracketPair(cp) != nil {
+                        if !isTouched { t[Int(cp)] = Self.plainOnly }
+                        continue
+                    }
+                    guard !isTouched || touchedAllowed else { continue }
+                    let adv = font.advance(ofGlyph: glyph)
+                    guard adv > 0, adv < 0x10000 else { continue }
+                    var i = distinct.firstIndex(of: UInt32(adv)).map { $0 + 1 }
+                    if i == nil && distinct.count < 126 {
+                        distinct.append(UInt32(adv))
+                        i = distinct.count
+                    }
+                    guard let i else { continue }
+                    t[Int(cp)] = UInt8(i) | (isTouched ? Self.needsPlainNeighbours : 0)
                 }
             }
         }
@@ -205,21 +243,34 @@ struct SimpleAdvanceTable: Sendable {
         advances = distinct
     }
 
-    /// The advance (font units) of a per-character-path code point, or 0 for any other.
-    @inline(__always) func advance(_ scalar: UInt32) -> UInt32 {
-        guard scalar < 0x10000 else { return 0 }
-        let i = Int(index[Int(scalar)])
-        return i == 0 ? 0 : advances[i - 1]
+    /// Code points that are never on the path whatever the face: whitespace, separators,
+    /// default-ignorables (HarfBuzz draws them with no advance), emoji presentation.
+    private static func isCandidate(_ cp: UInt32) -> Bool {
+        switch cp {
+        case 0x00AD, 0x2028...0x202F, 0x205F, 0x3000: return false
+        default: break
+        }
+        let traits = UnicodeProperties.traits(cp)
+        if traits.isEmojiPresentation { return false }
+        switch traits.lineBreakClass {
+        case .BK, .CR, .LF, .NL, .SP, .ZW, .ZWJ, .CM: return false
+        default: return true
+        }
     }
 
-    /// True when `scalar` is on the per-character path.
-    @inline(__always) func contains(_ scalar: UInt32) -> Bool {
-        scalar < 0x10000 && index[Int(scalar)] != 0
-    }
+    /// The table entry of a UTF-16 unit: 0 off the path, `plainOnly`, or an advance index with
+    /// `needsPlainNeighbours` possibly set.
+    @inline(__always) func entry(_ unit: UInt16) -> UInt8 { index[Int(unit)] }
 
-    /// True when a UTF-16 unit next to a per-character-path character cannot kern with it: another
-    /// such character, or whitespace.
+    /// The advance (font units) of an entry on the path.
+    @inline(__always) func advance(ofEntry e: UInt8) -> UInt32 { advances[Int(e & 0x7F) - 1] }
+
+    /// True when an entry is on the path.
+    @inline(__always) static func isOnPath(_ e: UInt8) -> Bool { e != 0 && e != plainOnly }
+
+    /// True when a UTF-16 unit next to a per-character-path character cannot interact with it in
+    /// shaping: a character with a table entry (on the path, or a plain neighbour), or whitespace.
     @inline(__always) func isPlainNeighbour(_ unit: UInt16) -> Bool {
-        index[Int(unit)] != 0 || unit == 0x20 || unit == 0x0A || unit == 0x0D || unit == 0x09 || unit == 0x3000
+        index[Int(unit)] != 0
     }
 }

@@ -207,18 +207,25 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             let breakAfter = end < n && breaks[end].contains(lineAllowedFlag)
 
             // The common case of Chinese text: a one-unit cluster on the per-character path (no
-            // itemization needed: the table only holds code points the text face maps). It is
-            // taken only between clusters that cannot kern with it (per-character-path ones,
-            // whitespace, the ends of the text); next to a shaped word it joins the word.
+            // itemization needed: the table only holds code points the text face maps). An inert
+            // character is taken next to anything (a shaped word before it ends there); touched
+            // punctuation only between plain neighbours, and otherwise joins the word.
             if end == start + 1 && !shapesWholeRuns {
-                let v = UInt32(u[start])
-                let advance = table.advance(v)
-                if advance != 0 && !(0x3008...0x3011).contains(v) && v != 0xFF08 && v != 0xFF09
-                    && (word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))
+                let e = table.entry(u[start])
+                if SimpleAdvanceTable.isOnPath(e)
+                    && (e < SimpleAdvanceTable.needsPlainNeighbours
+                        || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
-                    if v >= 0x3040 { lastStrong = Self.cjkScript(v) ?? lastStrong }
-                    let adv = Double(advance) * runFonts.textScale
+                    let v = UInt32(u[start])
+                    // Script resolution as for shaped clusters: a strong script becomes current.
+                    if v >= 0x3400 && v <= 0x9FFF {
+                        lastStrong = .han
+                    } else if v >= 0x41 {
+                        let s = UnicodeScript.of(v)
+                        if !s.isWeak { lastStrong = s }
+                    }
+                    let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
                     if glyphs != nil {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
                         glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
@@ -293,8 +300,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // A cluster to shape: it joins the current word when face, size and script match.
             // Common and inherited characters take the script of the text before them (or, at
             // the start, after them), as Pango's script itemization does (UAX #24).
-            let cjkScript = info.isSingleScalar && table.contains(info.first) ? Self.cjkScript(info.first) : nil
-            var script = slot == .emoji ? UnicodeScript.common : (cjkScript ?? UnicodeScript.of(info.first))
+            var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
             if slot != .emoji && script.isWeak {
                 if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                 script = lastStrong!
@@ -316,11 +322,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
             word.ends.append(Int32(end))
             word.breakAfter.append(breakAfter)
-            if cjkScript != nil && !shapesWholeRuns && (end == n || table.isPlainNeighbour(u[end])) {
-                // A per-character-path character that joined a word for kerning's sake: the text
-                // after it goes back to the per-character path.
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
-            }
             if oversized {
                 var limit = start + Self.maxShapedClusterUnits
                 if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
@@ -484,16 +485,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         case 0x201D: return (9, false)
         case 0x2018: return (10, true)
         case 0x2019: return (10, false)
-        default: return nil
-        }
-    }
-
-    /// The script of a per-character-path code point that has a strong one.
-    @inline(__always) static func cjkScript(_ v: UInt32) -> UnicodeScript? {
-        switch v {
-        case 0x3040...0x309F: return .hiragana
-        case 0x30A0...0x30FF: return .katakana
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: return .han
         default: return nil
         }
     }

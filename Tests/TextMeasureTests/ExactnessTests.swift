@@ -59,4 +59,69 @@ final class ExactnessTests: XCTestCase {
         XCTAssertGreaterThan(r.lines, 1000)
         print("exactness on the corpus: \(r.lines) lines, worst |difference| \(r.worst) pt")
     }
+
+    /// Every code point on the per-character path except the ideographs (which no lookup of Noto
+    /// Sans CJK touches: `testIdeographsAreInert`), in both faces, between neighbours of every
+    /// kind: all of ASCII, the punctuation the kerning lookup touches, brackets, quotes, dashes,
+    /// kana, Latin-1, an ideograph, an emoji, a space. Each text is measured both ways and every
+    /// cluster boundary must be at the same offset.
+    func testPathCodePointsNextToEveryKindOfNeighbour() throws {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
+        let fast = TextMeasurer(fonts: fonts)
+        let reference = TextMeasurer(fonts: fonts, retainGlyphs: false, cacheBudgetBytes: 1 << 20, shapesWholeRuns: true)
+        var neighbours = (0x21...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        neighbours += ["，", "。", "、", "．", "「", "」", "【", "】", "“", "”", "‘", "’", "—", "…", "·", "字", "か", "カ", "ー", "é", "Ａ", "😀", " "]
+        var checked = 0
+        for (weight, table) in [(FontWeight.regular, fonts.simplePrimary), (.bold, fonts.simpleBold)] {
+            for cp in 0..<0x10000 where SimpleAdvanceTable.isOnPath(table.entry(UInt16(cp))) {
+                if (0x3400...0x9FFF).contains(cp) || (0xF900...0xFAFF).contains(cp) { continue }
+                let c = String(UnicodeScalar(UInt32(cp))!)
+                var text = ""
+                for n in neighbours { text += n + c + n + c + c }
+                let attributed = AttributedText(text, size: 15, weight: weight)
+                let p = fast.prepare(attributed)
+                let r = reference.prepare(attributed)
+                XCTAssertEqual(p.clusterCount, r.clusterCount, "U+\(String(cp, radix: 16))")
+                guard p.clusterCount == r.clusterCount else { continue }
+                var a = 0.0, b = 0.0
+                for i in 0..<p.clusterCount {
+                    a += p.advance(ofCluster: i)
+                    b += r.advance(ofCluster: i)
+                    if abs(a - b) > 0.001 {
+                        XCTFail("U+\(String(cp, radix: 16)) (\(weight)): cluster \(i) of \(text.prefix(40))…: \(a) against \(b)")
+                        break
+                    }
+                }
+                checked += 1
+            }
+        }
+        // The ASCII, Latin-1, general punctuation, kana and fullwidth code points Noto Sans CJK
+        // leaves untouched, in two faces.
+        XCTAssertGreaterThan(checked, 500)
+        print("per-character path: \(checked) code points checked next to \(neighbours.count) neighbours")
+    }
+
+    /// No lookup of the engine's shaping plans touches a CJK ideograph in either text face, so
+    /// every ideograph is on the per-character path.
+    func testIdeographsAreInert() throws {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
+        for table in [fonts.simplePrimary, fonts.simpleBold] {
+            var onPath = 0, mapped = 0
+            for cp in 0x4E00...0x9FFF {
+                let e = table.entry(UInt16(cp))
+                if e != 0 { mapped += 1 }
+                if SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours { onPath += 1 }
+            }
+            XCTAssertGreaterThan(mapped, 20_900)  // the block, but for its last few code points
+            XCTAssertEqual(onPath, mapped)
+        }
+        // The four punctuation marks the kerning lookup touches need plain neighbours.
+        for cp: UInt16 in [0x3001, 0x3002, 0xFF0C, 0xFF0E] {
+            XCTAssertGreaterThanOrEqual(fonts.simplePrimary.entry(cp), SimpleAdvanceTable.needsPlainNeighbours)
+            XCTAssertTrue(SimpleAdvanceTable.isOnPath(fonts.simplePrimary.entry(cp)))
+        }
+        // Brackets are plain neighbours, never on the path; letters that kern are off it.
+        XCTAssertEqual(fonts.simplePrimary.entry(0x300C), SimpleAdvanceTable.plainOnly)
+        XCTAssertEqual(fonts.simplePrimary.entry(0x41), 0)
+    }
 }

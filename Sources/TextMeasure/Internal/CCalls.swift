@@ -95,6 +95,68 @@ final class FontFile: @unchecked Sendable {
     @inline(__always) func advance(ofGlyph glyph: UInt32) -> Int32 {
         hb_font_get_glyph_h_advance(font, glyph)
     }
+
+    /// The glyphs that some lookup of a shaping plan this engine can use reads or writes (as
+    /// input, context before or after, or output), one bit per glyph id.
+    ///
+    /// The plans: every script the face's GSUB and GPOS list, Common, and the scripts whose
+    /// HarfBuzz shapers add features of their own, each with the Chinese language and with none
+    /// (`ShapingBuffer.shape` uses one of the two), horizontal, default features. A glyph outside
+    /// the set cannot be substituted, positioned or used as context by shaping: its advance is its
+    /// hmtx advance next to any neighbour. (One gap, closed by the tests instead: a class-based
+    /// lookup can match "class 0", every glyph it does not list; HarfBuzz does not enumerate those.
+    /// `ExactnessTests` shapes the per-character path's code points next to neighbours of every
+    /// kind, and the corpus whole.)
+    func glyphsTouchedByShaping() -> [UInt64] {
+        let glyphCount = Int(hb_face_get_glyph_count(face))
+        var bits = [UInt64](repeating: 0, count: glyphCount / 64 + 1)
+        let touched = hb_set_create()
+        let lookups = hb_set_create()
+        defer {
+            hb_set_destroy(touched)
+            hb_set_destroy(lookups)
+        }
+        let tables = [hb_tag_from_string("GSUB", 4), hb_tag_from_string("GPOS", 4)]
+        var scripts: Set<UInt32> = []
+        for table in tables {
+            var tags = [hb_tag_t](repeating: 0, count: 64)
+            var start: UInt32 = 0
+            while true {
+                var count = UInt32(tags.count)
+                let total = hb_ot_layout_table_get_script_tags(face, table, start, &count, &tags)
+                for tag in tags.prefix(Int(count)) { scripts.insert(hb_ot_tag_to_script(tag).rawValue) }
+                start += count
+                if count == 0 || start >= total { break }
+            }
+        }
+        for code in ["Zyyy", "Latn", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Khmr", "Mymr"] {
+            scripts.insert(hb_script_from_string(code, 4).rawValue)
+        }
+        let chinese = hb_language_from_string("zh-cn", -1)
+        for script in scripts.sorted() where script != HB_SCRIPT_INVALID.rawValue && script != 0 {
+            for language in [chinese, nil] {
+                var props = hb_segment_properties_t()
+                props.direction = HB_DIRECTION_LTR
+                props.script = hb_script_t(rawValue: script)
+                props.language = language
+                guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { continue }
+                defer { hb_shape_plan_destroy(plan) }
+                for table in tables {
+                    hb_set_clear(lookups)
+                    hb_ot_shape_plan_collect_lookups(plan, table, lookups)
+                    var lookup = hb_codepoint_t.max
+                    while hb_set_next(lookups, &lookup) != 0 {
+                        hb_ot_layout_lookup_collect_glyphs(face, table, lookup, touched, touched, touched, touched)
+                    }
+                }
+            }
+        }
+        var glyph = hb_codepoint_t.max
+        while hb_set_next(touched, &glyph) != 0 && Int(glyph) < glyphCount {
+            bits[Int(glyph >> 6)] |= 1 << UInt64(glyph & 63)
+        }
+        return bits
+    }
 }
 
 /// One shaped glyph, in font units, with the UTF-16 offset of its cluster.
