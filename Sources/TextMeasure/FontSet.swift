@@ -30,6 +30,10 @@ public final class FontSet: Sendable {
     let simpleBold: SimpleAdvanceTable
     /// cmap coverage of the BMP per face, read once at load (a bit per code point).
     let coverage: [FontSlot: CoverageBits]
+    /// ASCII words without shaping, per text face, for Latin and Han runs (nil where the face's
+    /// lookups do not allow it).
+    let asciiPrimary: (latin: AsciiKerning?, han: AsciiKerning?)
+    let asciiBold: (latin: AsciiKerning?, han: AsciiKerning?)
 
     private init(directory: URL, manifest: FontManifest, files: [String: FontFile]) {
         self.directory = directory
@@ -40,6 +44,19 @@ public final class FontSet: Sendable {
         simplePrimary = SimpleAdvanceTable(font: primary)
         simpleBold = SimpleAdvanceTable(font: bold)
         coverage = [.primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji)]
+        asciiPrimary = (AsciiKerning.make(font: primary, script: .latin), AsciiKerning.make(font: primary, script: .han))
+        asciiBold = (AsciiKerning.make(font: bold, script: .latin), AsciiKerning.make(font: bold, script: .han))
+    }
+
+    /// The ASCII-word table of a text face for runs of `script` (Latin or Han), if any.
+    @inline(__always) func asciiKerning(_ slot: FontSlot, _ script: UnicodeScript) -> AsciiKerning? {
+        let tables: (latin: AsciiKerning?, han: AsciiKerning?)
+        switch slot {
+        case .primary: tables = asciiPrimary
+        case .bold: tables = asciiBold
+        default: return nil
+        }
+        return script == .latin ? tables.latin : script == .han ? tables.han : nil
     }
 
     /// True when the face of `slot` maps `scalar` to a glyph.

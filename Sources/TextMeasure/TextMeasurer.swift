@@ -393,6 +393,27 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             }
         }
 
+        // Printable ASCII in a text face: advances and pair kerning from the face's tables, no
+        // shaping and no cache (`AsciiKerning`, exact by construction and by test).
+        if count == text.count && word.shapeLimit == nil && !shapesWholeRuns,
+            let ascii = fonts.asciiKerning(word.slot, word.script)
+        {
+            var advances: [Int32] = []
+            swap(&advances, &shaper.advances)
+            defer { swap(&advances, &shaper.advances) }
+            if ascii.measure(text, into: &advances) {
+                var cached: [CachedGlyph] = []
+                if glyphs != nil {
+                    for c in 0..<count {
+                        cached.append(
+                            CachedGlyph(glyph: ascii.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
+                    }
+                }
+                advances.withUnsafeBufferPointer { adv in cached.withUnsafeBufferPointer { emit(adv, $0) } }
+                clusterIndex += count
+                return
+            }
+        }
         let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0

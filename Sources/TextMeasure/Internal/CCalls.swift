@@ -22,6 +22,11 @@ final class FontFile: @unchecked Sendable {
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
     fileprivate let font: OpaquePointer
+    /// The font shaping uses: `font` with its BMP cmap read from `bmpGlyphs`
+    /// (`feedlayout_create_table_font`), or `font` itself when a BMP glyph id does not fit 16 bits.
+    fileprivate let shapingFont: OpaquePointer
+    /// The nominal glyph of every BMP code point (0: not mapped), read once at load; 128 KiB.
+    private let bmpGlyphs: UnsafeMutablePointer<UInt16>
 
     init(path: String, faceIndex: Int) throws(TextMeasureError) {
         self.path = path
@@ -48,9 +53,20 @@ final class FontFile: @unchecked Sendable {
         hb_font_make_immutable(font)
         var space: hb_codepoint_t = 0
         spaceGlyph = hb_font_get_nominal_glyph(font, 0x20, &space) != 0 ? space : nil
+        bmpGlyphs = .allocate(capacity: 0x10000)
+        var fits = true
+        for u in 0..<0x10000 {
+            var glyph: hb_codepoint_t = 0
+            let mapped = hb_font_get_nominal_glyph(font, hb_codepoint_t(u), &glyph) != 0
+            if mapped && (glyph == 0 || glyph > 0xFFFF) { fits = false }
+            bmpGlyphs[u] = mapped ? UInt16(truncatingIfNeeded: glyph) : 0
+        }
+        shapingFont = fits ? feedlayout_create_table_font(font, bmpGlyphs) : hb_font_reference(font)
     }
 
     deinit {
+        hb_font_destroy(shapingFont)
+        bmpGlyphs.deallocate()
         hb_font_destroy(font)
         hb_face_destroy(face)
         hb_blob_destroy(blob)
@@ -94,6 +110,44 @@ final class FontFile: @unchecked Sendable {
     /// The horizontal advance of `glyph` in font units.
     @inline(__always) func advance(ofGlyph glyph: UInt32) -> Int32 {
         hb_font_get_glyph_h_advance(font, glyph)
+    }
+
+    /// The lookup indices (GSUB, GPOS) of the plan `ShapingBuffer.shape` uses for `script`:
+    /// horizontal, default features, the Chinese language for the scripts it shapes as Chinese.
+    func planLookups(script: UnicodeScript) -> (gsub: [UInt32], gpos: [UInt32]) {
+        var props = hb_segment_properties_t()
+        props.direction = HB_DIRECTION_LTR
+        props.script = hb_script_from_string(script.code, 4)
+        props.language = ShapingBuffer.shapesAsChinese(script.code) ? hb_language_from_string("zh-cn", -1) : nil
+        guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { return ([], []) }
+        defer { hb_shape_plan_destroy(plan) }
+        func collect(_ tag: String) -> [UInt32] {
+            let set = hb_set_create()
+            defer { hb_set_destroy(set) }
+            hb_ot_shape_plan_collect_lookups(plan, hb_tag_from_string(tag, 4), set)
+            var out: [UInt32] = []
+            var i = hb_codepoint_t.max
+            while hb_set_next(set, &i) != 0 { out.append(i) }
+            return out
+        }
+        return (collect("GSUB"), collect("GPOS"))
+    }
+
+    /// The glyphs a lookup reads or writes (input, context, output), among `candidates`.
+    func glyphs(ofLookup lookup: UInt32, inTable tag: String, among candidates: [UInt32]) -> Set<UInt32> {
+        let set = hb_set_create()
+        defer { hb_set_destroy(set) }
+        hb_ot_layout_lookup_collect_glyphs(face, hb_tag_from_string(tag, 4), lookup, set, set, set, set)
+        return Set(candidates.filter { hb_set_has(set, $0) != 0 })
+    }
+
+    /// Calls `body` with the bytes of an OpenType table of the face (empty when it is absent).
+    func withTable<R>(_ tag: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let blob = hb_face_reference_table(face, hb_tag_from_string(tag, 4))
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: data, count: Int(length)))
     }
 
     /// The glyphs that some lookup of a shaping plan this engine can use reads or writes (as
@@ -181,6 +235,9 @@ final class ShapingBuffer: @unchecked Sendable {
 
     private static let chineseScripts: Set<String> = ["Hani", "Hira", "Kana", "Bopo", "Zyyy", "Zinh", "Zzzz"]
 
+    /// True when runs of the script (ISO 15924 code) are shaped with the Chinese language.
+    static func shapesAsChinese(_ code: String) -> Bool { chineseScripts.contains(code) }
+
     init() {
         buffer = hb_buffer_create()
     }
@@ -207,7 +264,7 @@ final class ShapingBuffer: @unchecked Sendable {
             if entry == 0 {
                 let code = script.code
                 entry = UInt64(hb_script_from_string(code, 4).rawValue)
-                if Self.chineseScripts.contains(code) { entry |= 1 << 32 }
+                if Self.shapesAsChinese(code) { entry |= 1 << 32 }
                 scripts[Int(script.rawValue)] = entry
             }
             hb_buffer_set_script(buffer, hb_script_t(rawValue: UInt32(truncatingIfNeeded: entry)))
@@ -215,7 +272,7 @@ final class ShapingBuffer: @unchecked Sendable {
         }
         if chinese { hb_buffer_set_language(buffer, language) }
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.font, buffer, nil, 0)
+        hb_shape(font.shapingFont, buffer, nil, 0)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count)
