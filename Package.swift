@@ -4,7 +4,7 @@
 //
 // Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
 //
-//   CFreeType, CHarfBuzz, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
+//   CFreeType, CHarfBuzz, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
 //   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
 import PackageDescription
 
@@ -25,11 +25,12 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CPrefetch"),
 
         .target(name: "UnicodeText"),
         .target(name: "StatusModel"),
-        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "UnicodeText"]),
-        .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel"]),
+        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "CPrefetch", "UnicodeText"]),
+        .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel", "CPrefetch"]),
         .target(name: "TableLayout", dependencies: ["CellLayout"]),
         .target(name: "FrameExport", dependencies: ["TableLayout"]),
         .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),

@@ -148,7 +148,12 @@ public struct ImageFrame: Sendable, Equatable {
 /// the prepared cell hold the same one); two are equal when their text and advances are.
 public final class PreparedTextBox: Sendable, Equatable {
     public let prepared: PreparedText
-    public init(_ prepared: PreparedText) { self.prepared = prepared }
+    /// The address of the first cluster (0 for none), for prefetching: the array is immutable.
+    let clustersAddress: UInt
+    public init(_ prepared: PreparedText) {
+        self.prepared = prepared
+        clustersAddress = prepared.clustersAddress
+    }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
     public var residentBytes: Int { prepared.residentBytes }

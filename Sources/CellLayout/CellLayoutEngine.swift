@@ -281,6 +281,15 @@ public struct PreparedCell: Sendable {
     public let statusID: Int64
     public let styleName: String
     let content: Content
+    /// Where `heights` will read: addresses only, for prefetching (see `prefetchForHeights`).
+    let heightsMemory: HeightsMemory
+
+    init(statusID: Int64, styleName: String, content: Content) {
+        self.statusID = statusID
+        self.styleName = styleName
+        self.content = content
+        heightsMemory = HeightsMemory(content)
+    }
 
     /// The parts sit behind one reference, so copying a prepared cell (caches, arrangers) is one
     /// retain instead of one per text.

@@ -83,3 +83,47 @@ extension StackedArranger {
         return grid.round(Rect(x: m.padding, y: top, width: contentWidth, height: h)).height
     }
 }
+
+// Prefetching for walks over many cold prepared cells (`FeedEngine`'s heights-only pass): on a
+// feed larger than the caches a row's parts, text boxes and clusters are all cold, and reading
+// them through references costs one dependent miss after another (each retain on the way is a
+// locked instruction, which also stops the processor from overlapping them). The addresses are
+// taken once, when the cell is prepared, and kept as plain integers beside the content, so the
+// pass can ask for a row's memory a few rows ahead without touching a reference. No effect on
+// any result.
+
+/// The memory `PreparedCell.heights` reads, as addresses: the parts object, the main and retweet
+/// text boxes and the starts of their cluster arrays (0 where absent). The objects are immutable
+/// and owned by the cell's content, so the addresses stay valid as long as the cell.
+struct HeightsMemory: Sendable {
+    var parts: UInt = 0
+    var textBox: UInt = 0
+    var textClusters: UInt = 0
+    var retweetBox: UInt = 0
+    var retweetClusters: UInt = 0
+
+    init(_ content: PreparedCell.Content) {
+        guard case .stacked(let shared) = content else { return }
+        parts = UInt(bitPattern: Unmanaged.passUnretained(shared).toOpaque())
+        if let t = shared.value.text {
+            textBox = UInt(bitPattern: Unmanaged.passUnretained(t).toOpaque())
+            textClusters = t.clustersAddress
+        }
+        if let rt = shared.value.retweet {
+            retweetBox = UInt(bitPattern: Unmanaged.passUnretained(rt.text).toOpaque())
+            retweetClusters = rt.text.clustersAddress
+        }
+    }
+}
+
+extension PreparedCell {
+    /// Asks the processor to start loading what `heights` reads (no effect on results).
+    package func prefetchForHeights() {
+        let m = heightsMemory
+        prefetchLines(m.parts, 4)
+        prefetchLines(m.textBox, 3)
+        prefetchLines(m.textClusters, 4)
+        prefetchLines(m.retweetBox, 3)
+        prefetchLines(m.retweetClusters, 4)
+    }
+}

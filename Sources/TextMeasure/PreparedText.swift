@@ -1,3 +1,4 @@
+internal import CPrefetch
 /// Prepared text: everything about a text that does not depend on the width.
 ///
 /// `TextMeasuring.prepare` segments, itemizes and shapes once; `layout(width:options:)` is
@@ -213,4 +214,19 @@ public struct PreparedTextBuilder {
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
     public func finish() -> PreparedText { prepared }
+}
+
+extension PreparedText {
+    /// The address of the cluster array's first element (0 when empty): the storage of an
+    /// immutable prepared text does not move, so callers may keep it for prefetching.
+    package var clustersAddress: UInt {
+        clusters.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+    }
+}
+
+/// Asks the processor to start loading `lines` cache lines from `address` (no effect on results;
+/// 0 is skipped).
+package func prefetchLines(_ address: UInt, _ lines: Int) {
+    guard let base = UnsafeRawPointer(bitPattern: address) else { return }
+    for k in 0..<lines { feedlayout_prefetch(base + 64 * k) }
 }
