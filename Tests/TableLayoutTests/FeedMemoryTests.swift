@@ -63,3 +63,58 @@ final class HeightsOnlyLayoutTests: XCTestCase {
         }
     }
 }
+
+/// Width changes of a layout that holds its rows' prepared cells (`retainPrepared`).
+final class RelayoutTests: XCTestCase {
+    func testRelayoutEqualsLayingTheStatusesOutAgain() throws {
+        let statuses = FeedFixtures.generated(700)
+        let (engine, measurer) = FeedFixtures.fakeEngine()
+        let base = try engine.layout(statuses, options: FeedOptions(width: 320), threads: 2, retainCells: false, retainPrepared: true)
+        XCTAssertEqual(base.prepared?.count, statuses.count)
+        XCTAssertEqual(base.prepared?.map(\.statusID), statuses.map(\.id))
+        let measured = measurer.prepareCount
+        let lookups = engine.preparedCells.statistics.hits + engine.preparedCells.statistics.misses
+        var relayouts: [FeedLayout] = []
+        for (width, scale, lines) in [(375.0, 2.0, 0), (414, 3, 6), (320, 2, 0), (1024, 1, 3)] {
+            for threads in [1, 2] {
+                relayouts.append(
+                    try engine.relayout(base, width: width, scale: scale, maxTextLines: lines, threads: threads, chunkSize: 64))
+            }
+        }
+        // A relayout measures nothing and looks nothing up.
+        XCTAssertEqual(measurer.prepareCount, measured)
+        XCTAssertEqual(engine.preparedCells.statistics.hits + engine.preparedCells.statistics.misses, lookups)
+        for r in relayouts {
+            let fresh = try engine.layout(statuses, options: r.options, threads: 2, retainCells: false)
+            XCTAssertEqual(r.heights, fresh.heights, "width \(r.options.width) scale \(r.options.scale)")
+            XCTAssertEqual(r.geometry, fresh.geometry)
+            XCTAssertEqual(r.statusIDs, fresh.statusIDs)
+            XCTAssertEqual(r.fingerprints, fresh.fingerprints)
+            XCTAssertNil(r.cells)
+            XCTAssertEqual(r.prepared?.count, statuses.count)
+        }
+        // Chained: a relayout can be laid out again.
+        let twice = try engine.relayout(try engine.relayout(base, width: 500), width: 375)
+        XCTAssertEqual(twice.heights, try engine.relayout(base, width: 375).heights)
+        // The heights-only path retains them too, and frames-and-cells layouts as well.
+        let fast = try engine.layout(statuses, options: FeedOptions(width: 375), heightsOnly: true, retainPrepared: true)
+        let full = try engine.layout(statuses, options: FeedOptions(width: 414), retainPrepared: true)
+        XCTAssertEqual(try engine.relayout(fast, width: 414).heights, full.heights)
+        XCTAssertEqual(try engine.relayout(full, width: 375).heights, fast.heights)
+    }
+
+    func testRelayoutRefusesLayoutsWithoutPreparedCellsAndInvalidOptions() throws {
+        let statuses = FeedFixtures.generated(20)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        let plain = try engine.layout(statuses, options: FeedOptions(width: 320))
+        XCTAssertNil(plain.prepared)
+        XCTAssertThrowsError(try engine.relayout(plain, width: 375)) { error in
+            XCTAssertTrue("\(error)".contains("retainPrepared"), "\(error)")
+        }
+        let kept = try engine.layout(statuses, options: FeedOptions(width: 320), retainPrepared: true)
+        XCTAssertThrowsError(try engine.relayout(kept, width: -1))
+        XCTAssertThrowsError(try engine.relayout(kept, width: 320, scale: 9))
+        let empty = try engine.layout([Status](), options: FeedOptions(width: 320), retainPrepared: true)
+        XCTAssertEqual(try engine.relayout(empty, width: 375).count, 0)
+    }
+}

@@ -97,6 +97,15 @@ public final class FeedEngine: Sendable {
         return c
     }
 
+    /// `cell(for:options:)` from the status's prepared cell.
+    func cell(for prepared: PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
+        let key = options.key(id, fingerprint)
+        if let c = layouts.value(for: key) { return c }
+        let c = prepared.layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
+        layouts.insert(c, for: key)
+        return c
+    }
+
     /// The row height of one status's cell, from its prepared cell without building frames
     /// (`PreparedCell.heights`, equal to the full layout's height bit for bit). The cell-layout
     /// cache is neither read nor filled: this is the path of million-row feeds and width changes,
@@ -126,11 +135,15 @@ public final class FeedEngine: Sendable {
     ///     of millions of rows, cells are then asked for by range through `cell(for:options:)`).
     ///   - heightsOnly: compute heights through `height(for:options:)` (no frames, no cell-layout
     ///     cache; implies no retained cells): the fast path of width changes on huge feeds.
+    ///   - retainPrepared: keep every row's prepared cell in the result (`FeedLayout.prepared`),
+    ///     so that `relayout(_:width:)` lays the feed out at another width without looking
+    ///     anything up (rotation, split view). Costs the cells' memory for as long as the layout
+    ///     lives, whatever the cache's budget.
     /// - Throws: `.invalidOptions`, or `.cancelled(completedRows:)` with the delivered prefix.
     /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
     public func layout<C: RandomAccessCollection & Sendable>(
         _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        retainCells: Bool = true, heightsOnly: Bool = false, chunkSize: Int = 256,
+        retainCells: Bool = true, heightsOnly: Bool = false, retainPrepared: Bool = false, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
@@ -143,14 +156,70 @@ public final class FeedEngine: Sendable {
             if let array = statuses as? [Status] {
                 try computeRows(
                     array, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
-                    chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
+                    retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows,
+                    isCancelled: isCancelled)
             } else {
                 try computeRows(
                     statuses, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
-                    chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
+                    retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows,
+                    isCancelled: isCancelled)
             }
         return try FeedLayout(
-            options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights, cells: rows.cells)
+            options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights, cells: rows.cells,
+            prepared: rows.prepared)
+    }
+
+    /// The feed of `layout` at another width (and optionally scale and line limit), from the
+    /// prepared cells it holds: every row's height by arithmetic (`PreparedCell.heights`), no
+    /// lookup, no shaping, no frames; bit-identical to laying the statuses out again with the new
+    /// options. The result holds the same prepared cells, so it can be laid out again.
+    /// - Parameters:
+    ///   - layout: a layout made with `retainPrepared: true` (or by this method).
+    ///   - options: the new options; nil fields keep the layout's.
+    /// - Throws: `.invalidOptions` for invalid options or a layout without prepared cells.
+    /// - Complexity: O(clusters of the rows' variable texts) divided over the workers, plus O(n)
+    ///   to build the table.
+    public func relayout(
+        _ layout: FeedLayout, width: Double, scale: Double? = nil, maxTextLines: Int? = nil,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 1024
+    ) throws(FeedError) -> FeedLayout {
+        guard let prepared = layout.prepared else {
+            throw .invalidOptions("the layout holds no prepared cells: lay the feed out with retainPrepared: true")
+        }
+        var newOptions = layout.options
+        newOptions.width = width
+        if let scale { newOptions.scale = scale }
+        if let maxTextLines { newOptions.maxTextLines = maxTextLines }
+        try newOptions.validate()
+        let options = newOptions
+        let n = prepared.count
+        let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(n, 1))
+        defer { heights.deallocate() }
+        nonisolated(unsafe) let h = heights
+        let chunk = max(1, chunkSize)
+        let chunkCount = (n + chunk - 1) / chunk
+        let next = Atomic<Int>(0)
+        // Each index is written by exactly one worker and read after `concurrentPerform` returns.
+        let work: @Sendable (Int) -> Void = { _ in
+            prepared.withUnsafeBufferPointer { cells in
+                while true {
+                    let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if k >= chunkCount { return }
+                    let end = min(n, (k + 1) * chunk)
+                    for i in (k * chunk)..<end {
+                        // The memory of the cell a few rows ahead is requested now, so that the
+                        // misses of independent rows overlap (the cells of a large feed are cold).
+                        if i + Self.prefetchDistance < end { cells[i + Self.prefetchDistance].prefetchForHeights() }
+                        h[i] = cells[i].heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+                    }
+                }
+            }
+        }
+        let workers = max(1, min(threads, chunkCount))
+        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+        return try FeedLayout(
+            options: options, statusIDs: layout.statusIDs, fingerprints: layout.fingerprints,
+            heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n])), cells: nil, prepared: prepared)
     }
 
     /// How many rows ahead the heights-only pass prefetches (8 measured best among 2, 4 and 8 on
@@ -160,11 +229,12 @@ public final class FeedEngine: Sendable {
     /// The heights (and optionally cells) of every status at `options`, computed in ordered
     /// parallel chunks: the shared core of `layout` and of `FeedDocument`'s bulk work.
     func computeRows<C: RandomAccessCollection & Sendable>(
-        _ statuses: C, options: FeedOptions, threads: Int, retainCells: Bool, heightsOnly: Bool = false, chunkSize: Int = 256,
+        _ statuses: C, options: FeedOptions, threads: Int, retainCells: Bool, heightsOnly: Bool = false,
+        retainPrepared: Bool = false, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?)
+    ) throws(FeedError) -> (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?, prepared: [PreparedCell]?)
     where C.Element == Status, C.Index == Int {
         try options.validate()
         precondition(statuses.startIndex == 0, "FeedEngine.layout: statuses must be indexed from 0")
@@ -183,6 +253,14 @@ public final class FeedEngine: Sendable {
                 cells.deallocate()
             }
         }
+        let preparedRows = retainPrepared ? UnsafeMutableBufferPointer<PreparedCell?>.allocate(capacity: max(n, 1)) : nil
+        preparedRows?.initialize(repeating: nil)
+        defer {
+            if let preparedRows {
+                preparedRows.deinitialize()
+                preparedRows.deallocate()
+            }
+        }
         let chunk = max(1, chunkSize)
         let chunkCount = (n + chunk - 1) / chunk
         let workers = max(1, min(threads, chunkCount))
@@ -195,6 +273,7 @@ public final class FeedEngine: Sendable {
         nonisolated(unsafe) let f = prints
         nonisolated(unsafe) let d = ids
         nonisolated(unsafe) let c = cells
+        nonisolated(unsafe) let pr = preparedRows
 
         let work: @Sendable (Int) -> Void = { _ in
             // Heights-only chunks go in two passes: the prepared cells of the chunk are found
@@ -228,6 +307,7 @@ public final class FeedEngine: Sendable {
                         if j + Self.prefetchDistance < m { prepared[j + Self.prefetchDistance].prefetchForHeights() }
                         h[range.lowerBound + j] = prepared[j]
                             .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+                        if let pr { pr[range.lowerBound + j] = prepared[j] }
                     }
                 } else {
                     for i in range {
@@ -235,7 +315,14 @@ public final class FeedEngine: Sendable {
                         let fingerprint = statuses[i].contentFingerprint
                         d[i] = id
                         f[i] = fingerprint
-                        let cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
+                        let cell: CellLayout
+                        if let pr {
+                            let p = self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style)
+                            pr[i] = p
+                            cell = self.cell(for: p, id: id, fingerprint: fingerprint, options: options)
+                        } else {
+                            cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
+                        }
                         h[i] = cell.height
                         if let c { c[i] = cell }
                     }
@@ -263,7 +350,8 @@ public final class FeedEngine: Sendable {
         let printArray = Array(UnsafeBufferPointer(rebasing: prints[0..<n]))
         let idArray = Array(UnsafeBufferPointer(rebasing: ids[0..<n]))
         let cellArray = cells.map { c in (0..<n).map { c[$0]! } }
-        return (heightArray, idArray, printArray, cellArray)
+        let preparedArray = preparedRows.map { p in (0..<n).map { p[$0]! } }
+        return (heightArray, idArray, printArray, cellArray, preparedArray)
     }
 }
 
@@ -287,16 +375,24 @@ public struct FeedLayout: Sendable {
     public let heights: [Double]
     /// Every row's cell, when the layout retained them.
     public let cells: [CellLayout]?
+    /// Every row's prepared cell, when the layout was made with `retainPrepared: true` (or by
+    /// `FeedEngine.relayout`): what a width change lays out again.
+    public let prepared: [PreparedCell]?
     /// Row placement: one section, plain or grouped as the options say.
     public let geometry: TableGeometry
 
-    init(options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double], cells: [CellLayout]?) throws(FeedError) {
+    init(
+        options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double], cells: [CellLayout]?,
+        prepared: [PreparedCell]? = nil
+    ) throws(FeedError) {
         precondition(statusIDs.count == heights.count && fingerprints.count == heights.count, "FeedLayout: per-row arrays disagree")
+        precondition(prepared == nil || prepared!.count == heights.count, "FeedLayout: per-row arrays disagree")
         self.options = options
         self.statusIDs = statusIDs
         self.fingerprints = fingerprints
         self.heights = heights
         self.cells = cells
+        self.prepared = prepared
         do {
             geometry = try TableGeometry(
                 configuration: TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale),
