@@ -156,7 +156,7 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
 
 /// All cores: `FeedEngine.layout` of the generated feed with fresh cell caches, on one thread and
 /// on every core (the speedup is their ratio), cold and warm; and a width change 320 → 414 from
-/// prepared cells.
+/// prepared cells, found in the engine's cache by content or held by the layout.
 func feedBenchmarks() {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     for mode in ["cold", "warm"] {
@@ -261,6 +261,31 @@ func feedBenchmarks() {
                 preparedBudgetBytes: 4 << 30)
             _ = try engine.layout(statuses, options: Inputs.feedOptions(.weibo, width: 320), retainCells: false)
             return (engine, referenceHeight(statuses, .weibo, width: 414))
+        }
+    }
+
+    // A width change of a laid-out feed that holds its rows' prepared cells (`retainPrepared`):
+    // `FeedEngine.relayout`, no lookup at all.
+    for threads in [1, cores] {
+        let name = "Feed relayout 320→414 \(threads == 1 ? "1 thread" : "all cores")"
+        Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, FeedLayout, Double)) in
+            let (engine, base, expected) = state
+            benchmark.startMeasurement()
+            let layout = try? engine.relayout(base, width: 414, threads: threads)
+            benchmark.stopMeasurement()
+            let sum = layout?.heights.reduce(0, +) ?? -1
+            Facts.record(
+                benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
+                perIteration: base.count, extra: ["threads": Double(threads)],
+                note: "FeedEngine.relayout at 414 pt of a layout made at 320 pt with retainPrepared: heights from the rows' prepared cells, no lookup")
+            precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
+        } setup: {
+            let statuses = Inputs.generated()
+            let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
+            let base = try engine.layout(
+                statuses, options: Inputs.feedOptions(.weibo, width: 320), retainCells: false, heightsOnly: true,
+                retainPrepared: true)
+            return (engine, base, referenceHeight(statuses, .weibo, width: 414))
         }
     }
 }
