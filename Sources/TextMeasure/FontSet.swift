@@ -185,7 +185,8 @@ struct CoverageBits: Sendable {
 ///
 /// Which code points, per face:
 /// - **inert** ones, whose glyph no lookup of the engine's shaping plans reads or writes
-///   (`FontFile.glyphsTouchedByShaping`): every CJK ideograph, most CJK and fullwidth punctuation,
+///   (`FontFile.glyphsTouched(by:)`; none when a lookup can match glyphs it does not list:
+///   `OTLayout.classZeroCanMatch`): every CJK ideograph, most CJK and fullwidth punctuation,
 ///   and some Latin symbols and letters in Noto Sans CJK. They take the path next to anything.
 /// - CJK and fullwidth punctuation that some lookup does touch (、。，． are in the kerning
 ///   lookup): they take the path only between *plain* neighbours (inert characters, whitespace,
@@ -230,7 +231,12 @@ struct SimpleAdvanceTable: Sendable {
     let advances: [UInt32]
 
     init(font: FontFile) {
-        let touched = font.glyphsTouchedByShaping()
+        let lookups = font.allPlanLookups()
+        // Where a lookup can match glyphs it does not list, no glyph is known to be inert: every
+        // one counts as touched (the CJK punctuation rule below still applies).
+        let touched =
+            OTLayout.classZeroCanMatch(font, lookups)
+            ? [UInt64](repeating: ~0, count: 0x10000 / 64 + 1) : font.glyphsTouched(by: lookups)
         var t = [UInt8](repeating: 0, count: 0x10000)
         var distinct: [UInt32] = []
         for cp in Self.whitespace { t[Int(cp)] = Self.plainOnly }

@@ -206,7 +206,7 @@ final class AsciiKerning: Sendable {
 }
 
 /// Bounds-checked big-endian reads of an OpenType layout table (GSUB, GPOS): nil past the end.
-private struct OTReader {
+struct OTReader {
     let bytes: UnsafeRawBufferPointer
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -266,5 +266,69 @@ private struct OTReader {
         default: return nil
         }
         return glyphs
+    }
+}
+
+/// Facts about a face's layout tables that HarfBuzz's API does not give.
+enum OTLayout {
+    /// True when some lookup of `lookups` can match a glyph its tables do not list: a class-based
+    /// contextual subtable (GSUB 5/6, GPOS 7/8, format 2), whose class 0 is every glyph its class
+    /// definition leaves out, or a class-based pair subtable (GPOS 2, format 2) with a non-zero
+    /// adjustment for such glyphs as second glyph. Unreadable tables count as true. When false,
+    /// a glyph `FontFile.glyphsTouched(by:)` leaves out is inert.
+    static func classZeroCanMatch(_ font: FontFile, _ lookups: (gsub: Set<UInt32>, gpos: Set<UInt32>)) -> Bool {
+        font.withTable("GSUB") { gsub in
+            font.withTable("GPOS") { gpos in classZeroCanMatch(gsub: gsub, gpos: gpos, lookups) }
+        }
+    }
+
+    /// `classZeroCanMatch` on the bytes of the GSUB and GPOS tables.
+    static func classZeroCanMatch(
+        gsub: UnsafeRawBufferPointer, gpos: UnsafeRawBufferPointer, _ lookups: (gsub: Set<UInt32>, gpos: Set<UInt32>)
+    ) -> Bool {
+        let s = OTReader(gsub)
+        for lookup in lookups.gsub {
+            guard let l = s.lookup(lookup, extensionType: 7) else { return true }
+            if (l.type == 5 || l.type == 6) && l.subtables.contains(where: { s.u16($0) != 1 && s.u16($0) != 3 }) {
+                return true
+            }
+        }
+        let r = OTReader(gpos)
+        for lookup in lookups.gpos {
+            guard let l = r.lookup(lookup, extensionType: 9) else { return true }
+            if (l.type == 7 || l.type == 8) && l.subtables.contains(where: { r.u16($0) != 1 && r.u16($0) != 3 }) {
+                return true
+            }
+            if l.type == 2 {
+                for sub in l.subtables where r.u16(sub) == 2 {
+                    if pairClassZeroAdjusts(r, sub) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// True when a PairPos format 2 subtable has a non-zero placement or advance in the column of
+    /// second-glyph class 0 (device-table offsets are not adjustments at an unhinted scale).
+    private static func pairClassZeroAdjusts(_ r: OTReader, _ sub: Int) -> Bool {
+        guard let f1 = r.u16(sub + 4), let f2 = r.u16(sub + 6), let class1Count = r.u16(sub + 12),
+            let class2Count = r.u16(sub + 14)
+        else { return true }
+        func size(_ format: Int) -> Int { 2 * (format & 0xFF).nonzeroBitCount }
+        let s1 = size(f1), s2 = size(f2)
+        let record = s1 + s2
+        for c1 in 0..<class1Count {
+            let at = sub + 16 + (c1 * class2Count) * record  // class2 = 0
+            var offset = at
+            for (format, start) in [(f1, at), (f2, at + s1)] {
+                offset = start
+                for bit in 0..<8 where format & (1 << bit) != 0 {
+                    guard let v = r.u16(offset) else { return true }
+                    if bit < 4 && v != 0 { return true }  // XPlacement, YPlacement, XAdvance, YAdvance
+                    offset += 2
+                }
+            }
+        }
+        return false
     }
 }

@@ -150,26 +150,13 @@ final class FontFile: @unchecked Sendable {
         return body(UnsafeRawBufferPointer(start: data, count: Int(length)))
     }
 
-    /// The glyphs that some lookup of a shaping plan this engine can use reads or writes (as
-    /// input, context before or after, or output), one bit per glyph id.
-    ///
-    /// The plans: every script the face's GSUB and GPOS list, Common, and the scripts whose
-    /// HarfBuzz shapers add features of their own, each with the Chinese language and with none
-    /// (`ShapingBuffer.shape` uses one of the two), horizontal, default features. A glyph outside
-    /// the set cannot be substituted, positioned or used as context by shaping: its advance is its
-    /// hmtx advance next to any neighbour. (One gap, closed by the tests instead: a class-based
-    /// lookup can match "class 0", every glyph it does not list; HarfBuzz does not enumerate those.
-    /// `ExactnessTests` shapes the per-character path's code points next to neighbours of every
-    /// kind, and the corpus whole.)
-    func glyphsTouchedByShaping() -> [UInt64] {
-        let glyphCount = Int(hb_face_get_glyph_count(face))
-        var bits = [UInt64](repeating: 0, count: glyphCount / 64 + 1)
-        let touched = hb_set_create()
+    /// The lookups (GSUB, GPOS) of every shaping plan this engine can use: every script the
+    /// face's GSUB and GPOS list, Common, and the scripts whose HarfBuzz shapers add features of
+    /// their own, each with the Chinese language and with none (`ShapingBuffer.shape` uses one of
+    /// the two), horizontal, default features.
+    func allPlanLookups() -> (gsub: Set<UInt32>, gpos: Set<UInt32>) {
         let lookups = hb_set_create()
-        defer {
-            hb_set_destroy(touched)
-            hb_set_destroy(lookups)
-        }
+        defer { hb_set_destroy(lookups) }
         let tables = [hb_tag_from_string("GSUB", 4), hb_tag_from_string("GPOS", 4)]
         var scripts: Set<UInt32> = []
         for table in tables {
@@ -186,6 +173,7 @@ final class FontFile: @unchecked Sendable {
         for code in ["Zyyy", "Latn", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Khmr", "Mymr"] {
             scripts.insert(hb_script_from_string(code, 4).rawValue)
         }
+        var result: (gsub: Set<UInt32>, gpos: Set<UInt32>) = ([], [])
         let chinese = hb_language_from_string("zh-cn", -1)
         for script in scripts.sorted() where script != HB_SCRIPT_INVALID.rawValue && script != 0 {
             for language in [chinese, nil] {
@@ -195,14 +183,35 @@ final class FontFile: @unchecked Sendable {
                 props.language = language
                 guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { continue }
                 defer { hb_shape_plan_destroy(plan) }
-                for table in tables {
+                for (k, table) in tables.enumerated() {
                     hb_set_clear(lookups)
                     hb_ot_shape_plan_collect_lookups(plan, table, lookups)
                     var lookup = hb_codepoint_t.max
                     while hb_set_next(lookups, &lookup) != 0 {
-                        hb_ot_layout_lookup_collect_glyphs(face, table, lookup, touched, touched, touched, touched)
+                        if k == 0 { result.gsub.insert(lookup) } else { result.gpos.insert(lookup) }
                     }
                 }
+            }
+        }
+        return result
+    }
+
+    /// The glyphs that some lookup of `lookups` (see `allPlanLookups`) reads or writes (as input,
+    /// context before or after, or output), one bit per glyph id.
+    ///
+    /// A glyph outside the set cannot be substituted, positioned or used as context by shaping:
+    /// its advance is its hmtx advance next to any neighbour, provided no lookup matches "class
+    /// 0" (the glyphs a class definition leaves out), which HarfBuzz does not enumerate;
+    /// `SimpleAdvanceTable` checks that (`OTLayout.classZeroCanMatch`).
+    func glyphsTouched(by lookups: (gsub: Set<UInt32>, gpos: Set<UInt32>)) -> [UInt64] {
+        let glyphCount = Int(hb_face_get_glyph_count(face))
+        var bits = [UInt64](repeating: 0, count: glyphCount / 64 + 1)
+        let touched = hb_set_create()
+        defer { hb_set_destroy(touched) }
+        for (tag, set) in [("GSUB", lookups.gsub), ("GPOS", lookups.gpos)] {
+            let table = hb_tag_from_string(tag, 4)
+            for lookup in set.sorted() {
+                hb_ot_layout_lookup_collect_glyphs(face, table, lookup, touched, touched, touched, touched)
             }
         }
         var glyph = hb_codepoint_t.max
