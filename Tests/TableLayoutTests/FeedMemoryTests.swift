@@ -1,3 +1,4 @@
+import CellLayout
 import Foundation
 import StatusModel
 import XCTest
@@ -116,5 +117,15 @@ final class RelayoutTests: XCTestCase {
         XCTAssertThrowsError(try engine.relayout(kept, width: 320, scale: 9))
         let empty = try engine.layout([Status](), options: FeedOptions(width: 320), retainPrepared: true)
         XCTAssertEqual(try engine.relayout(empty, width: 375).count, 0)
+    }
+}
+
+extension RelayoutTests {
+    func testResidentBytesCountTheRetainedPreparedCellsArray() throws {
+        let statuses = FeedFixtures.generated(50)
+        let (engine, _) = FeedFixtures.fakeEngine()
+        let plain = try engine.layout(statuses, options: FeedOptions(width: 320), retainCells: false)
+        let kept = try engine.layout(statuses, options: FeedOptions(width: 320), retainCells: false, retainPrepared: true)
+        XCTAssertEqual(kept.residentBytes - plain.residentBytes, kept.prepared!.capacity * MemoryLayout<PreparedCell>.stride)
     }
 }

@@ -175,7 +175,8 @@ public final class FeedEngine: Sendable {
     /// options. The result holds the same prepared cells, so it can be laid out again.
     /// - Parameters:
     ///   - layout: a layout made with `retainPrepared: true` (or by this method).
-    ///   - options: the new options; nil fields keep the layout's.
+    ///   - width, scale, maxTextLines: the new options; nil keeps the layout's (its style and
+    ///     table style are kept).
     /// - Throws: `.invalidOptions` for invalid options or a layout without prepared cells.
     /// - Complexity: O(clusters of the rows' variable texts) divided over the workers, plus O(n)
     ///   to build the table.
@@ -222,8 +223,9 @@ public final class FeedEngine: Sendable {
             heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n])), cells: nil, prepared: prepared)
     }
 
-    /// How many rows ahead the heights-only pass prefetches (8 measured best among 2, 4 and 8 on
-    /// the 100 000-row generated feed: 0.51–0.59 M rows/s without prefetching, 0.72–0.76 M with).
+    /// How many rows ahead the heights-only pass and `relayout` prefetch (8 measured best among 2,
+    /// 4 and 8 on the 100 000-row generated feed: the heights-only pass went from 0.51–0.59 M
+    /// rows/s without prefetching to 0.72–0.76 M).
     static let prefetchDistance = 8
 
     /// The heights (and optionally cells) of every status at `options`, computed in ordered
@@ -424,8 +426,10 @@ public struct FeedLayout: Sendable {
 
     /// Bytes this layout keeps per feed in its own structures: the geometry trees and the per-row
     /// arrays (ids, fingerprints, heights), at their allocated capacity. Retained cells are
-    /// counted by their own `residentBytes`; a heights-only layout (`retainCells: false`) keeps
-    /// about 29 bytes per row (8 id + 8 fingerprint + 8 height + ~4.3 geometry).
+    /// counted by their own `residentBytes`; retained prepared cells by the array that holds them
+    /// (`MemoryLayout<PreparedCell>.stride` per row), not by their contents, which the engine's
+    /// cache shares. A heights-only layout (`retainCells: false`) keeps about 29 bytes per row
+    /// (8 id + 8 fingerprint + 8 height + ~4.3 geometry).
     /// - Complexity: O(n / 256), or O(n) when cells are retained.
     public var residentBytes: Int {
         var bytes = geometry.residentBytes
@@ -433,6 +437,9 @@ public struct FeedLayout: Sendable {
         bytes += fingerprints.capacity * MemoryLayout<UInt64>.stride
         bytes += heights.capacity * MemoryLayout<Double>.stride
         if let cells { bytes += cells.capacity * MemoryLayout<CellLayout>.stride + cells.reduce(0) { $0 + $1.residentBytes } }
+        // Retained prepared cells: the array here; the cells themselves are shared with the
+        // engine's prepared-cell cache while they are in it (`PreparedCell.residentBytes` each).
+        if let prepared { bytes += prepared.capacity * MemoryLayout<PreparedCell>.stride }
         return bytes
     }
 }
