@@ -134,7 +134,7 @@ final class ExactnessTests: XCTestCase {
     func testAsciiWordsMatchShaping() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
         let buffer = ShapingBuffer()
-        var rng = SplitMix(seed: 2026)
+        var rng = SeededRandom(seed: 2026)
         var measured = 0, refused = 0
         for slot in [FontSlot.primary, .bold] {
             let file = fonts.file(slot)
@@ -176,15 +176,3 @@ final class ExactnessTests: XCTestCase {
     }
 }
 
-/// A small seeded generator for test inputs.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
