@@ -41,11 +41,24 @@ public final class FontSet: Sendable {
         primary = files["primary"]!
         bold = files["bold"]!
         emoji = files["emoji"]!
-        simplePrimary = SimpleAdvanceTable(font: primary)
-        simpleBold = SimpleAdvanceTable(font: bold)
+        (simplePrimary, asciiPrimary) = Self.fastPaths(primary)
+        (simpleBold, asciiBold) = Self.fastPaths(bold)
         coverage = [.primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji)]
-        asciiPrimary = (AsciiKerning.make(font: primary, script: .latin), AsciiKerning.make(font: primary, script: .han))
-        asciiBold = (AsciiKerning.make(font: bold, script: .latin), AsciiKerning.make(font: bold, script: .han))
+    }
+
+    /// A text face's tables for measuring without shaping, from one reading of its layout
+    /// tables: the lookups of every plan the engine uses and the glyphs they touch.
+    private static func fastPaths(_ font: FontFile) -> (SimpleAdvanceTable, (latin: AsciiKerning?, han: AsciiKerning?)) {
+        let lookups = font.allPlanLookups()
+        let touched = font.glyphsTouched(by: lookups)
+        // Where a lookup can match glyphs it does not list, no glyph is known to be inert: every
+        // one counts as touched (the CJK punctuation rule of the table still applies).
+        let inertKnown = !OTLayout.classZeroCanMatch(font, lookups)
+        let table = SimpleAdvanceTable(font: font, touched: inertKnown ? touched : [UInt64](repeating: ~0, count: touched.count))
+        let ascii = (
+            AsciiKerning.make(font: font, script: .latin, touchedByAnyPlan: touched),
+            AsciiKerning.make(font: font, script: .han, touchedByAnyPlan: touched))
+        return (table, ascii)
     }
 
     /// The ASCII-word table of a text face for runs of `script` (Latin or Han), if any.
@@ -230,13 +243,9 @@ struct SimpleAdvanceTable: Sendable {
     /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
     let advances: [UInt32]
 
-    init(font: FontFile) {
-        let lookups = font.allPlanLookups()
-        // Where a lookup can match glyphs it does not list, no glyph is known to be inert: every
-        // one counts as touched (the CJK punctuation rule below still applies).
-        let touched =
-            OTLayout.classZeroCanMatch(font, lookups)
-            ? [UInt64](repeating: ~0, count: 0x10000 / 64 + 1) : font.glyphsTouched(by: lookups)
+    /// - Parameter touched: one bit per glyph id, set for the glyphs shaping may change or use as
+    ///   context (every bit set when that is unknown).
+    init(font: FontFile, touched: [UInt64]) {
         var t = [UInt8](repeating: 0, count: 0x10000)
         var distinct: [UInt32] = []
         for cp in Self.whitespace { t[Int(cp)] = Self.plainOnly }

@@ -78,7 +78,9 @@ final class AsciiKerning: Sendable {
 
     /// The table of `font` for runs of `script`, or nil when the face's lookups for that plan do
     /// not allow it (see the type's documentation).
-    static func make(font: FontFile, script: UnicodeScript) -> AsciiKerning? {
+    /// - Parameter touchedByAnyPlan: one bit per glyph id, set for the glyphs some lookup of some
+    ///   plan reads or writes (`FontFile.glyphsTouched(by:)`): the separator is taken outside it.
+    static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> AsciiKerning? {
         var glyphOf = [UInt32](repeating: 0, count: 128)
         var advanceOf = [Int32](repeating: 0, count: 128)
         var charOf: [UInt32: Int] = [:]
@@ -146,11 +148,10 @@ final class AsciiKerning: Sendable {
         }
         guard gsubOK && gposOK else { return nil }
 
-        // A separator no lookup of the plan touches.
+        // A separator no lookup of any plan touches.
         let separator: UInt16? = [0x4E00, 0x4E01, 0x4E03].first { cp in
-            guard let g = font.nominalGlyph(UInt32(cp)) else { return false }
-            return plan.gsub.allSatisfy { font.glyphs(ofLookup: $0, inTable: "GSUB", among: [g]).isEmpty }
-                && plan.gpos.allSatisfy { font.glyphs(ofLookup: $0, inTable: "GPOS", among: [g]).isEmpty }
+            guard let g = font.nominalGlyph(UInt32(cp)), Int(g >> 6) < touchedByAnyPlan.count else { return false }
+            return touchedByAnyPlan[Int(g >> 6)] & (1 << UInt64(g & 63)) == 0
         }
         guard let separator else { return nil }
 

@@ -115,10 +115,16 @@ final class FontFile: @unchecked Sendable {
     /// The lookup indices (GSUB, GPOS) of the plan `ShapingBuffer.shape` uses for `script`:
     /// horizontal, default features, the Chinese language for the scripts it shapes as Chinese.
     func planLookups(script: UnicodeScript) -> (gsub: [UInt32], gpos: [UInt32]) {
+        let chinese = ShapingBuffer.shapesAsChinese(script.code)
+        return lookups(script: hb_script_from_string(script.code, 4), language: chinese ? hb_language_from_string("zh-cn", -1) : nil)
+    }
+
+    /// The lookup indices (GSUB, GPOS) of one shaping plan: horizontal, default features.
+    private func lookups(script: hb_script_t, language: hb_language_t?) -> (gsub: [UInt32], gpos: [UInt32]) {
         var props = hb_segment_properties_t()
         props.direction = HB_DIRECTION_LTR
-        props.script = hb_script_from_string(script.code, 4)
-        props.language = ShapingBuffer.shapesAsChinese(script.code) ? hb_language_from_string("zh-cn", -1) : nil
+        props.script = script
+        props.language = language
         guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { return ([], []) }
         defer { hb_shape_plan_destroy(plan) }
         func collect(_ tag: String) -> [UInt32] {
@@ -155,8 +161,6 @@ final class FontFile: @unchecked Sendable {
     /// their own, each with the Chinese language and with none (`ShapingBuffer.shape` uses one of
     /// the two), horizontal, default features.
     func allPlanLookups() -> (gsub: Set<UInt32>, gpos: Set<UInt32>) {
-        let lookups = hb_set_create()
-        defer { hb_set_destroy(lookups) }
         let tables = [hb_tag_from_string("GSUB", 4), hb_tag_from_string("GPOS", 4)]
         var scripts: Set<UInt32> = []
         for table in tables {
@@ -177,20 +181,9 @@ final class FontFile: @unchecked Sendable {
         let chinese = hb_language_from_string("zh-cn", -1)
         for script in scripts.sorted() where script != HB_SCRIPT_INVALID.rawValue && script != 0 {
             for language in [chinese, nil] {
-                var props = hb_segment_properties_t()
-                props.direction = HB_DIRECTION_LTR
-                props.script = hb_script_t(rawValue: script)
-                props.language = language
-                guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { continue }
-                defer { hb_shape_plan_destroy(plan) }
-                for (k, table) in tables.enumerated() {
-                    hb_set_clear(lookups)
-                    hb_ot_shape_plan_collect_lookups(plan, table, lookups)
-                    var lookup = hb_codepoint_t.max
-                    while hb_set_next(lookups, &lookup) != 0 {
-                        if k == 0 { result.gsub.insert(lookup) } else { result.gpos.insert(lookup) }
-                    }
-                }
+                let l = lookups(script: hb_script_t(rawValue: script), language: language)
+                result.gsub.formUnion(l.gsub)
+                result.gpos.formUnion(l.gpos)
             }
         }
         return result
@@ -202,7 +195,7 @@ final class FontFile: @unchecked Sendable {
     /// A glyph outside the set cannot be substituted, positioned or used as context by shaping:
     /// its advance is its hmtx advance next to any neighbour, provided no lookup matches "class
     /// 0" (the glyphs a class definition leaves out), which HarfBuzz does not enumerate;
-    /// `SimpleAdvanceTable` checks that (`OTLayout.classZeroCanMatch`).
+    /// `FontSet.fastPaths` checks that (`OTLayout.classZeroCanMatch`).
     func glyphsTouched(by lookups: (gsub: Set<UInt32>, gpos: Set<UInt32>)) -> [UInt64] {
         let glyphCount = Int(hb_face_get_glyph_count(face))
         var bits = [UInt64](repeating: 0, count: glyphCount / 64 + 1)
