@@ -99,10 +99,9 @@ final class AsciiKerning: Sendable {
         let plan = font.planLookups(script: script)
 
         let gsubOK: Bool = font.withTable("GSUB") { table in
-            let r = OTReader(table)
+            let r = OTReader(table, isGSUB: true)
             for lookup in plan.gsub {
-                guard let l = r.lookup(lookup, extensionType: 7) else { return false }
-                if (l.type == 5 || l.type == 6) && l.subtables.contains(where: { r.u16($0) != 3 }) { return false }
+                guard let l = r.lookup(lookup), !r.isContextual(l, withFormatOutside: [3]) else { return false }
                 let touched = font.glyphs(ofLookup: lookup, inTable: "GSUB", among: asciiGlyphs)
                 if touched.isEmpty { continue }
                 if l.type == 4 {
@@ -133,10 +132,9 @@ final class AsciiKerning: Sendable {
             return true
         }
         let gposOK: Bool = font.withTable("GPOS") { table in
-            let r = OTReader(table)
+            let r = OTReader(table, isGSUB: false)
             for lookup in plan.gpos {
-                guard let l = r.lookup(lookup, extensionType: 9) else { return false }
-                if (l.type == 7 || l.type == 8) && l.subtables.contains(where: { r.u16($0) != 3 }) { return false }
+                guard let l = r.lookup(lookup), !r.isContextual(l, withFormatOutside: [3]) else { return false }
                 let touched = font.glyphs(ofLookup: lookup, inTable: "GPOS", among: asciiGlyphs)
                 if touched.isEmpty { continue }
                 let pairsOnly = l.type == 2 && l.subtables.allSatisfy { r.u16($0 + 6) == 0 }
@@ -209,7 +207,16 @@ final class AsciiKerning: Sendable {
 /// Bounds-checked big-endian reads of an OpenType layout table (GSUB, GPOS): nil past the end.
 struct OTReader {
     let bytes: UnsafeRawBufferPointer
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// The extension lookup type (7 in GSUB, 9 in GPOS) and the contextual ones (GSUB 5 and 6,
+    /// GPOS 7 and 8).
+    private let extensionType: Int
+    private let contextTypes: ClosedRange<Int>
+
+    init(_ bytes: UnsafeRawBufferPointer, isGSUB: Bool) {
+        self.bytes = bytes
+        extensionType = isGSUB ? 7 : 9
+        contextTypes = isGSUB ? 5...6 : 7...8
+    }
 
     func u16(_ offset: Int) -> Int? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
@@ -222,9 +229,8 @@ struct OTReader {
     }
 
     /// A lookup's type and its subtables' offsets from the table start, extension subtables
-    /// resolved (`extensionType`: 7 in GSUB, 9 in GPOS); nil when malformed or when extension
-    /// subtables disagree on the type.
-    func lookup(_ index: UInt32, extensionType: Int) -> (type: Int, subtables: [Int])? {
+    /// resolved; nil when malformed or when extension subtables disagree on the type.
+    func lookup(_ index: UInt32) -> (type: Int, subtables: [Int])? {
         guard let listOffset = u16(8), let count = u16(listOffset), Int(index) < count,
             let lookupOffset = u16(listOffset + 2 + 2 * Int(index))
         else { return nil }
@@ -244,6 +250,12 @@ struct OTReader {
         }
         if let resolved { type = resolved }
         return (type, subtables)
+    }
+
+    /// True when `l` is contextual (GSUB 5/6, GPOS 7/8) with a subtable of a format outside
+    /// `formats` (1: glyph sequences, 2: classes, 3: coverage tables).
+    func isContextual(_ l: (type: Int, subtables: [Int]), withFormatOutside formats: Set<Int>) -> Bool {
+        contextTypes.contains(l.type) && l.subtables.contains { u16($0).map { !formats.contains($0) } ?? true }
     }
 
     /// The glyphs of a coverage table, in coverage-index order.
@@ -287,19 +299,13 @@ enum OTLayout {
     static func classZeroCanMatch(
         gsub: UnsafeRawBufferPointer, gpos: UnsafeRawBufferPointer, _ lookups: (gsub: Set<UInt32>, gpos: Set<UInt32>)
     ) -> Bool {
-        let s = OTReader(gsub)
+        let s = OTReader(gsub, isGSUB: true)
         for lookup in lookups.gsub {
-            guard let l = s.lookup(lookup, extensionType: 7) else { return true }
-            if (l.type == 5 || l.type == 6) && l.subtables.contains(where: { s.u16($0) != 1 && s.u16($0) != 3 }) {
-                return true
-            }
+            guard let l = s.lookup(lookup), !s.isContextual(l, withFormatOutside: [1, 3]) else { return true }
         }
-        let r = OTReader(gpos)
+        let r = OTReader(gpos, isGSUB: false)
         for lookup in lookups.gpos {
-            guard let l = r.lookup(lookup, extensionType: 9) else { return true }
-            if (l.type == 7 || l.type == 8) && l.subtables.contains(where: { r.u16($0) != 1 && r.u16($0) != 3 }) {
-                return true
-            }
+            guard let l = r.lookup(lookup), !r.isContextual(l, withFormatOutside: [1, 3]) else { return true }
             if l.type == 2 {
                 for sub in l.subtables where r.u16(sub) == 2 {
                     if pairClassZeroAdjusts(r, sub) { return true }
