@@ -89,19 +89,16 @@ public final class FeedEngine: Sendable {
     /// `cell(for:options:)` with the status's id and fingerprint already read; the status itself
     /// is only evaluated on a miss of both caches.
     func cell(for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
-        let key = options.key(id, fingerprint)
-        if let c = layouts.value(for: key) { return c }
-        let c = cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style)
-            .layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
-        layouts.insert(c, for: key)
-        return c
+        cell(prepared: cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style), id: id,
+             fingerprint: fingerprint, options: options)
     }
 
-    /// `cell(for:options:)` from the status's prepared cell.
-    func cell(for prepared: PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
+    /// `cell(for:options:)` from the status's prepared cell, which is only evaluated on a miss of
+    /// the cell-layout cache.
+    func cell(prepared: @autoclosure () -> PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
         let key = options.key(id, fingerprint)
         if let c = layouts.value(for: key) { return c }
-        let c = prepared.layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
+        let c = prepared().layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
         layouts.insert(c, for: key)
         return c
     }
@@ -321,7 +318,7 @@ public final class FeedEngine: Sendable {
                         if let pr {
                             let p = self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style)
                             pr[i] = p
-                            cell = self.cell(for: p, id: id, fingerprint: fingerprint, options: options)
+                            cell = self.cell(prepared: p, id: id, fingerprint: fingerprint, options: options)
                         } else {
                             cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
                         }
