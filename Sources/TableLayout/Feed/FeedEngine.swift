@@ -203,13 +203,8 @@ public final class FeedEngine: Sendable {
                 while true {
                     let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     if k >= chunkCount { return }
-                    let end = min(n, (k + 1) * chunk)
-                    for i in (k * chunk)..<end {
-                        // The memory of the cell a few rows ahead is requested now, so that the
-                        // misses of independent rows overlap (the cells of a large feed are cold).
-                        if i + Self.prefetchDistance < end { cells[i + Self.prefetchDistance].prefetchForHeights() }
-                        h[i] = cells[i].heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
-                    }
+                    let rows = (k * chunk)..<min(n, (k + 1) * chunk)
+                    Self.heights(of: UnsafeBufferPointer(rebasing: cells[rows]), options: options, into: h.baseAddress! + rows.lowerBound)
                 }
             }
         }
@@ -218,6 +213,17 @@ public final class FeedEngine: Sendable {
         return try FeedLayout(
             options: options, statusIDs: layout.statusIDs, fingerprints: layout.fingerprints,
             heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n])), cells: nil, prepared: prepared)
+    }
+
+    /// Each cell's row height at `options` (`PreparedCell.heights`) into `out`, with the memory of
+    /// the cell `prefetchDistance` rows ahead requested first, so that the misses of independent
+    /// rows overlap (the cells of a large feed are cold): the core of the heights-only pass and
+    /// of `relayout`.
+    private static func heights(of cells: UnsafeBufferPointer<PreparedCell>, options: FeedOptions, into out: UnsafeMutablePointer<Double>) {
+        for i in cells.indices {
+            if i + prefetchDistance < cells.count { cells[i + prefetchDistance].prefetchForHeights() }
+            out[i] = cells[i].heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
+        }
     }
 
     /// How many rows ahead the heights-only pass and `relayout` prefetch (8 measured best among 2,
@@ -301,13 +307,8 @@ public final class FeedEngine: Sendable {
                         f[i] = fingerprint
                         prepared.append(self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style))
                     }
-                    let m = prepared.count
-                    for j in 0..<m {
-                        if j + Self.prefetchDistance < m { prepared[j + Self.prefetchDistance].prefetchForHeights() }
-                        h[range.lowerBound + j] = prepared[j]
-                            .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
-                        if let pr { pr[range.lowerBound + j] = prepared[j] }
-                    }
+                    prepared.withUnsafeBufferPointer { Self.heights(of: $0, options: options, into: h.baseAddress! + range.lowerBound) }
+                    if let pr { for (j, p) in prepared.enumerated() { pr[range.lowerBound + j] = p } }
                 } else {
                     for i in range {
                         let id = statuses[i].id
