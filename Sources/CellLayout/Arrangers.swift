@@ -25,16 +25,26 @@ extension PreparedTextBox {
             let x1 = max(min(moved.maxX, frame.maxX), x0)
             return Rect(x: x0, y: moved.minY, width: x1 - x0, height: moved.height)
         }
+        // Rects are placed as the layout finds them: no intermediate arrays.
         var hits: [EntityHit] = []
-        if !prepared.text.entities.isEmpty {
-            for e in layout.entityRects(of: prepared) where !e.rects.isEmpty {
-                let entity = prepared.text.entities[e.entity]
-                hits.append(EntityHit(kind: entity.kind, value: entity.value, rects: e.rects.map(place)))
+        let entities = prepared.text.entities
+        if !entities.isEmpty {
+            hits.reserveCapacity(entities.count)
+            var current = -1
+            layout.forEachEntityRect(of: prepared) { e, rect in
+                if e == current {
+                    hits[hits.count - 1].rects.append(place(rect))
+                } else {
+                    current = e
+                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, rects: [place(rect)]))
+                }
             }
         }
         var objects: [ImageFrame] = []
-        if !prepared.text.attachments.isEmpty {
-            objects = layout.attachmentRects(of: prepared).map { ImageFrame(name: $0.object.name, frame: place($0.rect)) }
+        let attachments = prepared.text.attachments
+        if !attachments.isEmpty {
+            objects.reserveCapacity(attachments.count)
+            layout.forEachAttachmentRect(of: prepared) { objects.append(ImageFrame(name: $0.name, frame: place($1))) }
         }
         var token: Rect?
         if let t = layout.token, t.width > 0 {
@@ -143,6 +153,7 @@ struct StackedArranger {
 
     func arrange(statusID: Int64, styleName: String) -> CellLayout {
         var blocks: [CellBlock] = []
+        blocks.reserveCapacity(CellBlock.Kind.count)
         var y = 0.0
         func push(_ kind: CellBlock.Kind, _ h: Double) -> Rect {
             let r = Rect(x: 0, y: y, width: width, height: h)
@@ -247,6 +258,7 @@ struct StackedArranger {
         // Toolbar: three equal buttons over the full width; edges rounded once, so they tile.
         let bar = push(.toolbar, m.toolbarHeight)
         var buttons: [ToolbarButton] = []
+        buttons.reserveCapacity(parts.toolbar.count)
         let n = Double(parts.toolbar.count)
         for (i, b) in parts.toolbar.enumerated() {
             let x0 = grid.round(width * Double(i) / n), x1 = grid.round(width * Double(i + 1) / n)
@@ -294,6 +306,7 @@ struct StackedArranger {
     private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {
         let rects = PictureGrid.frames(pictures[...], contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
         var out: [PictureFrame] = []
+        out.reserveCapacity(pictures.count)
         var bounds = Rect(x: m.padding, y: top, width: 0, height: 0)
         for (p, r) in zip(pictures, rects) {
             let f = r.offsetBy(dx: m.padding, dy: top)

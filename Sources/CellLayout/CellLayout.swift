@@ -128,6 +128,9 @@ public enum ContentKind: String, Sendable, Hashable, CaseIterable, Comparable {
 public struct CellBlock: Sendable, Equatable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case topGap, title, profile, text, retweet, pictures, card, tag, padding, toolbar, bottomGap
+
+        /// The number of kinds: a cell has at most one block of each.
+        static let count = allCases.count
     }
     public var kind: Kind
     /// Full cell width, `height` tall.

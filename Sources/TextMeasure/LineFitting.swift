@@ -364,13 +364,22 @@ extension TextLayout {
     /// cut away by truncation). Rects span the line box vertically.
     /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
     public func entityRects(of prepared: PreparedText) -> [EntityRects] {
+        let count = prepared.text.entities.count
+        guard count > 0 else { return [] }
+        var result = (0..<count).map { EntityRects(entity: $0, rects: []) }
+        forEachEntityRect(of: prepared) { e, rect in result[e].rects.append(rect) }
+        return result
+    }
+
+    /// Calls `body` with each line fragment of each entity: the entity's index and its rect
+    /// (relative to the text's origin, spanning the line box vertically), in entity order and, for
+    /// one entity, top to bottom. Entities cut away by truncation give no call. `entityRects` as a
+    /// visitor, for callers that transform the rects anyway (no intermediate arrays).
+    /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
+    public func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
         let entities = prepared.text.entities
-        guard !entities.isEmpty else { return [] }
-        var result: [EntityRects] = []
-        result.reserveCapacity(entities.count)
-        for (e, entity) in entities.enumerated() {
-            var rects: [Rect] = []
-            let range = entity.range
+        for e in entities.indices {
+            let range = entities[e].range
             var li = firstLine(endingAfter: range.lowerBound)
             while li < lines.count && lines[li].range.lowerBound < range.upperBound {
                 let line = lines[li]
@@ -389,12 +398,10 @@ extension TextLayout {
                     x += cluster.advance
                 }
                 if x0 >= 0 && x1 > x0 {
-                    rects.append(Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
+                    body(e, Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
                 }
             }
-            result.append(EntityRects(entity: e, rects: rects))
         }
-        return result
     }
 
     /// The index of the first line whose range ends after `offset` (`lines.count` when none).
@@ -410,9 +417,17 @@ extension TextLayout {
     /// The frame of each visible inline object, relative to the text's origin.
     /// - Complexity: O(lines + clusters of the lines holding objects, up to the last object).
     public func attachmentRects(of prepared: PreparedText) -> [(object: InlineObject, rect: Rect)] {
-        let objects = prepared.text.attachments
-        guard !objects.isEmpty else { return [] }
         var result: [(object: InlineObject, rect: Rect)] = []
+        forEachAttachmentRect(of: prepared) { result.append(($0, $1)) }
+        return result
+    }
+
+    /// Calls `body` with each visible inline object and its frame (relative to the text's
+    /// origin), in text order: `attachmentRects` as a visitor.
+    /// - Complexity: O(lines + clusters of the lines holding objects, up to the last object).
+    public func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
+        let objects = prepared.text.attachments
+        guard !objects.isEmpty else { return }
         var next = 0
         for line in lines {
             // Objects before this line were cut away (truncation) or are not clusters of their own.
@@ -428,12 +443,11 @@ extension TextLayout {
                 if objects[next].offset == start, cluster.flags & ClusterFlags.attachment != 0 {
                     let o = objects[next]
                     // The cluster's advance is the object's width as measured (non-finite or negative → 0).
-                    result.append((o, Rect(x: x, y: line.baseline - o.ascent, width: cluster.advance, height: o.ascent + o.descent)))
+                    body(o, Rect(x: x, y: line.baseline - o.ascent, width: cluster.advance, height: o.ascent + o.descent))
                     next += 1
                 }
                 x += cluster.advance
             }
         }
-        return result
     }
 }
