@@ -11,14 +11,15 @@ import TextMeasure
 /// Places a laid-out text at `frame`, with its entities, inline objects and token in cell coordinates.
 /// A text cut without a token (a one-line label) has no token frame. Parts reaching past the frame's
 /// sides (a single grapheme cluster wider than the line, which never splits) are clipped to it.
-func makeTextBox(_ box: PreparedTextBox, _ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+func makeTextBox(_ box: PreparedTextBox, _ layout: consuming TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
     box.place(layout, frame: frame, grid: grid)
 }
 
 extension PreparedTextBox {
     /// `makeTextBox`, as a method so that the stored prepared text is read in place (a copy of
     /// `prepared` retains every array it holds).
-    fileprivate func place(_ layout: TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
+    /// The layout is consumed: it moves into the text box (no copy, no retain of its lines).
+    fileprivate func place(_ layout: consuming TextLayout, frame: Rect, grid: PixelGrid) -> TextBox {
         func place(_ r: Rect) -> Rect {
             let moved = grid.round(r.offsetBy(dx: frame.minX, dy: frame.minY))
             let x0 = min(max(moved.minX, frame.minX), frame.maxX)
@@ -112,10 +113,10 @@ struct ClassicArranger {
                 truncationToken: maxLines > 0 ? parts.token : nil)
             let frame = grid.round(Rect(
                 x: s, y: textTop, width: min(l.size.width, grid.ceil(max(0, width - 2 * s))), height: l.size.height))
-            text = makeTextBox(p, l, frame: frame, grid: grid)
             textBottom = frame.maxY
             truncated = l.isTruncated
             extra = l.fullHeight - l.size.height
+            text = makeTextBox(p, l, frame: frame, grid: grid)
         }
         let height = textBottom + s
         let blocks = [
@@ -300,7 +301,8 @@ struct StackedArranger {
             truncationToken: token)
         let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
         // A text without lines (an empty retweet text) takes no space, paddings included.
-        return (makeTextBox(p, l, frame: frame, grid: grid), l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height)
+        let height = l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
+        return (makeTextBox(p, l, frame: frame, grid: grid), height)
     }
 
     private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {

@@ -36,15 +36,15 @@ public struct CellLayout: Sendable, Equatable {
     public var time: TextBox
     /// The classic style's "来自 source" label.
     public var source: TextBox?
-    public var titleBar: TitleBarLayout?
+    @OutOfLine public var titleBar: TitleBarLayout?
     /// The main text (nil when the status has no text).
     public var text: TextBox?
-    public var retweet: RetweetLayout?
+    @OutOfLine public var retweet: RetweetLayout?
     /// The status's own picture grid (not the retweet's).
     public var pictures: PictureGridLayout?
     /// The status's own card (not the retweet's).
-    public var card: CardLayout?
-    public var tag: TagLayout?
+    @OutOfLine public var card: CardLayout?
+    @OutOfLine public var tag: TagLayout?
     public var toolbar: ToolbarLayout?
 
     /// The block of `kind`, if present.
@@ -248,7 +248,7 @@ public struct RetweetLayout: Sendable, Equatable {
     /// The retweet's text ("@name:" + text).
     public var text: TextBox
     public var pictures: PictureGridLayout?
-    public var card: CardLayout?
+    @OutOfLine public var card: CardLayout?
 }
 
 /// The tag row below the content (a place tag has an icon and is taller).
@@ -275,4 +275,26 @@ public struct ToolbarButton: Sendable, Equatable {
 public struct ToolbarLayout: Sendable, Equatable {
     public var frame: Rect
     public var buttons: [ToolbarButton]
+}
+
+/// An optional block stored behind one immutable reference: the blocks most cells lack (title,
+/// retweet, card, tag) take 8 bytes of the cell value instead of hundreds, so building, returning
+/// and copying a `CellLayout` moves a pointer, not the blocks' bytes. Value semantics are kept:
+/// the box is never mutated, a set stores a new one.
+@propertyWrapper
+public struct OutOfLine<Value: Sendable & Equatable>: Sendable, Equatable {
+    private final class Box: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+    private var box: Box?
+
+    public init(wrappedValue: Value?) { box = wrappedValue.map(Box.init) }
+
+    public var wrappedValue: Value? {
+        get { box?.value }
+        set { box = newValue.map(Box.init) }
+    }
+
+    public static func == (a: OutOfLine, b: OutOfLine) -> Bool { a.box === b.box || a.wrappedValue == b.wrappedValue }
 }

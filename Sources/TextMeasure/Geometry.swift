@@ -68,14 +68,14 @@ public struct PixelGrid: Hashable, Sendable {
     }
 
     /// The nearest grid position (ties away from zero).
-    @inlinable public func round(_ v: Double) -> Double { Self.roundHalfAwayFromZero(v * scale) / scale }
+    @inlinable @inline(__always) public func round(_ v: Double) -> Double { Self.roundHalfAwayFromZero(v * scale) / scale }
     /// The smallest grid position not below `v` (tolerates 1e-9 of float noise).
-    @inlinable public func ceil(_ v: Double) -> Double { (v * scale - 1e-9).rounded(.up) / scale }
+    @inlinable @inline(__always) public func ceil(_ v: Double) -> Double { (v * scale - 1e-9).rounded(.up) / scale }
     /// The largest grid position not above `v` (tolerates 1e-9 of float noise).
     @inlinable public func floor(_ v: Double) -> Double { (v * scale + 1e-9).rounded(.down) / scale }
 
     /// A rect whose four edges are each rounded to the grid.
-    @inlinable public func round(_ r: Rect) -> Rect {
+    @inlinable @inline(__always) public func round(_ r: Rect) -> Rect {
         let x0 = round(r.minX), y0 = round(r.minY)
         let x1 = round(r.maxX), y1 = round(r.maxY)
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

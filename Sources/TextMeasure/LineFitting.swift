@@ -378,27 +378,31 @@ extension TextLayout {
     /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
     public func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
         let entities = prepared.text.entities
-        for e in entities.indices {
-            let range = entities[e].range
-            var li = firstLine(endingAfter: range.lowerBound)
-            while li < lines.count && lines[li].range.lowerBound < range.upperBound {
-                let line = lines[li]
-                li += 1
-                guard line.range.overlaps(range) else { continue }
-                var x = 0.0, x0 = -1.0, x1 = 0.0
-                for c in line.clusters {
-                    let start = prepared.utf16Offset(ofCluster: c)
-                    if start >= range.upperBound { break }  // clusters are in text order
-                    let cluster = prepared.clusters[c]
-                    // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
-                    if start < Int(cluster.end) && range.lowerBound < Int(cluster.end) {
-                        if x0 < 0 { x0 = x }
-                        if cluster.flags & ClusterFlags.hanging == 0 { x1 = x + cluster.advance }
+        guard !entities.isEmpty else { return }
+        prepared.clusters.withUnsafeBufferPointer { cl in
+            for e in entities.indices {
+                let range = entities[e].range
+                var li = firstLine(endingAfter: range.lowerBound)
+                while li < lines.count && lines[li].range.lowerBound < range.upperBound {
+                    let line = lines[li]
+                    li += 1
+                    guard line.range.overlaps(range) else { continue }
+                    var x = 0.0, x0 = -1.0, x1 = 0.0
+                    var start = line.clusters.lowerBound == 0 ? 0 : Int(cl[line.clusters.lowerBound - 1].end)
+                    for c in line.clusters {
+                        if start >= range.upperBound { break }  // clusters are in text order
+                        let end = Int(cl[c].end)
+                        // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
+                        if start < end && range.lowerBound < end {
+                            if x0 < 0 { x0 = x }
+                            if cl[c].flags & ClusterFlags.hanging == 0 { x1 = x + cl[c].advance }
+                        }
+                        x += cl[c].advance
+                        start = end
                     }
-                    x += cluster.advance
-                }
-                if x0 >= 0 && x1 > x0 {
-                    body(e, Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
+                    if x0 >= 0 && x1 > x0 {
+                        body(e, Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
+                    }
                 }
             }
         }
@@ -428,25 +432,27 @@ extension TextLayout {
     public func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
         let objects = prepared.text.attachments
         guard !objects.isEmpty else { return }
-        var next = 0
-        for line in lines {
-            // Objects before this line were cut away (truncation) or are not clusters of their own.
-            while next < objects.count && objects[next].offset < line.range.lowerBound { next += 1 }
-            if next == objects.count { break }
-            if objects[next].offset >= line.range.upperBound { continue }
-            var x = 0.0
-            for c in line.clusters {
-                let start = prepared.utf16Offset(ofCluster: c)
-                while next < objects.count && objects[next].offset < start { next += 1 }
-                if next == objects.count || objects[next].offset >= line.range.upperBound { break }
-                let cluster = prepared.clusters[c]
-                if objects[next].offset == start, cluster.flags & ClusterFlags.attachment != 0 {
-                    let o = objects[next]
-                    // The cluster's advance is the object's width as measured (non-finite or negative → 0).
-                    body(o, Rect(x: x, y: line.baseline - o.ascent, width: cluster.advance, height: o.ascent + o.descent))
-                    next += 1
+        prepared.clusters.withUnsafeBufferPointer { cl in
+            var next = 0
+            for line in lines {
+                // Objects before this line were cut away (truncation) or are not clusters of their own.
+                while next < objects.count && objects[next].offset < line.range.lowerBound { next += 1 }
+                if next == objects.count { break }
+                if objects[next].offset >= line.range.upperBound { continue }
+                var x = 0.0
+                var start = line.clusters.lowerBound == 0 ? 0 : Int(cl[line.clusters.lowerBound - 1].end)
+                for c in line.clusters {
+                    while next < objects.count && objects[next].offset < start { next += 1 }
+                    if next == objects.count || objects[next].offset >= line.range.upperBound { break }
+                    if objects[next].offset == start, cl[c].flags & ClusterFlags.attachment != 0 {
+                        let o = objects[next]
+                        // The cluster's advance is the object's width as measured (non-finite or negative → 0).
+                        body(o, Rect(x: x, y: line.baseline - o.ascent, width: cl[c].advance, height: o.ascent + o.descent))
+                        next += 1
+                    }
+                    x += cl[c].advance
+                    start = Int(cl[c].end)
                 }
-                x += cluster.advance
             }
         }
     }
