@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
 import UnicodeText
 
 /// The real text engine: FreeType-validated fonts, HarfBuzz shaping, UAX #14 line breaking.
@@ -21,7 +27,7 @@ import UnicodeText
 ///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
 /// immutable `hb_ot` fonts, the word cache is sharded behind locks, a call's scratch buffers are
-/// its own: taken from the measurer's pool under its lock and given back when the call ends).
+/// its own: kept per thread, taken at the start of the call and given back when it ends).
 public final class TextMeasurer: TextMeasuring, Sendable {
     public let fonts: FontSet
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
@@ -31,10 +37,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     private let coveragePrimary: CoverageBits
     private let coverageBold: CoverageBits
     private let coverageEmoji: CoverageBits
-    /// Buffers of idle `prepare` calls (at most `maxPooledScratch`), reused so that a text costs no
-    /// allocation for its code units, break flags, word state or HarfBuzz buffer.
-    private let scratchPool = Locked<[PrepareScratch]>([])
-    private static let maxPooledScratch = 4
 
     /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
     /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
@@ -88,8 +90,14 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         return p
     }
 
-    private func prepareUncached(_ text: AttributedText) -> PreparedText {
-        var scratch = scratchPool.withLock { $0.popLast() } ?? PrepareScratch()
+    /// `prepare` without the prepared-text cache (neither read nor filled); shaped words are
+    /// still looked up and cached.
+    public func prepareUncached(_ text: AttributedText) -> PreparedText {
+        // The thread's buffers, so that a text costs no allocation for its code units, break
+        // flags, word state or HarfBuzz buffer (a nested call on the same thread finds none).
+        let slot = ThreadState.current
+        var scratch = slot.scratch ?? PrepareScratch()
+        slot.scratch = nil
         var units: [UInt16] = []
         swap(&units, &scratch.units)
         Self.fillUTF16(text, into: &units)
@@ -97,11 +105,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             prepare(text, buf, &scratch)
         }
         swap(&units, &scratch.units)
-        if scratch.isSmall {
-            scratchPool.withLock { pool in
-                if pool.count < Self.maxPooledScratch { pool.append(scratch) }
-            }
-        }
+        if scratch.isSmall { slot.scratch = scratch }
         return prepared
     }
 
@@ -656,7 +660,49 @@ extension GlyphStorage {
     }
 }
 
-/// The reusable buffers of a `prepare` call (see `TextMeasurer.scratchPool`).
+/// State the package keeps per thread, in a thread-specific slot (no lock, and no cache line
+/// shared with other cores): the `prepare` buffers of the thread's last call, and a small index
+/// that per-thread shards are chosen by (`currentThreadIndex`). Freed when the thread exits.
+final class ThreadState {
+    /// The thread's index, in the order threads first asked (0, 1, 2, …).
+    let index: Int
+    /// `prepare` buffers kept between the thread's calls (a pool behind one lock was taken twice
+    /// per text by every thread).
+    fileprivate var scratch: PrepareScratch?
+
+    private init(index: Int) { self.index = index }
+
+    private static let nextIndex = Atomic<Int>(0)
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Glibc)
+            guard let pointer else { return }
+            #endif
+            Unmanaged<ThreadState>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+
+    /// This thread's state (made on its first call).
+    static var current: ThreadState {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let state = ThreadState(index: nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue)
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+}
+
+/// The calling thread's index (0 for the first thread that asked, then 1, 2, …): for data kept
+/// per thread, such as shards that only their thread uses, so that threads never wait for each
+/// other or share cache lines there.
+package var currentThreadIndex: Int { ThreadState.current.index }
+
+/// The reusable buffers of a `prepare` call (see `ThreadState`).
 private struct PrepareScratch: @unchecked Sendable {
     var units: [UInt16] = []
     var breaks: [BreakFlags] = []

@@ -1,3 +1,4 @@
+import Foundation
 import TextMeasure
 import XCTest
 import _LayoutTestSupport
@@ -46,5 +47,26 @@ final class PixelGridTests: XCTestCase {
         XCTAssertEqual(PixelGrid(scale: 3).round(1.0 / 6), 1.0 / 3)
         XCTAssertEqual(PixelGrid(scale: 3).round(0.1), 0)
         XCTAssertEqual(PixelGrid(scale: 2).round(-0.1).sign, .minus)
+    }
+}
+
+/// The per-thread state of the text engine: each thread has its own index, stable across calls.
+final class ThreadStateTests: XCTestCase {
+    func testThreadsHaveDistinctStableIndices() {
+        final class Seen: @unchecked Sendable { var indices: [[Int]] = [[], [], []] }
+        let seen = Seen()
+        let done = DispatchGroup()
+        for k in 0..<3 {
+            done.enter()
+            Thread {
+                seen.indices[k] = [currentThreadIndex, currentThreadIndex]
+                Thread.sleep(forTimeInterval: 0.05)  // all three alive at once
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        for pair in seen.indices { XCTAssertEqual(pair[0], pair[1]) }
+        XCTAssertEqual(Set(seen.indices.map { $0[0] }).count, 3)
+        XCTAssertEqual(currentThreadIndex, currentThreadIndex)
     }
 }
