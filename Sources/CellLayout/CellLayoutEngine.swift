@@ -134,8 +134,13 @@ public struct CellLayoutEngine: Sendable {
         return status.createdAtText ?? ""
     }
 
-    /// Prepares `text` with the engine's measurer.
-    func prep(_ text: AttributedText) -> PreparedTextBox { PreparedTextBox(measurer.prepare(text)) }
+    /// Prepares `text` with the engine's measurer, past its prepared-text cache: the engine caches
+    /// its cells' texts itself, in `preparedCells` (keyed by the status's content), so the same
+    /// texts held by a second cache would only be inserted and evicted twice (on a feed larger
+    /// than the caches, that churn cost ~15 % of a precompute and, freeing memory other threads
+    /// allocated, most of its waits between cores). Shaped words are still cached by the measurer;
+    /// repeated labels go through `labels`.
+    func prep(_ text: AttributedText) -> PreparedTextBox { PreparedTextBox(measurer.prepareUncached(text)) }
 
     func readMoreToken(_ style: CellStyle, size: Double) -> PreparedTextBox {
         labels.prepared(AttributedText(style.readMoreToken, size: size, role: .cellLink), measurer: measurer)

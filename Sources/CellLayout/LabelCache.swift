@@ -7,17 +7,23 @@ import TextMeasure
 ///   cache's key: hashed and compared by its UTF-8 bytes), made outside any lock: a label prepares
 ///   the same way whenever its attributed text is equal, because the measurer is fixed for the
 ///   cache's lifetime.
-/// - Bound: `capacity` entries (default 2 048, a few hundred KB), split over 8 shards.
+/// - Shards: one per thread (`currentThreadIndex` modulo `shardCount`), each a whole table: a
+///   thread finds its labels in its own shard, so threads laying out cells side by side neither
+///   wait for one lock nor move the same lock and label objects (whose reference counts every
+///   cell changes) back and forth between their cores. A label is prepared once per thread that
+///   shows it; the values are equal, because the measurer is the same.
+/// - Bound: `capacity` entries per shard (default 2 048, a few hundred KB).
 /// - Eviction: when a shard is full, it is dropped whole (labels are cheap to prepare again; a
 ///   full shard means the labels do not repeat and keeping them would not pay).
 /// - Invalidation: none; the cache belongs to one engine, and so to one measurer.
 ///
-/// Thread-safety: `Sendable`; every cell looks labels up, so the locks are per shard and held only
-/// for the table access (never while hashing or preparing): threads laying out cells side by side
-/// look up the same few labels at the same moments.
+/// Thread-safety: `Sendable`; each shard has its own lock (threads beyond `shardCount` share
+/// shards), held only for the table access, never while hashing or preparing.
 final class LabelCache: Sendable {
     struct State {
         var table: [TextKey: PreparedTextBox] = [:]
+        /// The metrics of each style prepared so far on this shard, shared by its cells.
+        var stackedMetrics: [String: Shared<StackedMetrics>] = [:]
         var hits = 0
         var misses = 0
         var evictions = 0
@@ -26,29 +32,30 @@ final class LabelCache: Sendable {
     static let shardCount = 8
     let capacity: Int
     private let shards: [Locked<State>]
-    /// The metrics of each style prepared so far, shared by its cells.
-    private let stackedMetrics = Locked([String: Shared<StackedMetrics>]())
-
-    /// One shared instance of `m` per style name (a style whose metrics changed under the same
-    /// name gets a new instance). - Complexity: O(1) plus one comparison of the metrics.
-    func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
-        stackedMetrics.withLock { table in
-            if let box = table[style], box.value == m { return box }
-            let box = Shared(m)
-            table[style] = box
-            return box
-        }
-    }
 
     init(capacity: Int = 2048) {
-        self.capacity = capacity
+        self.capacity = max(1, capacity)
         shards = (0..<Self.shardCount).map { _ in Locked(State()) }
+    }
+
+    /// The calling thread's shard.
+    private var shard: Locked<State> { shards[currentThreadIndex % Self.shardCount] }
+
+    /// One shared instance of `m` per style name and shard (a style whose metrics changed under
+    /// the same name gets a new instance). - Complexity: O(1) plus one comparison of the metrics.
+    func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
+        shard.withLock { s in
+            if let box = s.stackedMetrics[style], box.value == m { return box }
+            let box = Shared(m)
+            s.stackedMetrics[style] = box
+            return box
+        }
     }
 
     /// The prepared `text`, from the table or prepared by `measurer` (and stored).
     func prepared(_ text: AttributedText, measurer: any TextMeasuring) -> PreparedTextBox {
         let key = TextKey(text: text)
-        let shard = shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
+        let shard = shard
         if let hit = shard.withLock({ s -> PreparedTextBox? in
             guard let p = s.table[key] else { return nil }
             s.hits += 1
@@ -56,16 +63,19 @@ final class LabelCache: Sendable {
         }) {
             return hit
         }
-        let p = PreparedTextBox(measurer.prepare(text))
-        let shareCapacity = max(1, capacity / Self.shardCount)
+        let p = PreparedTextBox(measurer.prepareUncached(text))
+        // A dropped table is freed after the lock is released.
+        var dropped: [TextKey: PreparedTextBox] = [:]
         shard.withLock { s in
             s.misses += 1
-            if s.table.count >= shareCapacity {
-                s.table.removeAll(keepingCapacity: true)
+            if s.table.count >= capacity {
+                swap(&dropped, &s.table)
+                s.table.reserveCapacity(dropped.count)
                 s.evictions += 1
             }
             s.table[key] = p
         }
+        withExtendedLifetime(dropped) {}
         return p
     }
 

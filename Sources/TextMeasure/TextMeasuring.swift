@@ -9,12 +9,21 @@ public protocol TextMeasuring: Sendable {
     /// be called concurrently.
     func prepare(_ text: AttributedText) -> PreparedText
 
+    /// `prepare(text)` without any cache of whole prepared texts the measurer keeps (caches of
+    /// smaller parts, such as shaped words, may still serve): for callers that cache what they
+    /// prepare themselves, so that one text is not held, and evicted, by two caches. MUST return
+    /// a value equal to `prepare(text)`.
+    func prepareUncached(_ text: AttributedText) -> PreparedText
+
     /// Size of `string` on one line (no wrapping), height from the fonts' natural metrics: the
     /// `sizeWithAttributes` case. MAY be called concurrently.
     func singleLineSize(_ string: String, attributes: TextAttributes) -> Size
 }
 
 extension TextMeasuring {
+    /// `prepare(text)`: for measurers that keep no cache of prepared texts.
+    public func prepareUncached(_ text: AttributedText) -> PreparedText { prepare(text) }
+
     /// Prepares and lays out in one call.
     public func layout(_ text: AttributedText, _ options: LayoutOptions, truncationToken: AttributedText? = nil) -> TextLayout {
         prepare(text).layout(options, truncationToken: truncationToken.map(prepare))

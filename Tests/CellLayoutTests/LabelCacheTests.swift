@@ -1,3 +1,4 @@
+import Foundation
 import StatusModel
 import TextMeasure
 import XCTest
@@ -28,7 +29,7 @@ final class LabelCacheTests: XCTestCase {
     }
 
     func testFullShardsAreDroppedAndCounted() {
-        let cache = LabelCache(capacity: 16)  // 2 per shard
+        let cache = LabelCache(capacity: 16)  // 16 in the test thread's shard
         let m = FixedAdvanceMeasurer()
         let labels = (0..<100).map { "label \($0)" }
         for s in labels { _ = cache.prepared(AttributedText(s, size: 14), measurer: m) }
@@ -47,6 +48,49 @@ final class LabelCacheTests: XCTestCase {
             TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14, role: .cellLink)))
         // Canonically equivalent but different bytes: different keys (they may shape differently).
         XCTAssertNotEqual(TextKey(text: AttributedText("\u{E9}", size: 14)), TextKey(text: AttributedText("e\u{301}", size: 14)))
+    }
+
+    /// Each thread looks labels up in a shard of its own: two threads get equal values from
+    /// different objects (nothing shared between their cores), each preparing once, then hitting.
+    func testLabelsAreKeptPerThreadWithEqualValues() {
+        let cache = LabelCache()
+        let m = FixedAdvanceMeasurer()
+        let metrics = StackedMetrics()
+        final class Results: @unchecked Sendable {
+            var labels: [PreparedTextBox?] = [nil, nil]
+            var metrics: [Shared<StackedMetrics>?] = [nil, nil]
+            var threads: [Int] = [-1, -1]
+        }
+        let results = Results()
+        let done = DispatchGroup()
+        for k in 0..<2 {
+            done.enter()
+            // Two threads alive at once (the second starts before the first ends), so their
+            // indices differ.
+            let thread = Thread {
+                let first = cache.prepared(AttributedText("转发", size: 12), measurer: m)
+                let again = cache.prepared(AttributedText("转发", size: 12), measurer: m)
+                XCTAssertTrue(first === again)
+                results.labels[k] = first
+                results.metrics[k] = cache.metrics(metrics, style: "weibo")
+                XCTAssertTrue(results.metrics[k] === cache.metrics(metrics, style: "weibo"))
+                results.threads[k] = currentThreadIndex
+                Thread.sleep(forTimeInterval: 0.05)
+                done.leave()
+            }
+            thread.start()
+        }
+        done.wait()
+        XCTAssertNotEqual(results.threads[0], results.threads[1])
+        let a = try! XCTUnwrap(results.labels[0]), b = try! XCTUnwrap(results.labels[1])
+        XCTAssertFalse(a === b)
+        XCTAssertEqual(a, b)
+        XCTAssertFalse(results.metrics[0]! === results.metrics[1]!)
+        XCTAssertEqual(results.metrics[0]!.value, results.metrics[1]!.value)
+        let stats = cache.statistics
+        XCTAssertEqual(stats.misses, 2)
+        XCTAssertEqual(stats.hits, 2)
+        XCTAssertEqual(stats.count, 2)
     }
 
     func testPreparedCellsAreCachedByContent() {

@@ -30,6 +30,28 @@ final class RealMeasurerTests: XCTestCase {
         return try FeedLoader.load(contentsOf: url).feed.statuses
     }
 
+    /// The engine caches its cells' texts in its prepared-cell cache, so it prepares them past the
+    /// measurer's prepared-text cache (neither read nor filled), and the result is the same as
+    /// through it.
+    func testCellTextsBypassTheMeasurersPreparedTextCache() throws {
+        let fonts = try FontSet.load(directory: TestPaths.fonts)
+        let m = TextMeasurer(fonts: fonts)
+        let statuses = try fixture("feed.plist")
+        let engine = CellLayoutEngine(measurer: m, now: CorpusTests.now)
+        let cells = statuses.map { engine.layout($0, width: 375, style: .weibo, scale: 2) }
+        let textCache = m.preparedCacheStatistics
+        XCTAssertEqual(textCache.hits + textCache.misses, 0, "the cell engine consulted the prepared-text cache")
+        XCTAssertEqual(textCache.entries, 0)
+        XCTAssertGreaterThan(m.cacheStatistics.misses, 0, "no word was shaped")
+        // Through the prepared-text cache (a measurer used directly): equal prepared texts.
+        for c in cells {
+            guard let text = c.text else { continue }
+            let through = m.prepare(text.text.prepared.text)
+            XCTAssertEqual(PreparedTextBox(through), text.text)
+        }
+        XCTAssertGreaterThan(m.preparedCacheStatistics.misses, 0)
+    }
+
     func testClassicSectionOneRelationsOnRealText() throws {
         let m = try measurer()
         let statuses = try fixture("StatusInfo.plist")
