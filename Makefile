@@ -31,7 +31,7 @@ bench: setup
 # suppressions: every lock of the package is a pthread mutex, which TSan intercepts.
 sanitize: setup
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=4:detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
-	SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Parallel|Concurrent|Cache|Relayout|HeightsOnly'
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Parallel|Concurrent|Cache|Relayout|HeightsOnly|ThreadState'
 
 fuzz: setup
 	bash scripts/fuzz.sh

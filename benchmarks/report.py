@@ -133,7 +133,7 @@ for style in ["weibo", "classic"]:
         naive = per_second(f"Cells {style} naive {inp}")
         for mode, label, target in [("cold", "cold (new engine, text caches emptied)", 150_000),
                                     ("warm", "warm (prepared cells found by content, arranged again)", 400_000),
-                                    ("warm texts", "warm texts (new engine: cells prepared again from cached texts)", None)]:
+                                    ("warm texts", "warm texts (new engine: cells prepared again from cached shaped words)", None)]:
             name = f"Cells {style} {mode} {inp}"
             v = per_second(name)
             figure(f"Cells, one core ({inp})", f"{style} {label}", name, v, "cells/s",

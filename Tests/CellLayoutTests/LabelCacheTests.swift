@@ -56,12 +56,13 @@ final class LabelCacheTests: XCTestCase {
         let cache = LabelCache()
         let m = FixedAdvanceMeasurer()
         let metrics = StackedMetrics()
-        final class Results: @unchecked Sendable {
-            var labels: [PreparedTextBox?] = [nil, nil]
-            var metrics: [Shared<StackedMetrics>?] = [nil, nil]
-            var threads: [Int] = [-1, -1]
+        /// What one thread saw (each thread writes only its own).
+        final class Seen: @unchecked Sendable {
+            var label: PreparedTextBox?
+            var metrics: Shared<StackedMetrics>?
+            var thread = -1
         }
-        let results = Results()
+        let seen = [Seen(), Seen()]
         let done = DispatchGroup()
         for k in 0..<2 {
             done.enter()
@@ -71,22 +72,24 @@ final class LabelCacheTests: XCTestCase {
                 let first = cache.prepared(AttributedText("转发", size: 12), measurer: m)
                 let again = cache.prepared(AttributedText("转发", size: 12), measurer: m)
                 XCTAssertTrue(first === again)
-                results.labels[k] = first
-                results.metrics[k] = cache.metrics(metrics, style: "weibo")
-                XCTAssertTrue(results.metrics[k] === cache.metrics(metrics, style: "weibo"))
-                results.threads[k] = currentThreadIndex
+                let box = cache.metrics(metrics, style: "weibo")
+                XCTAssertTrue(box === cache.metrics(metrics, style: "weibo"))
+                seen[k].label = first
+                seen[k].metrics = box
+                seen[k].thread = currentThreadIndex
                 Thread.sleep(forTimeInterval: 0.05)
                 done.leave()
             }
             thread.start()
         }
         done.wait()
-        XCTAssertNotEqual(results.threads[0], results.threads[1])
-        let a = try! XCTUnwrap(results.labels[0]), b = try! XCTUnwrap(results.labels[1])
+        XCTAssertNotEqual(seen[0].thread, seen[1].thread)
+        let a = try! XCTUnwrap(seen[0].label), b = try! XCTUnwrap(seen[1].label)
         XCTAssertFalse(a === b)
         XCTAssertEqual(a, b)
-        XCTAssertFalse(results.metrics[0]! === results.metrics[1]!)
-        XCTAssertEqual(results.metrics[0]!.value, results.metrics[1]!.value)
+        let ma = try! XCTUnwrap(seen[0].metrics), mb = try! XCTUnwrap(seen[1].metrics)
+        XCTAssertFalse(ma === mb)
+        XCTAssertEqual(ma.value, mb.value)
         let stats = cache.statistics
         XCTAssertEqual(stats.misses, 2)
         XCTAssertEqual(stats.hits, 2)

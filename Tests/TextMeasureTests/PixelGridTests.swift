@@ -53,20 +53,21 @@ final class PixelGridTests: XCTestCase {
 /// The per-thread state of the text engine: each thread has its own index, stable across calls.
 final class ThreadStateTests: XCTestCase {
     func testThreadsHaveDistinctStableIndices() {
-        final class Seen: @unchecked Sendable { var indices: [[Int]] = [[], [], []] }
-        let seen = Seen()
+        /// The indices one thread read (each thread writes only its own).
+        final class Seen: @unchecked Sendable { var indices: [Int] = [] }
+        let seen = [Seen(), Seen(), Seen()]
         let done = DispatchGroup()
         for k in 0..<3 {
             done.enter()
             Thread {
-                seen.indices[k] = [currentThreadIndex, currentThreadIndex]
+                seen[k].indices = [currentThreadIndex, currentThreadIndex]
                 Thread.sleep(forTimeInterval: 0.05)  // all three alive at once
                 done.leave()
             }.start()
         }
         done.wait()
-        for pair in seen.indices { XCTAssertEqual(pair[0], pair[1]) }
-        XCTAssertEqual(Set(seen.indices.map { $0[0] }).count, 3)
+        for s in seen { XCTAssertEqual(s.indices[0], s.indices[1]) }
+        XCTAssertEqual(Set(seen.map { $0.indices[0] }).count, 3)
         XCTAssertEqual(currentThreadIndex, currentThreadIndex)
     }
 }
