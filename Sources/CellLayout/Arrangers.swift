@@ -306,12 +306,13 @@ struct StackedArranger {
     }
 
     private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {
-        let rects = PictureGrid.frames(pictures[...], contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+        let len = PictureGrid.itemLength(contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
         var out: [PictureFrame] = []
         out.reserveCapacity(pictures.count)
         var bounds = Rect(x: m.padding, y: top, width: 0, height: 0)
-        for (p, r) in zip(pictures, rects) {
-            let f = r.offsetBy(dx: m.padding, dy: top)
+        for (i, p) in pictures.enumerated() {
+            let f = PictureGrid.frame(i, of: pictures[...], len: len, contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+                .offsetBy(dx: m.padding, dy: top)
             var badge: ImageFrame?
             let kind = p.isGIF ? "gif" : (p.width > 0 && Double(p.height) > m.longPictureRatio * Double(p.width) ? "long" : nil)
             if let kind, f.width >= m.pictureBadgeWidth, f.height >= m.pictureBadgeHeight {

@@ -73,8 +73,13 @@ extension StackedArranger {
 
     /// Height of a picture grid placed at `top`: its lowest frame edge, measured from `top`.
     private func gridHeight(_ pictures: [Picture], top: Double) -> Double {
-        PictureGrid.frames(pictures[...], contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
-            .reduce(0) { max($0, $1.offsetBy(dx: m.padding, dy: top).maxY - top) }
+        let len = PictureGrid.itemLength(contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+        var height = 0.0
+        for i in pictures.indices {
+            let frame = PictureGrid.frame(i, of: pictures[...], len: len, contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+            height = max(height, frame.offsetBy(dx: m.padding, dy: top).maxY - top)
+        }
+        return height
     }
 
     /// Height of a card placed at `top` (its frame is rounded edge by edge).

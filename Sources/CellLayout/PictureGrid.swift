@@ -49,16 +49,21 @@ package enum PictureGrid {
     package static func frames(
         _ pictures: ArraySlice<Picture>, contentWidth cW: Double, gap: Double, grid: PixelGrid
     ) -> [Rect] {
-        guard let first = pictures.first else { return [] }
         let len = itemLength(contentWidth: cW, gap: gap, grid: grid)
+        return pictures.indices.map { frame($0 - pictures.startIndex, of: pictures, len: len, contentWidth: cW, gap: gap, grid: grid) }
+    }
+
+    /// The frame of the `i`-th picture (from 0) of `pictures`, as in `frames`, for a caller that
+    /// places each picture as it goes; `len` is `itemLength` of the same content width and gap.
+    package static func frame(
+        _ i: Int, of pictures: ArraySlice<Picture>, len: Double, contentWidth cW: Double, gap: Double, grid: PixelGrid
+    ) -> Rect {
         if pictures.count == 1 {
-            let s = singleSize(first, len: len, contentWidth: cW, gap: gap)
-            return [grid.round(Rect(x: 0, y: 0, width: s.width, height: s.height))]
+            let s = singleSize(pictures[pictures.startIndex], len: len, contentWidth: cW, gap: gap)
+            return grid.round(Rect(x: 0, y: 0, width: s.width, height: s.height))
         }
         let cols = columns(pictures.count)
-        return (0..<pictures.count).map { i in
-            let r = Double(i / cols), c = Double(i % cols)
-            return grid.round(Rect(x: c * (len + gap), y: r * (len + gap), width: len, height: len))
-        }
+        let r = Double(i / cols), c = Double(i % cols)
+        return grid.round(Rect(x: c * (len + gap), y: r * (len + gap), width: len, height: len))
     }
 }
