@@ -64,13 +64,12 @@ final class LabelCache: Sendable {
             return hit
         }
         let p = PreparedTextBox(measurer.prepareUncached(text))
-        // A dropped table is freed after the lock is released.
+        // A dropped table is freed after the lock is released (`takeAll`).
         var dropped: [TextKey: PreparedTextBox] = [:]
         shard.withLock { s in
             s.misses += 1
             if s.table.count >= capacity {
-                swap(&dropped, &s.table)
-                s.table.reserveCapacity(dropped.count)
+                dropped = s.table.takeAll()
                 s.evictions += 1
             }
             s.table[key] = p

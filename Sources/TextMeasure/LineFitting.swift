@@ -388,7 +388,7 @@ extension TextLayout {
                     li += 1
                     guard line.range.overlaps(range) else { continue }
                     var x = 0.0, x0 = -1.0, x1 = 0.0
-                    var start = line.clusters.lowerBound == 0 ? 0 : Int(cl[line.clusters.lowerBound - 1].end)
+                    var start = line.range.lowerBound  // the UTF-16 offset of the line's first cluster
                     for c in line.clusters {
                         if start >= range.upperBound { break }  // clusters are in text order
                         let end = Int(cl[c].end)
@@ -440,7 +440,7 @@ extension TextLayout {
                 if next == objects.count { break }
                 if objects[next].offset >= line.range.upperBound { continue }
                 var x = 0.0
-                var start = line.clusters.lowerBound == 0 ? 0 : Int(cl[line.clusters.lowerBound - 1].end)
+                var start = line.range.lowerBound  // the UTF-16 offset of the line's first cluster
                 for c in line.clusters {
                     while next < objects.count && objects[next].offset < start { next += 1 }
                     if next == objects.count || objects[next].offset >= line.range.upperBound { break }

@@ -49,14 +49,11 @@ final class PreparedTextCache: Sendable {
         let bytes = prepared.residentBytes + key.text.utf16Count * 2 + 64
         let share = max(1, budgetBytes / 16)
         guard bytes <= share / 4 else { return }
-        // An emptied shard's texts are freed after the lock is released: freeing thousands of
-        // texts (many allocated by other threads, whose allocator arenas must be locked in turn)
-        // inside the critical section made the shard's other users wait in the kernel.
+        // An emptied shard's texts are freed after the lock is released (`takeAll`).
         var dropped: [Key: PreparedText] = [:]
         shard(key.hash).state.withLock { s in
             if s.bytes + bytes > share {
-                swap(&dropped, &s.entries)
-                s.entries.reserveCapacity(dropped.count)
+                dropped = s.entries.takeAll()
                 s.bytes = 0
                 s.evictions += 1
             }
