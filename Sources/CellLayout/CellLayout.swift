@@ -1,3 +1,4 @@
+import Synchronization
 import TextMeasure
 
 /// The precomputed geometry of one status cell: its height and every part's frame.
@@ -159,13 +160,39 @@ public final class PreparedTextBox: Sendable, Equatable {
     }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
-    public var residentBytes: Int { prepared.residentBytes }
+    public var residentBytes: Int { prepared.residentBytes + OneLineLayout.residentBytes }
+
+    /// The text's layout when it is one line: names, times, counts and short texts lay out the
+    /// same at every width they fit, so a cell arranged again shares this one (its lines array is
+    /// retained, not built). Set once, by the first layout that gives one unwrapped line.
+    /// (An atomic unmanaged reference: `AtomicLazyReference.load` is not inlined across modules
+    /// and looks up generic metadata on every call.) Owned: released in `deinit`.
+    private let oneLine = Atomic<Unmanaged<OneLineLayout>?>(nil)
+
+    deinit { oneLine.load(ordering: .acquiring)?.release() }
 
     /// `prepared.layout(options, truncationToken:)`, called on the stored text in place (reading
-    /// `box.prepared` from outside copies the struct, one retain per array it holds).
+    /// `box.prepared` from outside copies the struct, one retain per array it holds). A text that
+    /// fits on one line is laid out once per box: later requests that it fits are answered with
+    /// the kept layout (equal to what `prepared.layout` gives; `PreparedTextBoxTests` checks it).
     func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
-        guard let token = truncationToken else { return prepared.layout(options) }
-        return prepared.layout(options, truncationToken: token.prepared)
+        let kept = oneLine.load(ordering: .acquiring)
+        if let kept, kept._withUnsafeGuaranteedRef({ $0.answers(options) }) {
+            return kept._withUnsafeGuaranteedRef { $0.layout }
+        }
+        let layout =
+            if let token = truncationToken {
+                prepared.layout(options, truncationToken: token.prepared)
+            } else {
+                prepared.layout(options)
+            }
+        if kept == nil, layout.lines.count == 1, layout.fullLineCount == 1 {
+            let made = Unmanaged.passRetained(OneLineLayout(layout, options: options, width: prepared.unwrappedWidth))
+            if !oneLine.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
+                made.release()  // another thread kept its own first
+            }
+        }
+        return layout
     }
 
     /// `prepared.lineMetrics(options)`, on the stored text in place.
@@ -179,6 +206,31 @@ public final class PreparedTextBox: Sendable, Equatable {
         guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
         for i in 0..<x.clusterCount where x.advance(ofCluster: i) != y.advance(ofCluster: i) { return false }
         return true
+    }
+}
+
+/// A one-line layout kept by a `PreparedTextBox`, with what it depends on: the line height and
+/// the pixel grid. The width and the line limit do not matter while the line fits: at any width
+/// of at least `width` nothing wraps (`PreparedText.unwrappedWidth`), and one line is within any
+/// limit, so no token is placed either.
+private final class OneLineLayout: Sendable {
+    let layout: TextLayout
+    let lineHeight: LineHeightPolicy
+    let grid: PixelGrid?
+    let width: Double
+    /// What the box counts for it: this object and a one-line lines array.
+    static let residentBytes = 160
+
+    init(_ layout: TextLayout, options: LayoutOptions, width: Double) {
+        self.layout = layout
+        lineHeight = options.lineHeight
+        grid = options.grid
+        self.width = width
+    }
+
+    /// True when `layout(options)` gives `layout`. (A NaN width never matches.)
+    @inline(__always) func answers(_ options: LayoutOptions) -> Bool {
+        width <= options.width && grid == options.grid && lineHeight == options.lineHeight
     }
 }
 

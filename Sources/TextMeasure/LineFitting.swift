@@ -62,6 +62,25 @@ extension PreparedText {
         return (visible, height, visible < full ? fullHeight : height)
     }
 
+    /// The widest line the greedy pass measures when nothing wraps: the largest width of a line
+    /// start through a cluster that does not hang (hanging clusters before it included), lines
+    /// split at hard breaks only. `layout` at any width `w >= unwrappedWidth` breaks no line for
+    /// width, so its result is the same at every such `w` (the line limit and the token aside).
+    /// - Complexity: O(clusters).
+    public var unwrappedWidth: Double {
+        var widest = 0.0
+        clusters.withUnsafeBufferPointer { cl in
+            var total = 0.0
+            for c in cl {
+                total += c.advance
+                // The pass's overflow test, `total + a > maxWidth`, for every cluster of a line.
+                if c.flags & ClusterFlags.hanging == 0 { widest = max(widest, total) }
+                if c.flags & ClusterFlags.mandatoryAfter != 0 { total = 0 }
+            }
+        }
+        return widest
+    }
+
     /// The greedy pass (see the file's comment): appends every line to `acc`.
     private func fitLines<Sink: LineSink>(
         _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, into acc: inout Sink

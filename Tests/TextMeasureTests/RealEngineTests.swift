@@ -134,6 +134,38 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// At every width of at least `unwrappedWidth` the layout is the unlimited-width one (nothing
+    /// wraps); just below it, a text whose lines all have two clusters that do not hang wraps.
+    func testUnwrappedWidthIsWhereWrappingStops() throws {
+        let m = try Shared.requireMeasurer()
+        var texts = [
+            "微博用户", "Alice 😀", "a b ", "AV To Wa", "x", "ab\ncd\n", "first line\nsecond, longer line  ",
+            "今天天气很好😀，我们去#公园#散步 @小明 [微笑] 1,234.56元", "来自 iPhone 6s Plus", "1.2万", "   ",
+        ]
+        // Short pieces of real statuses, as names, labels and one-line texts are.
+        for t in Shared.corpusTexts ?? [] { texts.append(String(t.prefix(12))) }
+        var wrapsBelow = 0
+        for t in texts {
+            let p = m.prepare(AttributedText(t, size: 15))
+            let u = p.unwrappedWidth
+            for grid in [nil, PixelGrid(scale: 3)] {
+                let unlimited = p.layout(LayoutOptions(width: .infinity, grid: grid))
+                for w in [u, u.nextUp, u + 0.3, u * 1.7 + 5, 1e6] {
+                    XCTAssertEqual(p.layout(LayoutOptions(width: w, grid: grid)), unlimited, "\(t.debugDescription) at \(w)")
+                }
+                let allHaveTwo = unlimited.lines.allSatisfy { line in
+                    line.clusters.filter { !p.isHanging($0) }.count >= 2
+                }
+                if allHaveTwo && !unlimited.lines.isEmpty {
+                    XCTAssertGreaterThan(
+                        p.layout(LayoutOptions(width: u - 0.01, grid: grid)).lines.count, unlimited.lines.count, t.debugDescription)
+                    wrapsBelow += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(wrapsBelow, 10)
+    }
+
     func testWarmAndColdPreparesAreIdenticalAndCountedInTheCache() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts missing") }())
         let m = TextMeasurer(fonts: fonts, preparedCacheBudgetBytes: 0)
