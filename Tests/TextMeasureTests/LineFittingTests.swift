@@ -145,8 +145,8 @@ final class LineFittingTests: XCTestCase {
             return Int((state >> 33) % UInt64(n))
         }
         let pieces = ["我们", "今天", " ", "去公园", "hello ", "world", "，", "\n", "😀", "长长长长长长长长长长"]
-        var entityRects = 0, objectRects = 0, multiLine = 0
-        for _ in 0..<60 {
+        var entityRects = 0, objectRects = 0, multiLine = 0, ordered = 0
+        for _ in 0..<120 {
             var t = AttributedText("", attributes: TextAttributes(size: 10))
             for _ in 0..<(5 + below(25)) {
                 if below(5) == 0 {
@@ -156,9 +156,21 @@ final class LineFittingTests: XCTestCase {
                 }
             }
             let n = t.utf16Count
-            for _ in 0..<below(6) {
-                let a = below(n + 1), b = below(n + 1)
-                t.addEntity(.mention, range: min(a, b)..<max(a, b), value: "e")
+            if below(2) == 0 {
+                // Anywhere, in any order, overlapping.
+                for _ in 0..<below(6) {
+                    let a = below(n + 1), b = below(n + 1)
+                    t.addEntity(.mention, range: min(a, b)..<max(a, b), value: "e")
+                }
+            } else {
+                // In text order and not overlapping, as status texts hold them (the one-walk form);
+                // empty ones and boundaries inside clusters included.
+                ordered += 1
+                var cuts = (0..<(2 * below(8))).map { _ in below(n + 1) }
+                cuts.sort()
+                for k in stride(from: 0, to: cuts.count, by: 2) {
+                    t.addEntity(.topic, range: cuts[k]..<cuts[k + 1], value: "o")
+                }
             }
             let p = fake.prepare(t)
             let token = fake.prepare(AttributedText("…", size: 10))
@@ -168,6 +180,9 @@ final class LineFittingTests: XCTestCase {
                     let entities = l.entityRects(of: p)
                     XCTAssertEqual(entities.map(\.entity), Array(p.text.entities.indices))
                     XCTAssertEqual(entities.map(\.rects), referenceEntityRects(l, p), "width \(w)")
+                    var visited: [Int] = []
+                    l.forEachEntityRect(of: p) { e, _ in visited.append(e) }
+                    XCTAssertEqual(visited, visited.sorted(), "the visitor goes in entity order")
                     let objects = l.attachmentRects(of: p)
                     let expected = referenceObjectRects(l, p)
                     XCTAssertEqual(objects.map(\.rect), expected.map(\.rect), "width \(w)")
@@ -182,6 +197,7 @@ final class LineFittingTests: XCTestCase {
         XCTAssertGreaterThan(entityRects, 1000)
         XCTAssertGreaterThan(objectRects, 500)
         XCTAssertGreaterThan(multiLine, 100)
+        XCTAssertGreaterThan(ordered, 40)
     }
 
     private func referenceEntityRects(_ l: TextLayout, _ p: PreparedText) -> [[Rect]] {
