@@ -27,7 +27,17 @@ extension CellLayout {
     /// Bytes held by this layout beyond the prepared texts it shares with its `PreparedCell`
     /// (frames, lines, entity rects): an estimate for cache budgets.
     public var residentBytes: Int {
-        var bytes = 1024
+        // The value itself, its blocks and toolbar buttons (array storage has a 32-byte header),
+        // and the rare blocks it keeps out of line (a 16-byte object header each).
+        var bytes = MemoryLayout<CellLayout>.stride + 32 + blocks.count * MemoryLayout<CellBlock>.stride
+        if let toolbar { bytes += 32 + toolbar.buttons.count * MemoryLayout<ToolbarButton>.stride }
+        if titleBar != nil { bytes += 16 + MemoryLayout<TitleBarLayout>.stride }
+        if let retweet {
+            bytes += 16 + MemoryLayout<RetweetLayout>.stride
+            if retweet.card != nil { bytes += 16 + MemoryLayout<CardLayout>.stride }
+        }
+        if card != nil { bytes += 16 + MemoryLayout<CardLayout>.stride }
+        if tag != nil { bytes += 16 + MemoryLayout<TagLayout>.stride }
         func add(_ box: TextBox?) {
             guard let box else { return }
             bytes += 128 + box.layout.lines.count * 64 + box.entities.reduce(0) { $0 + 64 + $1.rects.count * 32 }
