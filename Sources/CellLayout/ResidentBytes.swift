@@ -25,7 +25,8 @@ extension PreparedCell {
 
 extension CellLayout {
     /// Bytes held by this layout beyond the prepared texts it shares with its `PreparedCell`
-    /// (frames, lines, entity rects): an estimate for cache budgets.
+    /// (frames, lines, entity rects): an estimate for cache budgets, from the sizes of the values
+    /// and their arrays' storage (not counting the allocator's rounding).
     public var residentBytes: Int {
         // The value itself, its blocks and toolbar buttons (array storage has a 32-byte header),
         // and the rare blocks it keeps out of line (a 16-byte object header each).
@@ -38,10 +39,15 @@ extension CellLayout {
         }
         if card != nil { bytes += 16 + MemoryLayout<CardLayout>.stride }
         if tag != nil { bytes += 16 + MemoryLayout<TagLayout>.stride }
+        // A text box's own arrays (the box itself is inside its parent): lines (shared with the
+        // prepared text box when the text is one line, counted anyway), entities with their
+        // rects, inline objects.
+        func array<T>(_ count: Int, of _: T.Type) -> Int { count == 0 ? 0 : 32 + count * MemoryLayout<T>.stride }
         func add(_ box: TextBox?) {
             guard let box else { return }
-            bytes += 128 + box.layout.lines.count * 64 + box.entities.reduce(0) { $0 + 64 + $1.rects.count * 32 }
-                + box.attachments.count * 64
+            bytes += array(box.layout.lines.count, of: TextLine.self) + array(box.entities.count, of: EntityHit.self)
+                + array(box.attachments.count, of: ImageFrame.self)
+            for e in box.entities { bytes += array(e.rects.count, of: Rect.self) }
         }
         add(name)
         add(time)
@@ -52,7 +58,9 @@ extension CellLayout {
         add(retweet?.card?.text)
         add(card?.text)
         add(tag?.label)
-        bytes += ((pictures?.pictures.count ?? 0) + (retweet?.pictures?.pictures.count ?? 0)) * 96
+        for button in toolbar?.buttons ?? [] { add(button.label) }
+        bytes += array(pictures?.pictures.count ?? 0, of: PictureFrame.self)
+        bytes += array(retweet?.pictures?.pictures.count ?? 0, of: PictureFrame.self)
         return bytes
     }
 }
