@@ -27,6 +27,12 @@ public struct PreparedKey: Hashable, Sendable {
 /// against a stamp threshold estimated from a sample, amortized by evicting
 /// down to 3/4 of the share). Invalidation: keys carry the content fingerprint, so a changed status
 /// simply misses; `removeAll` empties everything. Thread-safety: one lock per shard (`Locked`, a pthread mutex TSan can see).
+///
+/// Bulk passes: an insert with a `Mark` taken at the start of a pass evicts only entries inserted
+/// or used before the mark. Once a shard holds nothing older, the pass's new value is not kept
+/// (counted as `rejected`) rather than evicting the pass's own earlier entries: a feed laid out
+/// top to bottom into a cache too small for it keeps its first rows, the ones a reader sees
+/// first, and the pass frees no cell it made except those it does not keep.
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         struct State {
@@ -36,6 +42,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
             var hits = 0
             var misses = 0
             var evictions = 0
+            var rejected = 0
         }
         let state = Locked(State())
     }
@@ -51,7 +58,17 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         shards = (0..<16).map { _ in Shard() }
     }
 
-    private func shard(_ key: Key) -> Shard { shards[Int(UInt(bitPattern: key.hashValue) & 15)] }
+    private func shardIndex(_ key: Key) -> Int { Int(UInt(bitPattern: key.hashValue) & 15) }
+    private func shard(_ key: Key) -> Shard { shards[shardIndex(key)] }
+
+    /// A point in the cache's history (each shard's use clock), for `insert(_:for:evictingOnlyBefore:)`.
+    public struct Mark: Sendable {
+        fileprivate let clocks: [UInt64]
+    }
+
+    /// The current point in the cache's history: entries inserted or found after it are newer.
+    /// - Complexity: O(16).
+    public func mark() -> Mark { Mark(clocks: shards.map { $0.state.withLock { $0.clock } }) }
 
     /// The cached value, counted as a hit or a miss.
     /// - Complexity: O(1) expected (one hash lookup under the shard's lock).
@@ -71,13 +88,18 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Stores a value, evicting least recently used entries of its shard beyond the budget.
     /// - Complexity: O(1) expected; O(m) for the m entries of the shard when it evicts
     ///   (down to 3/4 of its share, so at most once per m/4 inserts of similar sizes).
-    public func insert(_ value: Value, for key: Key) {
+    ///
+    /// With a `mark`, only entries older than it are evicted; when they are not enough, `value`
+    /// is not kept (see the type's comment on bulk passes).
+    public func insert(_ value: Value, for key: Key, evictingOnlyBefore mark: Mark? = nil) {
         let bytes = size(value)
         let share = max(1, budgetBytes / 16)
         guard bytes <= share else { return }
+        let index = shardIndex(key)
+        let before = mark?.clocks[index]
         // Evicted values are released after the lock is given back: freeing a cell's memory is
         // the slow part, and another thread may be waiting for this shard.
-        let evicted: [Value] = shard(key).state.withLock { s in
+        let evicted: [Value] = shards[index].state.withLock { s in
             s.clock += 1
             var replaced: [Value] = []
             if let old = s.entries.updateValue((value, bytes, s.clock), forKey: key) {
@@ -85,7 +107,15 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
                 replaced.append(old.value)
             }
             s.bytes += bytes
-            if s.bytes > share { replaced += Self.evict(&s, downTo: share * 3 / 4) }
+            if s.bytes > share {
+                replaced += Self.evict(&s, downTo: share * 3 / 4, before: before)
+                if s.bytes > share, let kept = s.entries.removeValue(forKey: key) {
+                    // Only entries of this pass are left: the new value is the one not kept.
+                    s.bytes -= kept.bytes
+                    s.rejected += 1
+                    replaced.append(kept.value)
+                }
+            }
             return replaced
         }
         withExtendedLifetime(evicted) {}
@@ -97,17 +127,22 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// every entry at or below it; a second pass, if still needed, keeps only the newest entry
     /// (which may alone exceed `target`, never the share: `insert` refuses larger values).
     /// O(m) under the shard's lock, with no sort of the whole shard and no rebuilt table.
+    /// With `before` (a shard's clock when a mark was taken), only entries stamped at or before it
+    /// are candidates (none left: the shard may stay above `target`).
     /// - Returns: the dropped values, for the caller to release outside the lock.
-    private static func evict(_ s: inout Shard.State, downTo target: Int) -> [Value] {
+    private static func evict(_ s: inout Shard.State, downTo target: Int, before: UInt64? = nil) -> [Value] {
+        let newest = s.clock
+        // Entries stamped at or below `limit` may go: all but the newest, or those of the mark.
+        if before == 0 { return [] }
+        let limit = min(before ?? .max, newest - 1)
         var sample: [UInt64] = []
         sample.reserveCapacity(128)
-        for e in s.entries.values.prefix(128) { sample.append(e.stamp) }
+        for e in s.entries.values.prefix(128) where e.stamp <= limit { sample.append(e.stamp) }
         sample.sort()
         let fraction = Double(s.bytes - target) / Double(max(1, s.bytes))
-        var threshold = sample[min(sample.count - 1, Int(fraction * Double(sample.count)))]
+        var threshold = sample.isEmpty ? limit : sample[min(sample.count - 1, Int(fraction * Double(sample.count)))]
         var dropped: [Value] = []
         while s.bytes > target {
-            let newest = s.clock
             var keys: [Key] = []
             for (k, e) in s.entries where e.stamp <= threshold && e.stamp != newest { keys.append(k) }
             for k in keys {
@@ -116,9 +151,10 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
                 dropped.append(e.value)
             }
             s.evictions += keys.count
-            // Only the newest entry left (it may alone exceed the target, never the share).
-            if threshold == newest - 1 { break }
-            threshold = newest - 1
+            // Every candidate is gone (the newest entry alone may exceed the target, never the
+            // share; with `before`, the entries of the pass may).
+            if threshold == limit { break }
+            threshold = limit
         }
         return dropped
     }
@@ -136,6 +172,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
                 c.hits += $0.hits
                 c.misses += $0.misses
                 c.evictions += $0.evictions
+                c.rejected += $0.rejected
                 c.entries += $0.entries.count
                 c.bytes += $0.bytes
             }
@@ -149,11 +186,14 @@ public struct CacheCounters: Hashable, Sendable, CustomStringConvertible {
     public var hits = 0
     public var misses = 0
     public var evictions = 0
+    /// Values a bulk pass did not keep (`BoundedCache.insert(_:for:evictingOnlyBefore:)`).
+    public var rejected = 0
     public var entries = 0
     public var bytes = 0
     public var budgetBytes = 0
 
     public var description: String {
         "\(entries) entries, \(bytes) of \(budgetBytes) bytes, \(hits) hits, \(misses) misses, \(evictions) evictions"
+            + (rejected > 0 ? ", \(rejected) not kept by bulk passes" : "")
     }
 }

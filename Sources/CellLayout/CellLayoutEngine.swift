@@ -105,13 +105,18 @@ public struct CellLayoutEngine: Sendable {
 
     /// `prepare(_:style:)` with the status's id and fingerprint already read: the status is only
     /// evaluated (copied out of its collection) on a miss.
+    /// A bulk pass passes the mark it took of `preparedCells` at its start, so that it evicts no
+    /// cell it prepared itself (`BoundedCache.insert(_:for:evictingOnlyBefore:)`).
     /// - Precondition: `id == status.id` and `fingerprint == status.contentFingerprint`.
-    package func prepare(_ status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, style: CellStyle) -> PreparedCell {
+    package func prepare(
+        _ status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, style: CellStyle,
+        pass: BoundedCache<PreparedKey, PreparedCell>.Mark? = nil
+    ) -> PreparedCell {
         guard preparedCells.budgetBytes > 0 else { return prepareUncached(status(), style: style) }
         let key = PreparedKey(statusID: id, fingerprint: fingerprint, style: style.name)
         if let p = preparedCells.value(for: key) { return p }
         let p = prepareUncached(status(), style: style)
-        preparedCells.insert(p, for: key)
+        preparedCells.insert(p, for: key, evictingOnlyBefore: pass)
         return p
     }
 

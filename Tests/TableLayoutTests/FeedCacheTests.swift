@@ -30,15 +30,17 @@ final class FeedCacheTests: XCTestCase {
         assertSameLayout(first, second, "cached relayout")
     }
 
-    func testSmallBudgetEvictsAndStaysWithinBudget() throws {
+    func testSmallBudgetStaysWithinBudget() throws {
         let statuses = FeedFixtures.generated(200)
         let budget = 64 << 10
         let (engine, _) = FeedFixtures.fakeEngine(layoutBudget: budget, preparedBudget: budget)
         let big = try FeedFixtures.fakeEngine().0.layout(statuses, options: FeedOptions(width: 375))
         let layout = try engine.layout(statuses, options: FeedOptions(width: 375), threads: 2)
-        assertSameLayout(big, layout, "an evicting cache gives the same layout")
+        assertSameLayout(big, layout, "a full cache gives the same layout")
         for stats in [engine.layouts.statistics, engine.preparedCells.statistics] {
-            XCTAssertGreaterThan(stats.evictions, 0, "\(stats)")
+            // A bulk pass into empty caches evicts nothing of its own: it keeps what fits.
+            XCTAssertEqual(stats.evictions, 0, "\(stats)")
+            XCTAssertGreaterThan(stats.rejected, 0, "\(stats)")
             XCTAssertLessThan(stats.entries, 200, "\(stats)")
             XCTAssertLessThanOrEqual(stats.bytes, budget, "\(stats)")
             XCTAssertEqual(stats.budgetBytes, budget)
@@ -53,7 +55,36 @@ final class FeedCacheTests: XCTestCase {
         XCTAssertEqual(after.misses - before.misses, 200 - entries)
         let again = try engine.layout(statuses, options: FeedOptions(width: 375), threads: 1)
         XCTAssertLessThanOrEqual(engine.layouts.statistics.bytes, budget)
-        assertSameLayout(big, again, "relayout after eviction")
+        assertSameLayout(big, again, "relayout of a partly cached feed")
+        // Requests one by one evict the least recently used cells.
+        for s in statuses.reversed() { _ = engine.cell(for: s, options: FeedOptions(width: 375)) }
+        XCTAssertGreaterThan(engine.layouts.statistics.evictions, 0)
+        XCTAssertLessThanOrEqual(engine.layouts.statistics.bytes, budget)
+    }
+
+    /// A bulk pass over a feed larger than the cache keeps its first rows (LRU would keep its last
+    /// ones), and a later pass over another feed evicts the earlier feed's rows for its own.
+    func testABulkPassKeepsTheTopOfTheFeed() throws {
+        let statuses = FeedFixtures.generated(400)
+        let (engine, _) = FeedFixtures.fakeEngine(layoutBudget: 256 << 10)
+        let options = FeedOptions(width: 375)
+        _ = try engine.layout(statuses, options: options, threads: 1)
+        func cachedRows(_ feed: [Status]) -> [Int] {
+            feed.indices.filter { engine.layouts.value(for: options.key(feed[$0].id, feed[$0].contentFingerprint)) != nil }
+        }
+        let kept = cachedRows(statuses)
+        XCTAssertGreaterThan(kept.count, 20)
+        XCTAssertLessThan(kept.count, 300)
+        XCTAssertLessThan(kept[kept.count / 2], 200, "the kept rows are the top of the feed: \(kept)")
+        XCTAssertEqual(engine.layouts.statistics.evictions, 0)
+
+        var other = FeedGenerator(seed: 99)
+        let next = other.statuses(count: 400)
+        _ = try engine.layout(next, options: options, threads: 2)
+        XCTAssertGreaterThan(engine.layouts.statistics.evictions, 0, "the earlier feed made room")
+        XCTAssertLessThan(cachedRows(statuses).count, kept.count)
+        XCTAssertGreaterThan(cachedRows(next).count, 20)
+        XCTAssertLessThanOrEqual(engine.layouts.statistics.bytes, 256 << 10)
     }
 
     func testBoundedCacheDirectly() {
@@ -75,6 +106,33 @@ final class FeedCacheTests: XCTestCase {
         cache.removeAll()
         XCTAssertEqual(cache.statistics.entries, 0)
         XCTAssertEqual(cache.statistics.bytes, 0)
+    }
+
+    /// With a mark, an insert evicts only entries older than the mark and otherwise does not keep
+    /// the new value; without one, least recently used entries go.
+    func testInsertsWithAMarkEvictOnlyOlderEntries() {
+        let cache = BoundedCache<Int, [UInt8]>(budgetBytes: 16 * 100) { $0.count }
+        for k in 0..<40 { cache.insert([UInt8](repeating: 1, count: 30), for: k) }
+        let old = (0..<40).filter { cache.value(for: $0) != nil }
+        XCTAssertFalse(old.isEmpty)
+        let mark = cache.mark()
+        for k in 1000..<1400 { cache.insert([UInt8](repeating: 2, count: 30), for: k, evictingOnlyBefore: mark) }
+        var s = cache.statistics
+        XCTAssertLessThanOrEqual(s.bytes, 1600)
+        XCTAssertGreaterThan(s.rejected, 0)
+        XCTAssertTrue(old.allSatisfy { cache.value(for: $0) == nil }, "every older entry made room")
+        let kept = (1000..<1400).filter { cache.value(for: $0) != nil }
+        XCTAssertEqual(kept.count, cache.statistics.entries)
+        XCTAssertEqual(s.rejected, 400 - kept.count)
+        // A new mark: the pass's entries are now older and may be evicted by the next pass.
+        let second = cache.mark()
+        for k in 2000..<2400 { cache.insert([UInt8](repeating: 3, count: 30), for: k, evictingOnlyBefore: second) }
+        XCTAssertTrue(kept.allSatisfy { cache.value(for: $0) == nil })
+        // Without a mark, the newest value is always kept.
+        cache.insert([9], for: 5000)
+        XCTAssertEqual(cache.value(for: 5000), [9])
+        s = cache.statistics
+        XCTAssertLessThanOrEqual(s.bytes, 1600)
     }
 
     func testConcurrentCacheUseKeepsCountsConsistent() {

@@ -92,20 +92,33 @@ public final class FeedEngine: Sendable {
 
     /// `cell(for:options:)` with the status's id and fingerprint already read; the status itself
     /// is only evaluated on a miss of both caches.
-    func cell(for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
-        cell(prepared: cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style), id: id,
-             fingerprint: fingerprint, options: options)
+    func cell(
+        for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions, pass: PassMarks? = nil
+    ) -> CellLayout {
+        cell(prepared: cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style, pass: pass?.prepared),
+             id: id, fingerprint: fingerprint, options: options, pass: pass)
     }
 
     /// `cell(for:options:)` from the status's prepared cell, which is only evaluated on a miss of
     /// the cell-layout cache.
-    func cell(prepared: @autoclosure () -> PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions) -> CellLayout {
+    func cell(
+        prepared: @autoclosure () -> PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions, pass: PassMarks? = nil
+    ) -> CellLayout {
         let key = options.key(id, fingerprint)
         if let c = layouts.value(for: key) { return c }
         let c = prepared().layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
-        layouts.insert(c, for: key)
+        layouts.insert(c, for: key, evictingOnlyBefore: pass?.layouts)
         return c
     }
+
+    /// Where both caches stood when a bulk pass began: the pass evicts only what is older, so a
+    /// feed larger than the caches keeps its first rows cached (see `BoundedCache`).
+    struct PassMarks: Sendable {
+        var layouts: BoundedCache<CellKey, CellLayout>.Mark
+        var prepared: BoundedCache<PreparedKey, PreparedCell>.Mark
+    }
+
+    func passMarks() -> PassMarks { PassMarks(layouts: layouts.mark(), prepared: preparedCells.mark()) }
 
     /// The row height of one status's cell, from its prepared cell without building frames
     /// (`PreparedCell.heights`, equal to the full layout's height bit for bit). The cell-layout
@@ -129,6 +142,12 @@ public final class FeedEngine: Sendable {
     /// Rows are computed in chunks on `threads` workers; the result is identical to a serial run,
     /// whatever the thread count. `onRows` receives completed row ranges in order (a prefix at a
     /// time, serialized); `progress` the number of rows done; `isCancelled` is polled between chunks.
+    ///
+    /// Caching: the pass fills the prepared-cell and cell-layout caches, evicting only what was
+    /// cached (or used) before it began. On a feed larger than a cache, the rows laid out first
+    /// stay cached and the later ones are not kept: the top of the feed, which is read first,
+    /// is not evicted by the bottom, and the pass frees no cell it made except those it does not
+    /// keep. `cell(for:options:)` and `height(for:options:)` evict least recently used entries.
     /// - Parameters:
     ///   - statuses: any random-access collection indexed from 0 (an array, or a view that makes
     ///     statuses on demand, so a feed of millions of rows need not be held as `Status` values).
@@ -275,6 +294,7 @@ public final class FeedEngine: Sendable {
         let workers = max(1, min(threads, chunkCount))
         let next = Atomic<Int>(0)
         let cancelled = Atomic<Bool>(false)
+        let marks = passMarks()
         let order = Locked(OrderedCompletion(chunks: chunkCount))
         // Each index is written by exactly one worker (chunks are handed out once through `next`)
         // and read only after `concurrentPerform` returns, which orders the writes before the reads.
@@ -309,7 +329,8 @@ public final class FeedEngine: Sendable {
                         let fingerprint = statuses[i].contentFingerprint
                         d[i] = id
                         f[i] = fingerprint
-                        prepared.append(self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style))
+                        prepared.append(
+                            self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style, pass: marks.prepared))
                     }
                     prepared.withUnsafeBufferPointer { Self.heights(of: $0, options: options, into: h.baseAddress! + range.lowerBound) }
                     if let pr { for (j, p) in prepared.enumerated() { pr[range.lowerBound + j] = p } }
@@ -321,11 +342,12 @@ public final class FeedEngine: Sendable {
                         f[i] = fingerprint
                         let cell: CellLayout
                         if let pr {
-                            let p = self.cellEngine.prepare(statuses[i], id: id, fingerprint: fingerprint, style: options.style)
+                            let p = self.cellEngine.prepare(
+                                statuses[i], id: id, fingerprint: fingerprint, style: options.style, pass: marks.prepared)
                             pr[i] = p
-                            cell = self.cell(prepared: p, id: id, fingerprint: fingerprint, options: options)
+                            cell = self.cell(prepared: p, id: id, fingerprint: fingerprint, options: options, pass: marks)
                         } else {
-                            cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options)
+                            cell = self.cell(for: statuses[i], id: id, fingerprint: fingerprint, options: options, pass: marks)
                         }
                         h[i] = cell.height
                         if let c { c[i] = cell }
