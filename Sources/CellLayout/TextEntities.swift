@@ -10,8 +10,10 @@ import TextMeasure
 // never overlap. The matchers are written by hand over bytes (no regular expressions): the ASCII
 // characters the patterns name never occur inside a multi-byte sequence, and the CJK range of the
 // mention pattern is decoded from its three-byte sequences, so matching bytes is matching
-// characters. Pieces are cut from the string at UTF-8 offsets (O(1) indices of a native string, no
-// transcoding). The parse is linear in the text length times the number of URL and topic entries.
+// characters. A pass that cannot match (no "#", "@" or "[" in the text) is skipped. The output is
+// assembled from the pieces' bytes (`AttributedTextBuilder`, with a running UTF-16 count): one
+// string is made at the end, not one per piece. The parse is linear in the text length times the
+// number of URL and topic entries.
 
 /// How entity text is styled and which emoticons exist.
 package struct EntityStyle: Sendable {
@@ -25,29 +27,21 @@ package struct EntityStyle: Sendable {
     var ascentFraction: Double
 }
 
-/// A piece of the text: a UTF-8 range and what it is.
+/// A piece of the text: a UTF-8 range and what it is. A plain value (an index into the status's
+/// URL or topic list, or into the emoticon images found), so that splitting copies no reference.
 struct TextPiece {
     enum Kind {
         case plain
-        case link(URLEntity)
-        case topic(String)
+        /// Index in the URL list.
+        case link(Int)
+        /// Index in the topic list.
+        case topic(Int)
         case mention
-        case emoticon(image: String)
+        /// Index in the image names of the emoticons found.
+        case emoticon(Int)
     }
     var range: Range<Int>
     var kind: Kind
-}
-
-/// Cuts a string at UTF-8 offsets (scalar boundaries) without transcoding.
-struct Slicer {
-    let text: String
-
-    /// The text of `range`.
-    func slice(_ range: Range<Int>) -> String {
-        let u = text.utf8
-        let a = u.index(u.startIndex, offsetBy: range.lowerBound)
-        return String(text[a..<u.index(a, offsetBy: range.count)])
-    }
 }
 
 package enum StatusTextBuilder {
@@ -64,45 +58,72 @@ package enum StatusTextBuilder {
         if let pageID, !pageID.isEmpty {
             text = removingTrailingURL(text, urls: urls.filter { $0.pageID == pageID })
         }
-        let units = Array(text.utf8)
-        var out = AttributedText("", attributes: style.plain)
+        return text.withUTF8 { units in
+            build(units, urls: urls, topics: topics, prefixName: prefixName, style: style)
+        }
+    }
+
+    private static func build(
+        _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], prefixName: String?, style: EntityStyle
+    ) -> AttributedText {
+        var out = AttributedTextBuilder(attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2)
         if let name = prefixName, !name.isEmpty {
             let r = out.append("@" + name, attributes: style.link)
             out.addEntity(.mention, range: r, value: name)
             out.append(":", attributes: style.plain)
         }
+        // Which passes can match at all (one scan): a topic needs "#", a mention "@", an
+        // emoticon "[".
+        var hasHash = false, hasAt = false, hasOpen = false
+        for b in units {
+            hasHash = hasHash || b == hash
+            hasAt = hasAt || b == at
+            hasOpen = hasOpen || b == open
+        }
         var pieces = [TextPiece(range: 0..<units.count, kind: .plain)]
-        for url in urls where !url.shortURL.isEmpty {
-            let needle = Array(url.shortURL.utf8)
-            pieces = split(pieces) { findAll(needle, in: units, range: $0, kind: .link(url)) }
+        var scratch: [TextPiece] = []
+        for (k, url) in urls.enumerated() where !url.shortURL.isEmpty {
+            var needle = url.shortURL
+            needle.withUTF8 { n in
+                split(&pieces, &scratch) { findAll(n, in: units, range: $0, kind: .link(k), into: &$1) }
+            }
         }
-        for topic in topics where !topic.title.isEmpty {
-            let needle = Array(("#" + topic.title + "#").utf8)
-            pieces = split(pieces) { findAll(needle, in: units, range: $0, kind: .topic(topic.title)) }
+        if hasHash {
+            for (k, topic) in topics.enumerated() where !topic.title.isEmpty {
+                var needle = "#" + topic.title + "#"
+                needle.withUTF8 { n in
+                    split(&pieces, &scratch) { findAll(n, in: units, range: $0, kind: .topic(k), into: &$1) }
+                }
+            }
         }
-        pieces = split(pieces) { mentions(in: units, range: $0) }
-        if style.emoticons.count > 0 {
-            pieces = split(pieces) { emoticons(in: units, range: $0, known: style.emoticons) }
+        if hasAt {
+            split(&pieces, &scratch) { mentions(in: units, range: $0, into: &$1) }
         }
-        let slicer = Slicer(text: text)
+        var images: [String] = []
+        if hasOpen && style.emoticons.count > 0 {
+            split(&pieces, &scratch) { emoticons(in: units, range: $0, known: style.emoticons, images: &images, into: &$1) }
+        }
         for piece in pieces {
-            append(piece, slicer: slicer, to: &out, style: style)
+            append(piece, units, urls: urls, topics: topics, images: images, to: &out, style: style)
         }
-        return out
+        return out.finish()
     }
 
-    private static func string(_ units: [UInt8], _ range: Range<Int>) -> String {
-        String(decoding: units[range], as: UTF8.self)
+    private static func string(_ units: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: units[range]), as: UTF8.self)
     }
 
     private static func append(
-        _ piece: TextPiece, slicer: Slicer, to out: inout AttributedText, style: EntityStyle
+        _ piece: TextPiece, _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], images: [String],
+        to out: inout AttributedTextBuilder, style: EntityStyle
     ) {
         let size = style.plain.size
+        let bytes = UnsafeBufferPointer(rebasing: units[piece.range])
         switch piece.kind {
         case .plain:
-            out.append(slicer.slice(piece.range), attributes: style.plain)
-        case .link(let url):
+            out.append(utf8: bytes, attributes: style.plain)
+        case .link(let k):
+            let url = urls[k]
             let icon = out.appendAttachment(
                 width: size, ascent: style.ascentFraction * size, descent: (1 - style.ascentFraction) * size,
                 name: "link-icon", attributes: style.link)
@@ -112,15 +133,16 @@ package enum StatusTextBuilder {
             }
             let r = out.append(title, attributes: style.link)
             out.addEntity(.link, range: icon.lowerBound..<r.upperBound, value: url.shortURL)
-        case .topic(let title):
-            let r = out.append(slicer.slice(piece.range), attributes: style.link)
-            out.addEntity(.topic, range: r, value: title)
+        case .topic(let k):
+            let r = out.append(utf8: bytes, attributes: style.link)
+            out.addEntity(.topic, range: r, value: topics[k].title)
         case .mention:
-            let name = slicer.slice(piece.range.dropFirst())
-            let r = out.append("@" + name, attributes: style.link)
-            out.addEntity(.mention, range: r, value: name)
-        case .emoticon(let image):
-            let code = slicer.slice(piece.range)
+            // The piece is "@" and the name.
+            let r = out.append(utf8: bytes, attributes: style.link)
+            out.addEntity(.mention, range: r, value: string(units, piece.range.dropFirst()))
+        case .emoticon(let k):
+            let code = string(units, piece.range)
+            let image = images[k]
             let r = out.appendAttachment(
                 width: size, ascent: style.ascentFraction * size, descent: (1 - style.ascentFraction) * size,
                 name: image.isEmpty ? code : image, attributes: style.plain)
@@ -128,30 +150,36 @@ package enum StatusTextBuilder {
         }
     }
 
-    /// Replaces each plain piece by the matches `find` returns inside it and the plain gaps between.
-    private static func split(_ pieces: [TextPiece], _ find: (Range<Int>) -> [TextPiece]) -> [TextPiece] {
-        var out: [TextPiece] = []
-        out.reserveCapacity(pieces.count)
+    /// Replaces each plain piece by the matches `find` appends for it and the plain gaps between.
+    private static func split(
+        _ pieces: inout [TextPiece], _ scratch: inout [TextPiece], _ find: (Range<Int>, inout [TextPiece]) -> Void
+    ) {
+        scratch.removeAll(keepingCapacity: true)
+        var matches: [TextPiece] = []
         for piece in pieces {
             guard case .plain = piece.kind, !piece.range.isEmpty else {
-                if !piece.range.isEmpty { out.append(piece) }
+                if !piece.range.isEmpty { scratch.append(piece) }
                 continue
             }
+            matches.removeAll(keepingCapacity: true)
+            find(piece.range, &matches)
             var at = piece.range.lowerBound
-            for m in find(piece.range) {
-                if m.range.lowerBound > at { out.append(TextPiece(range: at..<m.range.lowerBound, kind: .plain)) }
-                out.append(m)
+            for m in matches {
+                if m.range.lowerBound > at { scratch.append(TextPiece(range: at..<m.range.lowerBound, kind: .plain)) }
+                scratch.append(m)
                 at = m.range.upperBound
             }
-            if at < piece.range.upperBound { out.append(TextPiece(range: at..<piece.range.upperBound, kind: .plain)) }
+            if at < piece.range.upperBound { scratch.append(TextPiece(range: at..<piece.range.upperBound, kind: .plain)) }
         }
-        return out
+        swap(&pieces, &scratch)
     }
 
     /// Non-overlapping occurrences of `needle`, left to right.
-    static func findAll(_ needle: [UInt8], in s: [UInt8], range: Range<Int>, kind: TextPiece.Kind) -> [TextPiece] {
-        guard !needle.isEmpty, range.count >= needle.count else { return [] }
-        var out: [TextPiece] = []
+    static func findAll(
+        _ needle: UnsafeBufferPointer<UInt8>, in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, kind: TextPiece.Kind,
+        into out: inout [TextPiece]
+    ) {
+        guard !needle.isEmpty, range.count >= needle.count else { return }
         var i = range.lowerBound
         let last = range.upperBound - needle.count
         while i <= last {
@@ -166,11 +194,10 @@ package enum StatusTextBuilder {
             }
             i += 1
         }
-        return out
     }
 
     /// The length in bytes of the mention-name character at `i` (`[-_a-zA-Z0-9\u4E00-\u9FA5]`), or 0.
-    static func mentionCharacterLength(_ s: [UInt8], at i: Int, end: Int) -> Int {
+    static func mentionCharacterLength(_ s: UnsafeBufferPointer<UInt8>, at i: Int, end: Int) -> Int {
         let b = s[i]
         switch b {
         case 0x2D, 0x5F, 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return 1
@@ -184,8 +211,7 @@ package enum StatusTextBuilder {
     }
 
     /// Matches of `@[-_a-zA-Z0-9\u4E00-\u9FA5]+`, left to right.
-    static func mentions(in s: [UInt8], range: Range<Int>) -> [TextPiece] {
-        var out: [TextPiece] = []
+    static func mentions(in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, into out: inout [TextPiece]) {
         var i = range.lowerBound
         while i < range.upperBound {
             if s[i] == at {
@@ -203,12 +229,14 @@ package enum StatusTextBuilder {
             }
             i += 1
         }
-        return out
     }
 
     /// Matches of `\[[^ \[\]]+?\]` whose text is a known emoticon, left to right.
-    static func emoticons(in s: [UInt8], range: Range<Int>, known: EmoticonTable) -> [TextPiece] {
-        var out: [TextPiece] = []
+    /// The image name of each match is appended to `images`; its piece holds the index.
+    static func emoticons(
+        in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, known: EmoticonTable, images: inout [String],
+        into out: inout [TextPiece]
+    ) {
         var i = range.lowerBound
         while i < range.upperBound {
             guard s[i] == open else { i += 1; continue }
@@ -216,7 +244,8 @@ package enum StatusTextBuilder {
             while j < range.upperBound && s[j] != close && s[j] != open && s[j] != space { j += 1 }
             if j < range.upperBound && s[j] == close && j > i + 1 {
                 if let image = known.imageName(for: string(s, i..<(j + 1))) {
-                    out.append(TextPiece(range: i..<(j + 1), kind: .emoticon(image: image)))
+                    out.append(TextPiece(range: i..<(j + 1), kind: .emoticon(images.count)))
+                    images.append(image)
                     i = j + 1
                 } else {
                     // A regex would retry from the next "[" only, which is at or after j.
@@ -227,7 +256,6 @@ package enum StatusTextBuilder {
             // No match from this "[": the scan stopped at a space, a "[" (retry there) or the end.
             i = (j < range.upperBound && s[j] == open) ? j : j + 1
         }
-        return out
     }
 
     /// `text` without a short URL of `urls` that ends it (trailing white space ignored) and the white
@@ -249,5 +277,5 @@ package enum StatusTextBuilder {
         return text
     }
 
-    private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20
+    private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20, hash: UInt8 = 0x23
 }

@@ -151,3 +151,93 @@ extension AttributedText {
         self.init(string, attributes: TextAttributes(size: size, weight: weight, role: role))
     }
 }
+
+/// Builds an `AttributedText` from pieces of UTF-8 in one byte buffer: one `String` is made at the
+/// end instead of one concatenation (and one UTF-16 count of the appended string) per piece.
+///
+/// The result is the value that the same sequence of `AttributedText.append`, `appendAttachment`
+/// and `addEntity` calls would give (runs merged the same way, the same offsets).
+package struct AttributedTextBuilder {
+    private var bytes: [UInt8] = []
+    private var utf16Count = 0
+    private var runs: [AttributeRun]
+    private var attachments: [InlineObject] = []
+    private var entities: [TextEntity] = []
+
+    /// - Parameters:
+    ///   - attributes: the attributes of the empty text (its one empty run) until something is appended.
+    ///   - capacity: the expected length in UTF-8 bytes.
+    package init(attributes: TextAttributes, capacity: Int) {
+        runs = [AttributeRun(range: 0..<0, attributes: attributes)]
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The UTF-16 length of the text so far.
+    package var count: Int { utf16Count }
+
+    /// Appends UTF-8 that is valid and whole (it starts and ends at scalar boundaries).
+    /// - Returns: the UTF-16 range of the appended text.
+    @discardableResult
+    package mutating func append(utf8 piece: UnsafeBufferPointer<UInt8>, attributes: TextAttributes) -> Range<Int> {
+        // One UTF-16 unit per scalar (every byte that is not a continuation byte), two for a
+        // four-byte sequence.
+        var n = 0
+        for b in piece { n &+= (b & 0xC0 != 0x80 ? 1 : 0) &+ (b >= 0xF0 ? 1 : 0) }
+        bytes.append(contentsOf: piece)
+        return extend(by: n, attributes)
+    }
+
+    @discardableResult
+    package mutating func append(_ string: String, attributes: TextAttributes) -> Range<Int> {
+        var string = string
+        return string.withUTF8 { append(utf8: $0, attributes: attributes) }
+    }
+
+    /// An inline object on one U+FFFC (as `AttributedText.appendAttachment`).
+    @discardableResult
+    package mutating func appendAttachment(
+        width: Double, ascent: Double, descent: Double, name: String, attributes: TextAttributes
+    ) -> Range<Int> {
+        bytes.append(contentsOf: [0xEF, 0xBF, 0xBC] as [UInt8])  // U+FFFC
+        let range = extend(by: 1, attributes)
+        attachments.append(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
+        return range
+    }
+
+    /// - Precondition: the range lies inside the text so far.
+    package mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
+        entities.append(TextEntity(range: range, kind: kind, value: value))
+    }
+
+    /// The attribute-run bookkeeping of `AttributedText.append`.
+    private mutating func extend(by n: Int, _ attributes: TextAttributes) -> Range<Int> {
+        let start = utf16Count
+        guard n > 0 else { return start..<start }
+        utf16Count += n
+        if runs.count == 1 && runs[0].range.isEmpty {
+            runs[0] = AttributeRun(range: 0..<utf16Count, attributes: attributes)
+        } else if runs[runs.count - 1].attributes == attributes {
+            runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<utf16Count
+        } else {
+            runs.append(AttributeRun(range: start..<utf16Count, attributes: attributes))
+        }
+        return start..<utf16Count
+    }
+
+    package consuming func finish() -> AttributedText {
+        let string = String(decoding: bytes, as: UTF8.self)
+        return AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
+    }
+}
+
+extension AttributedText {
+    /// The parts as `AttributedTextBuilder` computed them.
+    fileprivate init(string: String, utf16Count: Int, runs: [AttributeRun], attachments: [InlineObject], entities: [TextEntity]) {
+        self.string = string
+        self.utf16Count = utf16Count
+        self.runs = runs
+        self.attachments = attachments
+        self.entities = entities
+    }
+}

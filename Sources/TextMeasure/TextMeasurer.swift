@@ -243,7 +243,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     continue
                 }
             }
-            let info = ClusterInfo(u, start, end)
+            // A one-unit printable ASCII cluster (a letter of a Latin word, a digit, a URL's
+            // punctuation) has no property the general decoding would find: no emoji or text
+            // presentation, not a separator, not hanging (U+0020 is not in the range).
+            let info = end == start + 1 && u[start] &- 0x21 < 0x5E ? ClusterInfo(ascii: u[start]) : ClusterInfo(u, start, end)
 
             while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
             if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
@@ -591,6 +594,9 @@ private struct ClusterInfo {
     var isTextPresentation = false
     var isHanging = false
     var isSeparator = false
+
+    /// A one-unit cluster of printable ASCII (U+0021...U+007E): every flag is false.
+    @inline(__always) init(ascii: UInt16) { first = UInt32(ascii) }
 
     init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
         var i = start

@@ -1,0 +1,72 @@
+import TextMeasure
+import UnicodeText
+import XCTest
+import _LayoutTestSupport
+
+/// `AttributedTextBuilder` (UTF-8 pieces, one string at the end) against `AttributedText`'s own
+/// mutating API: the same operations must give the same value.
+final class AttributedTextBuilderTests: XCTestCase {
+    private let pieces = [
+        "", "a", "abc ", "中文", "，。", "😀", "👨‍👩‍👧", "🇨🇳", "e\u{301}", "@名字", "[微笑]", "\u{FFFC}", "\n", "https://t.cn/x",
+        String(repeating: "长", count: 40),
+    ]
+    private let attributes = [
+        TextAttributes(size: 15), TextAttributes(size: 15, role: TextRole(rawValue: 3)),
+        TextAttributes(size: 17, weight: .bold), TextAttributes(size: 0),
+    ]
+
+    func testSameValueAsAppendingToAttributedText() {
+        var rng = SeededRandom(seed: 17)
+        for round in 0..<2_000 {
+            let base = attributes[Int(rng.next() % UInt64(attributes.count))]
+            var expected = AttributedText("", attributes: base)
+            var builder = AttributedTextBuilder(attributes: base, capacity: Int(rng.next() % 64))
+            for _ in 0..<Int(rng.next() % 12) {
+                let a = attributes[Int(rng.next() % UInt64(attributes.count))]
+                switch rng.next() % 4 {
+                case 0, 1:
+                    let s = pieces[Int(rng.next() % UInt64(pieces.count))]
+                    let r1 = expected.append(s, attributes: a)
+                    let r2 = builder.append(s, attributes: a)
+                    XCTAssertEqual(r1, r2, "round \(round)")
+                case 2:
+                    let r1 = expected.appendAttachment(width: 15, ascent: 12, descent: 3, name: "e\(round)", attributes: a)
+                    let r2 = builder.appendAttachment(width: 15, ascent: 12, descent: 3, name: "e\(round)", attributes: a)
+                    XCTAssertEqual(r1, r2, "round \(round)")
+                default:
+                    let n = expected.utf16Count
+                    let lo = n == 0 ? 0 : Int(rng.next() % UInt64(n + 1))
+                    let hi = lo + Int(rng.next() % UInt64(n - lo + 1))
+                    expected.addEntity(.mention, range: lo..<hi, value: "v\(lo)")
+                    builder.addEntity(.mention, range: lo..<hi, value: "v\(lo)")
+                }
+                XCTAssertEqual(builder.count, expected.utf16Count, "round \(round)")
+            }
+            let built = builder.finish()
+            XCTAssertEqual(built, expected, "round \(round)")
+            XCTAssertEqual(built.utf16Count, built.string.utf16.count, "round \(round)")
+        }
+    }
+
+    func testAppendingUTF8BytesCountsUTF16Units() {
+        // One unit per scalar of one to three bytes, two per four-byte scalar.
+        for s in ["", "A", "é", "中", "😀", "a中😀é\u{10FFFF}", "\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}"] {
+            var builder = AttributedTextBuilder(attributes: TextAttributes(size: 15), capacity: 0)
+            var bytes = Array(s.utf8)
+            let r = bytes.withUnsafeMutableBufferPointer { builder.append(utf8: UnsafeBufferPointer($0), attributes: TextAttributes(size: 15)) }
+            XCTAssertEqual(r, 0..<s.utf16.count, s)
+            XCTAssertEqual(builder.finish().string, s)
+        }
+    }
+
+    /// The premise of the text engine's shortcut for one-unit printable ASCII clusters
+    /// (`ClusterInfo(ascii:)`): none of them is an emoji, a separator or hanging white space.
+    func testPrintableASCIIHasNoClusterProperty() {
+        for v in UInt32(0x21)...0x7E {
+            let t = UnicodeProperties.traits(v)
+            XCTAssertFalse(t.isEmojiPresentation || t.isExtendedPictographic || t.isRegionalIndicator || t.isEmojiModifier, "U+\(v)")
+            XCTAssertFalse([LineBreakClass.BK, .CR, .LF, .NL].contains(t.lineBreakClass), "U+\(v)")
+            XCTAssertNotEqual(t.lineBreakClass, .SP, "U+\(v)")
+        }
+    }
+}
