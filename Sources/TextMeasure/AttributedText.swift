@@ -116,13 +116,7 @@ public struct AttributedText: Hashable, Sendable {
         guard n > 0 else { return start..<start }
         string += text
         utf16Count += n
-        if runs.count == 1 && runs[0].range.isEmpty {
-            runs[0] = AttributeRun(range: 0..<utf16Count, attributes: attributes)
-        } else if runs[runs.count - 1].attributes == attributes {
-            runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<utf16Count
-        } else {
-            runs.append(AttributeRun(range: start..<utf16Count, attributes: attributes))
-        }
+        runs.extend(from: start, to: utf16Count, attributes: attributes)
         return start..<utf16Count
     }
 
@@ -210,18 +204,12 @@ package struct AttributedTextBuilder {
         entities.append(TextEntity(range: range, kind: kind, value: value))
     }
 
-    /// The attribute-run bookkeeping of `AttributedText.append`.
+    /// The UTF-16 count and runs after appending `n` units (as `AttributedText.append`).
     private mutating func extend(by n: Int, _ attributes: TextAttributes) -> Range<Int> {
         let start = utf16Count
         guard n > 0 else { return start..<start }
         utf16Count += n
-        if runs.count == 1 && runs[0].range.isEmpty {
-            runs[0] = AttributeRun(range: 0..<utf16Count, attributes: attributes)
-        } else if runs[runs.count - 1].attributes == attributes {
-            runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<utf16Count
-        } else {
-            runs.append(AttributeRun(range: start..<utf16Count, attributes: attributes))
-        }
+        runs.extend(from: start, to: utf16Count, attributes: attributes)
         return start..<utf16Count
     }
 
@@ -239,5 +227,19 @@ extension AttributedText {
         self.runs = runs
         self.attachments = attachments
         self.entities = entities
+    }
+}
+
+extension [AttributeRun] {
+    /// Covers `start..<end`, appended text: the empty text's one empty run becomes it, a last run
+    /// with the same attributes grows over it, else a new run starts.
+    fileprivate mutating func extend(from start: Int, to end: Int, attributes: TextAttributes) {
+        if count == 1 && self[0].range.isEmpty {
+            self[0] = AttributeRun(range: 0..<end, attributes: attributes)
+        } else if self[count - 1].attributes == attributes {
+            self[count - 1].range = self[count - 1].range.lowerBound..<end
+        } else {
+            append(AttributeRun(range: start..<end, attributes: attributes))
+        }
     }
 }
