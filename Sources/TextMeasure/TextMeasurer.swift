@@ -243,10 +243,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     continue
                 }
             }
-            // A one-unit printable ASCII cluster (a letter of a Latin word, a digit, a URL's
-            // punctuation) has no property the general decoding would find: no emoji or text
-            // presentation, not a separator, not hanging (U+0020 is not in the range).
-            let info = end == start + 1 && u[start] &- 0x21 < 0x5E ? ClusterInfo(ascii: u[start]) : ClusterInfo(u, start, end)
+            let info = ClusterInfo(u, start, end)
 
             while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
             if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
@@ -595,10 +592,21 @@ private struct ClusterInfo {
     var isHanging = false
     var isSeparator = false
 
-    /// A one-unit cluster of printable ASCII (U+0021...U+007E): every flag is false.
-    @inline(__always) init(ascii: UInt16) { first = UInt32(ascii) }
+    @inline(__always) init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
+        // A one-unit printable ASCII cluster (U+0021...U+007E: a letter of a Latin word, a digit,
+        // a URL's punctuation) has no property the decoding would find: no emoji or text
+        // presentation, not a separator, not hanging (U+0020 is outside the range).
+        if end == start + 1 && u[start] &- 0x21 < 0x5E {
+            self.init(first: UInt32(u[start]))
+        } else {
+            self.init(decoding: u, start, end)
+        }
+    }
 
-    init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
+    /// A cluster with every flag false.
+    private init(first: UInt32) { self.first = first }
+
+    private init(decoding u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
         var i = start
         var index = 0
         var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false

@@ -60,7 +60,7 @@ final class AttributedTextBuilderTests: XCTestCase {
     }
 
     /// The premise of the text engine's shortcut for one-unit printable ASCII clusters
-    /// (`ClusterInfo(ascii:)`): none of them is an emoji, a separator or hanging white space.
+    /// (in `ClusterInfo`'s initializer): none of them is an emoji, a separator or hanging white space.
     func testPrintableASCIIHasNoClusterProperty() {
         for v in UInt32(0x21)...0x7E {
             let t = UnicodeProperties.traits(v)
