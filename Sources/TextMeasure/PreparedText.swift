@@ -199,6 +199,15 @@ public struct PreparedTextBuilder {
         prepared.clusters.append(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
     }
 
+    /// `appendCluster` of a plain cluster (not hanging, no hard break, not an object) in the font
+    /// of the last appended cluster: the per-character path of Chinese text.
+    @inline(__always)
+    mutating func appendClusterInLastFont(end: Int, advance: Double, breakAfter: Bool) {
+        prepared.totalAdvance += advance
+        prepared.clusters.append(
+            Cluster(advance: advance, end: Int32(end), fontRef: lastRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
+    }
+
     /// Adds to the advance of the last cluster (a ligature or mark that extends it).
     package mutating func extendLastCluster(advance: Double) {
         prepared.clusters[prepared.clusters.count - 1].advance += advance
@@ -213,7 +222,7 @@ public struct PreparedTextBuilder {
     package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    public func finish() -> PreparedText { prepared }
+    public consuming func finish() -> PreparedText { prepared }
 }
 
 extension PreparedText {

@@ -94,58 +94,57 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// still looked up and cached.
     public func prepareUncached(_ text: AttributedText) -> PreparedText {
         // The thread's buffers, so that a text costs no allocation for its code units, break
-        // flags, word state or HarfBuzz buffer (a nested call on the same thread finds none).
+        // flags, word state or HarfBuzz buffer (a nested call on the same thread finds none and
+        // makes its own). They are used through a plain copy of their pointers, given back at the end.
         let slot = ThreadState.current
-        var scratch = slot.scratch ?? PrepareScratch()
+        let scratch = slot.scratch ?? PrepareScratch()
         slot.scratch = nil
-        var units: [UInt16] = []
-        swap(&units, &scratch.units)
-        Self.fillUTF16(text, into: &units)
-        let prepared = units.withUnsafeBufferPointer { buf in
-            prepare(text, buf, &scratch)
-        }
-        swap(&units, &scratch.units)
+        var buffers = scratch.buffers
+        let n = Self.fillUTF16(text, into: &buffers.units)
+        let prepared = prepare(text, buffers.units.prefix(n), &buffers, scratch)
+        scratch.buffers = buffers
         if scratch.isSmall { slot.scratch = scratch }
         return prepared
     }
 
-    /// Replaces `units` with the UTF-16 code units of the text's string (decoded from its UTF-8).
-    private static func fillUTF16(_ text: AttributedText, into units: inout [UInt16]) {
+    /// Writes the UTF-16 code units of the text's string (decoded from its UTF-8) into `units` and
+    /// returns their count.
+    private static func fillUTF16(_ text: AttributedText, into units: inout ScratchBuffer<UInt16>) -> Int {
         var string = text.string
         let count = text.utf16Count
-        units.removeAll(keepingCapacity: true)
-        units.append(contentsOf: repeatElement(0, count: count))
-        let written = units.withUnsafeMutableBufferPointer { out in
-            string.withUTF8 { b -> Int in
-                let n = b.count
-                var i = 0, o = 0
-                while i < n && o < count {
-                    let c0 = UInt32(b[i])
-                    if c0 < 0x80 {
-                        out[o] = UInt16(c0)
-                        i += 1; o += 1
-                    } else if c0 < 0xE0 {
-                        out[o] = UInt16((c0 & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F))
-                        i += 2; o += 1
-                    } else if c0 < 0xF0 {
-                        out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F))
-                        i += 3; o += 1
-                    } else {
-                        let v = (c0 & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
-                            | UInt32(b[i + 3] & 0x3F)
-                        guard o + 1 < count else { break }
-                        out[o] = UInt16(0xD800 + ((v - 0x10000) >> 10))
-                        out[o + 1] = UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))
-                        i += 4; o += 2
-                    }
+        units.reserve(count)
+        let out = units.base
+        let written = string.withUTF8 { b -> Int in
+            let n = b.count
+            var i = 0, o = 0
+            while i < n && o < count {
+                let c0 = UInt32(b[i])
+                if c0 < 0x80 {
+                    out[o] = UInt16(c0)
+                    i += 1; o += 1
+                } else if c0 < 0xE0 {
+                    out[o] = UInt16((c0 & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F))
+                    i += 2; o += 1
+                } else if c0 < 0xF0 {
+                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F))
+                    i += 3; o += 1
+                } else {
+                    let v = (c0 & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
+                        | UInt32(b[i + 3] & 0x3F)
+                    guard o + 1 < count else { break }
+                    out[o] = UInt16(0xD800 + ((v - 0x10000) >> 10))
+                    out[o + 1] = UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))
+                    i += 4; o += 2
                 }
-                return i == n ? o : -1
             }
+            return i == n ? o : -1
         }
-        if written != count {
-            // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
-            units = Array(text.string.utf16)
-        }
+        if written == count { return count }
+        // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
+        let all = Array(text.string.utf16)
+        units.reserve(all.count)
+        for (i, u) in all.enumerated() { units[i] = u }
+        return all.count
     }
 
     public func singleLineSize(_ string: String, attributes: TextAttributes) -> Size {
@@ -158,21 +157,14 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         return Size(width: prepared.naturalWidth, height: ascent + descent)
     }
 
-    private func prepare(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ scratch: inout PrepareScratch) -> PreparedText {
+    private func prepare(
+        _ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+    ) -> PreparedText {
         let n = u.count
-        var breaks: [BreakFlags] = []
+        buffers.breaks.reserve(n + 1)
+        let breaks = buffers.breaks.base
+        TextBreaks.analyze(u, writingInto: breaks)
         var word = WordState()
-        var shaper = LazyShaper()
-        swap(&breaks, &scratch.breaks)
-        swap(&word, &scratch.word)
-        swap(&shaper, &scratch.shaper)
-        defer {
-            swap(&breaks, &scratch.breaks)
-            swap(&word, &scratch.word)
-            swap(&shaper, &scratch.shaper)
-        }
-        word.reset()
-        TextBreaks.analyze(u, into: &breaks)
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
             text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
@@ -220,7 +212,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     && (e < SimpleAdvanceTable.needsPlainNeighbours
                         || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
                 {
-                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
                     // Script resolution as for shaped clusters: a strong script becomes current.
                     if v >= 0x3400 && v <= 0x9FFF {
@@ -240,6 +232,31 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     previousSlot = .primary
                     clusterIndex += 1
                     start = end
+                    // The inert one-unit clusters that follow in the same run take the same path and
+                    // change nothing else: a tight loop over most of a Chinese text.
+                    if glyphs == nil {
+                        let limit = min(runEnd, n)
+                        let scale = runFonts.textScale
+                        let han = UnicodeScript.han
+                        while start < limit {
+                            let next = start + 1
+                            guard next == n || breaks[next].contains(graphemeFlag) else { break }
+                            let e = table.entry(u[start])
+                            guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
+                            let v = UInt32(u[start])
+                            if v >= 0x3400 && v <= 0x9FFF {
+                                lastStrong = han
+                            } else if v >= 0x41 {
+                                let s = UnicodeScript.of(v)
+                                if !s.isWeak { lastStrong = s }
+                            }
+                            builder.appendClusterInLastFont(
+                                end: next, advance: Double(table.advance(ofEntry: e)) * scale,
+                                breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
+                            clusterIndex += 1
+                            start = next
+                        }
+                    }
                     continue
                 }
             }
@@ -247,7 +264,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
 
             while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
             if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 let o = objects[nextObject]
                 let width = o.width.isFinite ? max(0, o.width) : 0
                 builder.appendCluster(
@@ -281,7 +298,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             previousSlot = info.isSeparator ? .primary : slot
             let font = runFonts.font(slot)
             if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
                 if !info.isSeparator {
@@ -316,7 +333,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             // units only; the marks after them add no advance, as combining marks do not.
             let oversized = end - start > Self.maxShapedClusterUnits
             if word.count > 0 && (oversized || word.slot != slot || word.font.size != size || word.script != script) {
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             if word.count == 0 {
                 word.start = start
@@ -324,54 +341,48 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 word.font = font
                 word.script = script
             }
-            word.ends.append(Int32(end))
-            word.breakAfter.append(breakAfter)
+            if word.count == buffers.wordEnds.capacity {
+                buffers.wordEnds.reserve(word.count + 1, keeping: word.count)
+                buffers.wordBreakAfter.reserve(word.count + 1, keeping: word.count)
+            }
+            buffers.wordEnds[word.count] = Int32(end)
+            buffers.wordBreakAfter[word.count] = breakAfter
+            word.count += 1
             if oversized {
                 var limit = start + Self.maxShapedClusterUnits
                 if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
                 word.shapeLimit = limit
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             start = end
         }
-        flushWord(&word, u, &builder, &glyphs, &clusterIndex, &shaper)
+        flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
         builder.setGlyphs(glyphs)
         builder.addMissingGlyphs(missing)
         return builder.finish()
     }
 
-    /// Measures the pending word (from the cache or by shaping) and appends its clusters.
+    /// Measures the pending word (from the cache or by shaping), appends its clusters and empties it.
+    @inline(__always)
     private func flushWord(
         _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
-        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) {
         guard word.count > 0 else { return }
-        defer { word.reset() }
-        // The cluster arrays are read through buffer pointers (moved out and back, so they stay
-        // uniquely referenced and `reset` keeps their storage).
-        var ends: [Int32] = []
-        var breakAfter: [Bool] = []
-        swap(&ends, &word.ends)
-        swap(&breakAfter, &word.breakAfter)
-        defer {
-            swap(&ends, &word.ends)
-            swap(&breakAfter, &word.breakAfter)
-        }
-        let info = WordInfo(start: word.start, slot: word.slot, script: word.script, font: word.font, shapeLimit: word.shapeLimit)
-        ends.withUnsafeBufferPointer { e in
-            breakAfter.withUnsafeBufferPointer { b in
-                measureWord(info, e, b, u, &builder, &glyphs, &clusterIndex, &shaper)
-            }
-        }
+        measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+        word.count = 0
+        word.shapeLimit = nil
     }
 
-    /// Measures a word of `ends.count` clusters (from the cache or by shaping) and appends them.
+    /// Measures a word (from the cache or by shaping) and appends its clusters: cluster `c` ends
+    /// at `buffers.wordEnds[c]` and may break after when `buffers.wordBreakAfter[c]`.
     private func measureWord(
-        _ word: WordInfo, _ ends: UnsafeBufferPointer<Int32>, _ breakAfter: UnsafeBufferPointer<Bool>,
-        _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
-        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ shaper: inout LazyShaper
+        _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) {
-        let count = ends.count
+        let count = word.count
+        let ends = buffers.wordEnds.prefix(count)
+        let breakAfter = buffers.wordBreakAfter.prefix(count)
         let wordEnd = min(Int(ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         let file = fonts.file(word.slot)
@@ -402,10 +413,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         if count == text.count && word.shapeLimit == nil && !shapesWholeRuns,
             let ascii = fonts.asciiKerning(word.slot, word.script)
         {
-            var advances: [Int32] = []
-            swap(&advances, &shaper.advances)
-            defer { swap(&advances, &shaper.advances) }
-            if ascii.measure(text, into: &advances) {
+            buffers.advances.reserve(2 * count)
+            if ascii.measure(text, writingInto: buffers.advances.base) {
+                let advances = buffers.advances.prefix(2 * count)
                 var cached: [CachedGlyph] = []
                 if glyphs != nil {
                     for c in 0..<count {
@@ -413,7 +423,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                             CachedGlyph(glyph: ascii.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
                     }
                 }
-                advances.withUnsafeBufferPointer { adv in cached.withUnsafeBufferPointer { emit(adv, $0) } }
+                cached.withUnsafeBufferPointer { emit(advances, $0) }
                 clusterIndex += count
                 return
             }
@@ -428,24 +438,20 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         // Shape the word on its own (no context), so the result depends on the word only and can
         // be cached and reused anywhere.
         var shaped: [ShapedGlyph] = []
-        swap(&shaped, &shaper.shaped)
-        defer { swap(&shaped, &shaper.shaped) }
+        swap(&shaped, &scratch.shaped)
+        defer { swap(&shaped, &scratch.shaped) }
         shaped.removeAll(keepingCapacity: true)
-        shaper.buffer.shape(
+        scratch.shaper.shape(
             text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.
-        var advances: [Int32] = []
+        buffers.advances.reserve(2 * count)
+        let advances = buffers.advances.base
+        advances.update(repeating: 0, count: 2 * count)
         var cached: [CachedGlyph] = []
-        swap(&advances, &shaper.advances)
-        swap(&cached, &shaper.cached)
-        defer {
-            swap(&advances, &shaper.advances)
-            swap(&cached, &shaper.cached)
-        }
-        advances.removeAll(keepingCapacity: true)
-        advances.append(contentsOf: repeatElement(0, count: 2 * count))
+        swap(&cached, &scratch.cached)
+        defer { swap(&cached, &scratch.cached) }
         cached.removeAll(keepingCapacity: true)
         cached.reserveCapacity(shaped.count)
         var c = 0
@@ -463,11 +469,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if g.xAdvance != 0 && !fallbackSpace { advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance }
             cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
         }
-        advances.withUnsafeBufferPointer { adv in
-            cached.withUnsafeBufferPointer { gl in
-                emit(adv, gl)
-                if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
-            }
+        let adv = buffers.advances.prefix(2 * count)
+        cached.withUnsafeBufferPointer { gl in
+            emit(adv, gl)
+            if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
         }
         clusterIndex += count
     }
@@ -556,31 +561,16 @@ private struct RunFonts {
     @inline(__always) func unitScale(_ slot: FontSlot) -> Double { slot == .emoji ? emojiScale : textScale }
 }
 
-/// The scalar fields of a word being measured.
-private struct WordInfo {
-    var start: Int
-    var slot: FontSlot
-    var script: UnicodeScript
-    var font: RunFont
-    var shapeLimit: Int?
-}
-
-/// The clusters of the word being collected.
+/// The word being collected: its first offset, cluster count, face, script and font (its cluster
+/// ends and break flags are in `PrepareBuffers`).
 private struct WordState {
     var start = 0
+    var count = 0
     var slot = FontSlot.primary
     var script = UnicodeScript.common
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
-    var ends: [Int32] = []
-    var breakAfter: [Bool] = []
     /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
     var shapeLimit: Int?
-    var count: Int { ends.count }
-    mutating func reset() {
-        shapeLimit = nil
-        ends.removeAll(keepingCapacity: true)
-        breakAfter.removeAll(keepingCapacity: true)
-    }
 }
 
 /// What itemization and measuring need to know about one grapheme cluster.
@@ -716,34 +706,48 @@ final class ThreadState {
 /// other or share cache lines there.
 package var currentThreadIndex: Int { ThreadState.current.index }
 
-/// The reusable buffers of a `prepare` call (see `ThreadState`).
-private struct PrepareScratch: @unchecked Sendable {
-    var units: [UInt16] = []
-    var breaks: [BreakFlags] = []
-    var word = WordState()
-    var shaper = LazyShaper()
-
-    /// Small enough to keep in the pool (a long text's buffers are dropped with it, so a pool holds
-    /// a few hundred KiB at most).
-    var isSmall: Bool {
-        units.capacity <= 1 << 14 && shaper.shaped.capacity <= 1 << 12 && shaper.cached.capacity <= 1 << 12
-            && shaper.advances.capacity <= 1 << 12
-    }
-}
-
-/// The HarfBuzz buffer of one `prepare` call, made on the first cache miss only, and the scratch
-/// arrays of shaping a word.
-private struct LazyShaper {
+/// The reusable buffers of a `prepare` call (see `ThreadState`): plain blocks, and the arrays
+/// and HarfBuzz buffer of shaping (made on the first cache miss only).
+private final class PrepareScratch {
+    var buffers = PrepareBuffers()
     var shaped: [ShapedGlyph] = []
-    var advances: [Int32] = []
     var cached: [CachedGlyph] = []
     private var made: ShapingBuffer?
-    var buffer: ShapingBuffer {
-        mutating get {
-            if let made { return made }
-            let b = ShapingBuffer()
-            made = b
-            return b
-        }
+
+    var shaper: ShapingBuffer {
+        if let made { return made }
+        let b = ShapingBuffer()
+        made = b
+        return b
+    }
+
+    /// Small enough to keep for the thread's next call (a long text's buffers are dropped with
+    /// it, so a thread keeps a few hundred KiB at most).
+    var isSmall: Bool {
+        buffers.largestCapacity <= 1 << 14 + 1 && shaped.capacity <= 1 << 12 && cached.capacity <= 1 << 12
+    }
+
+    deinit { buffers.free() }
+}
+
+/// The plain buffers of `prepare`: code units, break flags (one more than units), the pending
+/// word's cluster ends and break flags, and a word's advances (two per cluster).
+private struct PrepareBuffers {
+    var units = ScratchBuffer<UInt16>(capacity: 256)
+    var breaks = ScratchBuffer<BreakFlags>(capacity: 257)
+    var wordEnds = ScratchBuffer<Int32>(capacity: 64)
+    var wordBreakAfter = ScratchBuffer<Bool>(capacity: 64)
+    var advances = ScratchBuffer<Int32>(capacity: 128)
+
+    var largestCapacity: Int {
+        max(units.capacity, breaks.capacity, wordEnds.capacity, wordBreakAfter.capacity, advances.capacity)
+    }
+
+    func free() {
+        units.free()
+        breaks.free()
+        wordEnds.free()
+        wordBreakAfter.free()
+        advances.free()
     }
 }

@@ -29,7 +29,7 @@
 // have decided that position (only LB31 breaks between PR/PO and OP), so clearing it is exact.
 
 /// Break flags for one UTF-16 position `i`, meaning "a boundary before code unit `i`".
-public struct BreakFlags: OptionSet, Sendable, Hashable {
+public struct BreakFlags: OptionSet, Sendable, Hashable, BitwiseCopyable {
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -78,8 +78,16 @@ public enum TextBreaks {
         flags.removeAll(keepingCapacity: true)
         flags.append(contentsOf: repeatElement(BreakFlags(), count: n + 1))
         flags.withUnsafeMutableBufferPointer { out in
-            _ = Analyzer.run(utf16, into: out.baseAddress!)  // never nil: count >= 1
+            analyze(utf16, writingInto: out.baseAddress!)  // never nil: count >= 1
         }
+    }
+
+    /// `analyze(_:into:)` into memory the caller owns: `flags` must have room for
+    /// `utf16.count + 1` values, and all of them are written (for buffers reused across texts).
+    /// - Complexity: O(n), no allocation.
+    public static func analyze(_ utf16: UnsafeBufferPointer<UInt16>, writingInto flags: UnsafeMutablePointer<BreakFlags>) {
+        flags.update(repeating: BreakFlags(), count: utf16.count + 1)
+        _ = Analyzer.run(utf16, into: flags)
     }
 
     /// `analyze` that also returns how many state-machine steps it took (one per scalar plus one per

@@ -49,6 +49,14 @@ final class AsciiKerning: Sendable {
     /// correction, as `TextMeasurer.measureWord` lays them out) and returns true, or returns false
     /// when some character is off the path or a ligature could form.
     func measure(_ text: UnsafeBufferPointer<UInt16>, into advances: inout [Int32]) -> Bool {
+        guard !text.isEmpty else { return false }
+        advances.removeAll(keepingCapacity: true)
+        advances.append(contentsOf: repeatElement(0, count: 2 * text.count))
+        return advances.withUnsafeMutableBufferPointer { measure(text, writingInto: $0.baseAddress!) }
+    }
+
+    /// `measure(_:into:)` into memory the caller owns, with room for 2 × `text.count` values.
+    func measure(_ text: UnsafeBufferPointer<UInt16>, writingInto advances: UnsafeMutablePointer<Int32>) -> Bool {
         let n = text.count
         guard n > 0 else { return false }
         for u in text where u >= 0x80 || entry[Int(u)] == 0 { return false }
@@ -56,8 +64,6 @@ final class AsciiKerning: Sendable {
             let pair = Int(text[i]) << 7 | Int(text[i + 1])
             if ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { return false }
         }
-        advances.removeAll(keepingCapacity: true)
-        advances.append(contentsOf: repeatElement(0, count: 2 * n))
         for i in 0..<n {
             let u = Int(text[i])
             var k: Int32 = 0
