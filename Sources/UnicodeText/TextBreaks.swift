@@ -20,7 +20,9 @@
 // cascade itself (`PairTables`): an entry is filled only where the cascade gives the same answer in
 // every context, otherwise it says "slow" and the cascade (`LineContext.decide`) runs. Combining
 // marks and the position after a ZWJ always take the cascade. Tests compare both paths on random
-// strings.
+// strings. A CJK Unified Ideograph (U+4E00-U+9FFF, most of a Chinese text) skips the property
+// lookup: the block shares one set of properties, checked scalar by scalar when the tables are
+// built, and its step is the general one with those values folded in.
 //
 // Every rule looks back a bounded distance through this state, so the pass is O(n) whatever the
 // text (100 000 combining marks after one base cost 100 000 constant-time steps). The only rule
@@ -106,6 +108,10 @@ public enum TextBreaks {
         }
         return (flags, steps)
     }
+
+    /// Whether CJK Unified Ideographs take the folded step (their properties were found uniform
+    /// when the tables were built); for tests, since a data change would only turn it off.
+    package static var _ideographPathIsOn: Bool { PairTables.shared.hanProperties != nil }
 
     /// Grapheme boundaries and line-break opportunities of a UTF-16 array; see
     /// `analyze(_:into:)` for the meaning of the result.
@@ -363,6 +369,11 @@ private struct PairTables: @unchecked Sendable {
     let grapheme: UnsafePointer<UInt8>
     /// LB25 number state after a class: `numberState[state << 6 | cls]`.
     let numberState: UnsafePointer<UInt8>
+    /// The properties every scalar of `hanRange` shares (CJK Unified Ideographs), or nil when the
+    /// data gives them different properties or ones the fast path does not handle (checked here,
+    /// scalar by scalar, when the tables are built).
+    let hanProperties: PackedProperties?
+    static let hanRange: ClosedRange<UInt16> = 0x4E00...0x9FFF
 
     static let shared = PairTables()
 
@@ -437,6 +448,14 @@ private struct PairTables: @unchecked Sendable {
             }
         }
         numberState = UnsafePointer(numberTable)
+
+        let properties = PropertyTable.shared
+        let first = properties.lookup(UInt32(Self.hanRange.lowerBound))
+        let uniform = Self.hanRange.allSatisfy { properties.lookup(UInt32($0)) == first }
+        let cls = first.resolvedLineBreak
+        let plain = cls == first.lineBreak && cls != LB.CM && cls != LB.ZWJ && cls != LB.NU && cls != LB.SP && cls != LB.RI
+            && !first.has(PackedProperties.extendedPictographicBit)
+        hanProperties = uniform && plain ? first : nil
     }
 
     /// One step of the UAX #29 rules: the state after a scalar of class `cls` (a grapheme property
@@ -521,9 +540,45 @@ private enum Analyzer {
         var lbRIOdd = false
         var numState: UInt8 = 0
 
+        // CJK Unified Ideographs, most of a Chinese text, share one set of properties (checked when
+        // the tables are built): their step is the general one with those values folded in.
+        let han = withoutPairTable ? nil : pairs.hanProperties
+        let hanClass = han?.resolvedLineBreak ?? 0
+        let hanGrapheme = han?.graphemeBreak ?? 0
+        let hanWide = han?.has(PackedProperties.wideOrHalfwidthBit) ?? false
+        let hanExtPictCn = han?.has(PackedProperties.extPictUnassignedBit) ?? false
+
         var pos = 0
         while pos < n {
             let start = pos
+            if han != nil && PairTables.hanRange.contains(text[pos]) {
+                pos &+= 1
+                steps &+= 1
+                let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(hanGrapheme)]
+                gbState = gbStep & 0x7F
+                var lineBits = pairs.line[row << 6 | Int(hanClass)]
+                if lineBits == PairTables.slow || prevWasZWJ {
+                    lineBits = PairTables.flags(ofDecision: LineContext(
+                        cls: hanClass, raw: hanClass, absorbed: false, wide: hanWide, prev: prev, prev2: prev2, base: base,
+                        prevWasZWJ: prevWasZWJ, prevWide: prevWide, prevExtPictCn: prevExtPictCn, riOdd: lbRIOdd,
+                        numState: numState
+                    ).decide())
+                }
+                prevWasZWJ = false
+                numState = pairs.numberState[Int(numState) << 6 | Int(hanClass)]
+                lbRIOdd = false
+                prev2 = prev
+                prev = hanClass
+                prevStart = start
+                base = hanClass
+                row = Int(hanClass)
+                prevWide = hanWide
+                prevExtPictCn = hanExtPictCn
+                if start > 0 {
+                    out[start] = BreakFlags(rawValue: lineBits | gbStep >> 7)
+                }
+                continue
+            }
             var cp = UInt32(text[pos])
             pos &+= 1
             if cp & 0xF800 == 0xD800 {
