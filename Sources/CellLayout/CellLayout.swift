@@ -154,9 +154,9 @@ public final class PreparedTextBox: Sendable, Equatable {
     public let prepared: PreparedText
     /// The address of the first cluster (0 for none), for prefetching: the array is immutable.
     let clustersAddress: UInt
-    public init(_ prepared: PreparedText) {
-        self.prepared = prepared
+    public init(_ prepared: consuming PreparedText) {
         clustersAddress = prepared.clustersAddress
+        self.prepared = prepared
     }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).

@@ -82,6 +82,11 @@ package enum StatusTextBuilder {
         }
         var pieces = [TextPiece(range: 0..<units.count, kind: .plain)]
         var scratch: [TextPiece] = []
+        if !urls.isEmpty || hasHash || hasAt || hasOpen {
+            // Room for the pieces of a typical status, so the splits below do not grow them.
+            pieces.reserveCapacity(16)
+            scratch.reserveCapacity(16)
+        }
         for (k, url) in urls.enumerated() where !url.shortURL.isEmpty {
             var needle = url.shortURL
             needle.withUTF8 { n in

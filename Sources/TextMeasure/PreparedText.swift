@@ -153,6 +153,8 @@ public struct PreparedTextBuilder {
     public init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
+        // Room for the base font and the few a text adds (emoji, links, bold): one allocation.
+        prepared.runFonts.reserveCapacity(4)
         prepared.runFonts.append(baseFont)
         lastFont = baseFont
     }
