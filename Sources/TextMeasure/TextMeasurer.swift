@@ -214,13 +214,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
-                    // Script resolution as for shaped clusters: a strong script becomes current.
-                    if v >= 0x3400 && v <= 0x9FFF {
-                        lastStrong = .han
-                    } else if v >= 0x41 {
-                        let s = UnicodeScript.of(v)
-                        if !s.isWeak { lastStrong = s }
-                    }
+                    Self.noteScript(of: v, into: &lastStrong, han: .han)
                     let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
                     if glyphs != nil {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
@@ -243,13 +237,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                             guard next == n || breaks[next].contains(graphemeFlag) else { break }
                             let e = table.entry(u[start])
                             guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
-                            let v = UInt32(u[start])
-                            if v >= 0x3400 && v <= 0x9FFF {
-                                lastStrong = han
-                            } else if v >= 0x41 {
-                                let s = UnicodeScript.of(v)
-                                if !s.isWeak { lastStrong = s }
-                            }
+                            Self.noteScript(of: UInt32(u[start]), into: &lastStrong, han: han)
                             builder.appendClusterInLastFont(
                                 end: next, advance: Double(table.advance(ofEntry: e)) * scale,
                                 breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
@@ -475,6 +463,19 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
         }
         clusterIndex += count
+    }
+
+    /// Script resolution on the per-character path, as for shaped clusters: a strong script
+    /// becomes current. Ideographs are Han without a lookup; nothing below "A" is strong. `han`
+    /// is `UnicodeScript.han`, passed in so that a loop reads the global once.
+    @inline(__always)
+    private static func noteScript(of v: UInt32, into lastStrong: inout UnicodeScript?, han: UnicodeScript) {
+        if v >= 0x3400 && v <= 0x9FFF {
+            lastStrong = han
+        } else if v >= 0x41 {
+            let s = UnicodeScript.of(v)
+            if !s.isWeak { lastStrong = s }
+        }
     }
 
     /// The face a grapheme cluster is drawn with.
