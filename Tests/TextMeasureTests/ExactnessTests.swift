@@ -149,7 +149,10 @@ final class ExactnessTests: XCTestCase {
                 var advances: [Int32] = []
                 var shaped: [ShapedGlyph] = []
                 for w in words {
-                    let ok = w.withUnsafeBufferPointer { table.measure($0, into: &advances) }
+                    advances = [Int32](repeating: 0, count: 2 * w.count)
+                    let ok = w.withUnsafeBufferPointer { word in
+                        advances.withUnsafeMutableBufferPointer { table.measure(word, writingInto: $0.baseAddress!) }
+                    }
                     guard ok else {
                         refused += 1
                         continue

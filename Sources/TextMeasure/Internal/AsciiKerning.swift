@@ -45,17 +45,10 @@ final class AsciiKerning: Sendable {
         self.ligatureStarts = ligatureStarts
     }
 
-    /// Fills `advances` (2 × `text.count`: each character's advance, then each one's line-end
-    /// correction, as `TextMeasurer.measureWord` lays them out) and returns true, or returns false
-    /// when some character is off the path or a ligature could form.
-    func measure(_ text: UnsafeBufferPointer<UInt16>, into advances: inout [Int32]) -> Bool {
-        guard !text.isEmpty else { return false }
-        advances.removeAll(keepingCapacity: true)
-        advances.append(contentsOf: repeatElement(0, count: 2 * text.count))
-        return advances.withUnsafeMutableBufferPointer { measure(text, writingInto: $0.baseAddress!) }
-    }
-
-    /// `measure(_:into:)` into memory the caller owns, with room for 2 × `text.count` values.
+    /// Fills `advances` (memory the caller owns, with room for 2 × `text.count` values: each
+    /// character's advance, then each one's line-end correction, as `TextMeasurer.measureWord`
+    /// lays them out) and returns true, or returns false when some character is off the path or a
+    /// ligature could form.
     func measure(_ text: UnsafeBufferPointer<UInt16>, writingInto advances: UnsafeMutablePointer<Int32>) -> Bool {
         let n = text.count
         guard n > 0 else { return false }
