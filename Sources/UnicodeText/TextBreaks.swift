@@ -554,6 +554,10 @@ private enum Analyzer {
             if han != nil && PairTables.hanRange.contains(text[pos]) {
                 pos &+= 1
                 steps &+= 1
+                // The state this step reads (the rest is set to constants below, or is `prevStart`).
+                let steady = gbState, steadyNum = numState, steadyPrev = prev, steadyPrev2 = prev2, steadyBase = base
+                let steadyRow = row
+                let steadyFlags = !prevWasZWJ && !lbRIOdd && prevWide == hanWide && prevExtPictCn == hanExtPictCn
                 let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(hanGrapheme)]
                 gbState = gbStep & 0x7F
                 var lineBits = pairs.line[row << 6 | Int(hanClass)]
@@ -574,8 +578,25 @@ private enum Analyzer {
                 row = Int(hanClass)
                 prevWide = hanWide
                 prevExtPictCn = hanExtPictCn
+                let flags = BreakFlags(rawValue: lineBits | gbStep >> 7)
                 if start > 0 {
-                    out[start] = BreakFlags(rawValue: lineBits | gbStep >> 7)
+                    out[start] = flags
+                }
+                // A step that left the state as it found it (an ideograph after two of them) is a
+                // fixed point: every ideograph that follows takes the same step, so its flags are
+                // these and the state stays. The rest of a run of ideographs is a store each.
+                if steadyFlags && steady == gbState && steadyNum == numState && steadyPrev == hanClass && steadyPrev2 == hanClass
+                    && steadyBase == hanClass && steadyRow == row
+                {
+                    let runStart = pos
+                    while pos < n && PairTables.hanRange.contains(text[pos]) {
+                        out[pos] = flags
+                        pos &+= 1
+                    }
+                    if pos > runStart {
+                        steps &+= pos &- runStart
+                        prevStart = pos &- 1
+                    }
                 }
                 continue
             }
