@@ -148,7 +148,7 @@ public struct CellLayoutEngine: Sendable {
     func prep(_ text: AttributedText) -> PreparedTextBox { PreparedTextBox(measurer.prepareUncached(text)) }
 
     func readMoreToken(_ style: CellStyle, size: Double) -> PreparedTextBox {
-        labels.prepared(AttributedText(style.readMoreToken, size: size, role: .cellLink), measurer: measurer)
+        labels.label(style.readMoreToken, size: size, role: .cellLink, measurer: measurer)
     }
 
     // MARK: classic
@@ -251,10 +251,9 @@ public struct CellLayoutEngine: Sendable {
             (.like, status.attitudesCount, "赞"),
         ]
         let toolbar = counts.map { kind, count, word in
-            let string = CountFormat.label(count, word: word)
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
-            let label = labels.prepared(AttributedText(string, size: m.toolbarFontSize, role: role), measurer: measurer)
-            return ToolbarParts(kind: kind, string: string, label: label)
+            let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
+            return ToolbarParts(kind: kind, string: label.prepared.text.string, label: label)
         }
 
         return StackedParts(
@@ -279,7 +278,7 @@ public struct CellLayoutEngine: Sendable {
             text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
         }
         if text.utf16Count == 0 { return CardParts(page, text: nil, token: nil) }
-        let ellipsis = labels.prepared(AttributedText("…", size: m.cardDescFontSize, role: .cellCardDesc), measurer: measurer)
+        let ellipsis = labels.label("…", size: m.cardDescFontSize, role: .cellCardDesc, measurer: measurer)
         return CardParts(page, text: prep(text), token: ellipsis)
     }
 }

@@ -4,11 +4,22 @@ import Foundation
 /// 9 999 as is, then whole ten-thousands ("N万"), from 10 000 000 whole ten-millions ("N千万").
 package enum CountFormat {
     /// The label of a toolbar button with `count`; `word` is shown for zero (and negative) counts.
+    ///
+    /// `label(count, word:) == label(shown(count), word:)` for every count.
     package static func label(_ count: Int, word: String) -> String {
         if count <= 0 { return word }
         if count < 10_000 { return String(count) }
         if count < 10_000_000 { return "\(count / 10_000)万" }
         return "\(count / 10_000_000)千万"
+    }
+
+    /// The smallest count with the same label as `count` (0 for zero and negative counts): counts
+    /// that show the same label have the same `shown` value.
+    package static func shown(_ count: Int) -> Int {
+        if count <= 0 { return 0 }
+        if count < 10_000 { return count }
+        if count < 10_000_000 { return count / 10_000 * 10_000 }
+        return count / 10_000_000 * 10_000_000
     }
 }
 

@@ -32,22 +32,44 @@ final class LabelCacheTests: XCTestCase {
         let cache = LabelCache(capacity: 16)  // 16 in the test thread's shard
         let m = FixedAdvanceMeasurer()
         let labels = (0..<100).map { "label \($0)" }
-        for s in labels { _ = cache.prepared(AttributedText(s, size: 14), measurer: m) }
+        for s in labels { _ = cache.label(s, size: 14, role: .plain, measurer: m) }
         let stats = cache.statistics
         XCTAssertGreaterThan(stats.evictions, 0)
         XCTAssertLessThanOrEqual(stats.count, 16)
         XCTAssertEqual(stats.misses, 100)
         XCTAssertEqual(stats.hits, 0)
-        // The last label is in its shard: a hit, with the right text; equal texts are one key,
-        // texts differing in attributes are not.
-        XCTAssertEqual(cache.prepared(AttributedText("label 99", size: 14), measurer: m).prepared.text.string, "label 99")
+        // The last label is in its shard: a hit, with the right text; names that differ in size
+        // or role are other labels.
+        XCTAssertEqual(cache.label("label 99", size: 14, role: .plain, measurer: m).prepared.text.string, "label 99")
         XCTAssertEqual(cache.statistics.hits, 1)
-        XCTAssertEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14)))
-        XCTAssertNotEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 15)))
-        XCTAssertNotEqual(
-            TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14, role: .cellLink)))
-        // Canonically equivalent but different bytes: different keys (they may shape differently).
-        XCTAssertNotEqual(TextKey(text: AttributedText("\u{E9}", size: 14)), TextKey(text: AttributedText("e\u{301}", size: 14)))
+        let bigger = cache.label("label 99", size: 15, role: .plain, measurer: m)
+        let link = cache.label("label 99", size: 14, role: .cellLink, measurer: m)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        XCTAssertEqual(bigger.prepared.text.baseAttributes.size, 15)
+        XCTAssertEqual(link.prepared.text.baseAttributes.role, .cellLink)
+    }
+
+    /// A count label is named by the smallest count that shows it: counts showing the same label
+    /// share one entry, and the label is the one `CountFormat.label` gives for the count itself.
+    func testCountLabelsAreNamedByWhatTheyShow() {
+        let cache = LabelCache()
+        let m = FixedAdvanceMeasurer()
+        let counts = [0, -3, 1, 9_999, 10_000, 12_345, 19_999, 20_000, 9_999_999, 10_000_000, 25_000_000]
+        for c in counts {
+            let label = cache.label("转发", count: c, size: 12, role: .cellToolbar, measurer: m)
+            XCTAssertEqual(label.prepared.text.string, CountFormat.label(c, word: "转发"), "count \(c)")
+            XCTAssertEqual(CountFormat.label(CountFormat.shown(c), word: "转发"), CountFormat.label(c, word: "转发"))
+        }
+        // Distinct labels: 转发, 1, 9999, 1万, 2万, 999万, 1千万, 2千万.
+        XCTAssertEqual(cache.statistics.misses, 8)
+        XCTAssertEqual(cache.statistics.hits, counts.count - 8)
+        // A zero count with another word is another label; a positive count shows only the
+        // number, so every button shares it.
+        XCTAssertEqual(cache.label("评论", count: 0, size: 12, role: .cellToolbar, measurer: m).prepared.text.string, "评论")
+        XCTAssertEqual(cache.statistics.misses, 9)
+        let one = cache.label("转发", count: 1, size: 12, role: .cellToolbar, measurer: m)
+        XCTAssertTrue(cache.label("评论", count: 1, size: 12, role: .cellToolbar, measurer: m) === one)
+        XCTAssertEqual(cache.statistics.misses, 9)
     }
 
     /// Each thread looks labels up in a shard of its own: two threads get equal values from
@@ -69,8 +91,8 @@ final class LabelCacheTests: XCTestCase {
             // Two threads alive at once (the second starts before the first ends), so their
             // indices differ.
             let thread = Thread {
-                let first = cache.prepared(AttributedText("转发", size: 12), measurer: m)
-                let again = cache.prepared(AttributedText("转发", size: 12), measurer: m)
+                let first = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
+                let again = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
                 XCTAssertTrue(first === again)
                 let box = cache.metrics(metrics, style: "weibo")
                 XCTAssertTrue(box === cache.metrics(metrics, style: "weibo"))

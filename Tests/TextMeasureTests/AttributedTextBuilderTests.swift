@@ -70,3 +70,17 @@ final class AttributedTextBuilderTests: XCTestCase {
         }
     }
 }
+
+/// The prepared-text cache's key (`TextKey`), made from an attributed text.
+final class TextKeyTests: XCTestCase {
+    /// Equal content is one key; a size, a role or other bytes for the same characters make another.
+    func testTextKeysCompareContent() {
+        XCTAssertEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 14)))
+        XCTAssertNotEqual(TextKey(text: AttributedText("label 99", size: 14)), TextKey(text: AttributedText("label 99", size: 15)))
+        XCTAssertNotEqual(
+            TextKey(text: AttributedText("label 99", size: 14)),
+            TextKey(text: AttributedText("label 99", size: 14, role: TextRole(rawValue: 7))))
+        // Canonically equivalent but different bytes: different keys (they may shape differently).
+        XCTAssertNotEqual(TextKey(text: AttributedText("\u{E9}", size: 14)), TextKey(text: AttributedText("e\u{301}", size: 14)))
+    }
+}
