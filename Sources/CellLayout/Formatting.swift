@@ -32,18 +32,39 @@ package enum RelativeTime {
     package static func format(_ date: Date, now: Date, utcOffset: Int) -> String {
         let delta = now.timeIntervalSince(date)
         if delta < 600 { return "刚刚" }
-        if delta < 3600 { return "\(Int(delta / 60))分钟前" }
+        var out = ShortText()
+        if delta < 3600 {
+            out.append(number: Int(delta / 60))
+            out.append("分钟前")
+            return out.string
+        }
         let local = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let localNow = Int((now.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let day = floorDiv(local, 86_400), today = floorDiv(localNow, 86_400)
-        if day == today { return "\(Int(delta / 3600))小时前" }
-        if day == today - 1 {
+        if day == today {
+            out.append(number: Int(delta / 3600))
+            out.append("小时前")
+        } else if day == today - 1 {
             let secs = local - day * 86_400
-            return "昨天 " + twoDigits(secs / 3600) + ":" + twoDigits(secs % 3600 / 60)
+            out.append("昨天 ")
+            out.append(number: secs / 3600, digits: 2)
+            out.append(":")
+            out.append(number: secs % 3600 / 60, digits: 2)
+        } else {
+            let (y, m, d) = civil(day)
+            if y == civil(today).year {
+                out.append(number: m)
+                out.append("-")
+                out.append(number: d)
+            } else {
+                out.append(number: ((y % 100) + 100) % 100, digits: 2)
+                out.append("-")
+                out.append(number: m)
+                out.append("-")
+                out.append(number: d, digits: 2)
+            }
         }
-        let (y, m, d) = civil(day)
-        if y == civil(today).year { return "\(m)-\(d)" }
-        return twoDigits(((y % 100) + 100) % 100) + "-\(m)-" + twoDigits(d)
+        return out.string
     }
 
     /// An absolute date "yy-M-dd HH:mm", for layouts made without a `now`.
@@ -52,13 +73,20 @@ package enum RelativeTime {
         let day = floorDiv(local, 86_400)
         let secs = local - day * 86_400
         let (y, m, d) = civil(day)
-        return twoDigits(((y % 100) + 100) % 100) + "-\(m)-" + twoDigits(d) + " "
-            + twoDigits(secs / 3600) + ":" + twoDigits(secs % 3600 / 60)
+        var out = ShortText()
+        out.append(number: ((y % 100) + 100) % 100, digits: 2)
+        out.append("-")
+        out.append(number: m)
+        out.append("-")
+        out.append(number: d, digits: 2)
+        out.append(" ")
+        out.append(number: secs / 3600, digits: 2)
+        out.append(":")
+        out.append(number: secs % 3600 / 60, digits: 2)
+        return out.string
     }
 
     private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
-
-    private static func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
 
     /// Proleptic Gregorian (year, month, day) of a day count since 1970-01-01 (days-from-civil
     /// inverted, exact for any day).
@@ -73,5 +101,57 @@ package enum RelativeTime {
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
         return (y, m, d)
+    }
+}
+
+/// A short UTF-8 text written in place (64 bytes inline, no heap, no intermediate strings): the
+/// time strings of cells, one `String` at the end (at most 15 bytes is a small string, stored
+/// without an allocation). Text past 64 bytes is dropped, which the formats above never reach
+/// (their longest is 15 bytes).
+private struct ShortText {
+    private var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var count = 0
+    private static let capacity = 64
+
+    mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { b in for c in b { push(c) } }
+    }
+
+    /// The decimal digits of `v` (a minus sign first when negative), zero-padded to `digits`.
+    mutating func append(number v: Int, digits: Int = 1) {
+        var m = v.magnitude
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: the 20 digits of UInt64.max
+        var k = 0
+        withUnsafeMutableBytes(of: &tmp) { t in
+            repeat {
+                t[k] = UInt8(truncatingIfNeeded: 0x30 &+ m % 10)
+                m /= 10
+                k += 1
+            } while m > 0 && k < t.count
+            while k < min(digits, t.count) {
+                t[k] = 0x30
+                k += 1
+            }
+        }
+        if v < 0 { push(0x2D) }
+        withUnsafeBytes(of: &tmp) { t in
+            while k > 0 {
+                k -= 1
+                push(t[k])
+            }
+        }
+    }
+
+    private mutating func push(_ c: UInt8) {
+        guard count < Self.capacity else { return }
+        let i = count
+        withUnsafeMutableBytes(of: &bytes) { $0[i] = c }
+        count += 1
+    }
+
+    var string: String {
+        var copy = bytes
+        let n = count
+        return withUnsafeBytes(of: &copy) { String(decoding: $0.prefix(n), as: UTF8.self) }
     }
 }

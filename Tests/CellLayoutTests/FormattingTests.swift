@@ -2,6 +2,7 @@ import Foundation
 import StatusModel
 import TextMeasure
 import XCTest
+import _LayoutTestSupport
 
 @testable import CellLayout
 
@@ -55,6 +56,38 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(RelativeTime.format(posted, now: now, utcOffset: beijing), "昨天 10:11")
         XCTAssertEqual(RelativeTime.absolute(posted, utcOffset: beijing), "15-9-09 10:11")
         XCTAssertEqual(RelativeTime.absolute(posted, utcOffset: 0), "15-9-09 02:11")
+    }
+
+    /// The formatter (bytes written in place) against the formats written as string
+    /// interpolation, on seeded random dates and gaps from seconds to decades, in three offsets.
+    func testTimeFormatsMatchAnInterpolatedReference() {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+        func floorDiv(_ a: Int, _ b: Int) -> Int { Int((Double(a) / Double(b)).rounded(.down)) }
+        func reference(_ date: Date, now: Date?, offset: Int) -> String {
+            let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+            let day = floorDiv(local, 86_400), secs = local - floorDiv(local, 86_400) * 86_400
+            let (y, m, d) = RelativeTime.civil(day)
+            guard let now else { return "\(two((y % 100 + 100) % 100))-\(m)-\(two(d)) \(two(secs / 3600)):\(two(secs % 3600 / 60))" }
+            let delta = now.timeIntervalSince(date)
+            if delta < 600 { return "刚刚" }
+            if delta < 3600 { return "\(Int(delta / 60))分钟前" }
+            let today = floorDiv(Int((now.timeIntervalSince1970 + Double(offset)).rounded(.down)), 86_400)
+            if day == today { return "\(Int(delta / 3600))小时前" }
+            if day == today - 1 { return "昨天 \(two(secs / 3600)):\(two(secs % 3600 / 60))" }
+            if y == RelativeTime.civil(today).year { return "\(m)-\(d)" }
+            return "\(two((y % 100 + 100) % 100))-\(m)-\(two(d))"
+        }
+        var rng = SeededRandom(seed: 0x7157)
+        for _ in 0..<20_000 {
+            // 1950 ... 2050, gaps up to 10 years (a tenth of them within the last two days).
+            let date = Date(timeIntervalSince1970: Double(rng.next() % 3_155_760_000) - 631_152_000)
+            let gap = rng.next() % 10 == 0 ? Double(rng.next() % 172_800) : Double(rng.next() % 315_576_000)
+            let now = date.addingTimeInterval(gap - (rng.next() % 50 == 0 ? 1_000 : 0))
+            for offset in [0, 8 * 3600, -5 * 3600] {
+                XCTAssertEqual(RelativeTime.format(date, now: now, utcOffset: offset), reference(date, now: now, offset: offset))
+                XCTAssertEqual(RelativeTime.absolute(date, utcOffset: offset), reference(date, now: nil, offset: offset))
+            }
+        }
     }
 
     func testCivilDates() {
@@ -114,3 +147,4 @@ final class PictureGridTests: XCTestCase {
         XCTAssertEqual(PictureGrid.frames([keep][...], contentWidth: 351, gap: 4, grid: grid2), [Rect(x: 0, y: 0, width: 175.5, height: 175.5)])
     }
 }
+
