@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StatusModel
 import TextMeasure
 
@@ -74,12 +79,7 @@ package enum StatusTextBuilder {
         }
         // Which passes can match at all (one scan): a topic needs "#", a mention "@", an
         // emoticon "[".
-        var hasHash = false, hasAt = false, hasOpen = false
-        for b in units {
-            hasHash = hasHash || b == hash
-            hasAt = hasAt || b == at
-            hasOpen = hasOpen || b == open
-        }
+        let hasHash = contains(units, hash), hasAt = contains(units, at), hasOpen = contains(units, open)
         var pieces = [TextPiece(range: 0..<units.count, kind: .plain)]
         var scratch: [TextPiece] = []
         if !urls.isEmpty || hasHash || hasAt || hasOpen {
@@ -179,25 +179,31 @@ package enum StatusTextBuilder {
         swap(&pieces, &scratch)
     }
 
-    /// Non-overlapping occurrences of `needle`, left to right.
+    /// Whether `byte` occurs in `s` (`memchr`: a vector scan, not a loop over bytes).
+    private static func contains(_ s: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
+        guard let base = s.baseAddress, !s.isEmpty else { return false }
+        return memchr(base, Int32(byte), s.count) != nil
+    }
+
+    /// Non-overlapping occurrences of `needle`, left to right: candidates by their first byte
+    /// (`memchr`), then the rest compared (`memcmp`).
     static func findAll(
         _ needle: UnsafeBufferPointer<UInt8>, in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, kind: TextPiece.Kind,
         into out: inout [TextPiece]
     ) {
-        guard !needle.isEmpty, range.count >= needle.count else { return }
+        guard let base = s.baseAddress, let n = needle.baseAddress, !needle.isEmpty, range.count >= needle.count else { return }
+        let m = needle.count
         var i = range.lowerBound
-        let last = range.upperBound - needle.count
+        let last = range.upperBound - m  // the last offset a match can start at
         while i <= last {
-            if s[i] == needle[0] {
-                var k = 1
-                while k < needle.count && s[i + k] == needle[k] { k += 1 }
-                if k == needle.count {
-                    out.append(TextPiece(range: i..<(i + k), kind: kind))
-                    i += k
-                    continue
-                }
+            guard let hit = memchr(base + i, Int32(n[0]), last - i + 1) else { return }
+            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if m == 1 || memcmp(base + at + 1, n + 1, m - 1) == 0 {
+                out.append(TextPiece(range: at..<(at + m), kind: kind))
+                i = at + m
+            } else {
+                i = at + 1
             }
-            i += 1
         }
     }
 

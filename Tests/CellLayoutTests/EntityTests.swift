@@ -1,6 +1,7 @@
 import StatusModel
 import TextMeasure
 import XCTest
+import _LayoutTestSupport
 
 @testable import CellLayout
 
@@ -77,5 +78,40 @@ final class EntityTests: XCTestCase {
         XCTAssertEqual(build("http://t.cn/c 后", urls: urls, removing: "p1").string, "\u{FFFC}卡片 后")
         // Another page id: kept.
         XCTAssertEqual(build("正文 http://t.cn/c", urls: urls, removing: "p2").string, "正文 \u{FFFC}卡片")
+    }
+
+    /// `findAll` (memchr + memcmp) against a byte-by-byte scan: non-overlapping matches left to
+    /// right, within the range only, on seeded random texts over a small alphabet (so that
+    /// overlapping and repeated needles such as "aa" in "aaaa" come up often).
+    func testFindAllMatchesAByteScan() {
+        var rng = SeededRandom(seed: 0x51AB)
+        func next() -> Int { Int(rng.next() % 1_000_000) }
+        let alphabet: [UInt8] = [0x61, 0x62, 0x23, 0xE4]  // a b # and a lead byte
+        func reference(_ needle: [UInt8], _ s: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
+            var out: [Range<Int>] = []
+            var i = range.lowerBound
+            while i + needle.count <= range.upperBound {
+                if Array(s[i..<(i + needle.count)]) == needle {
+                    out.append(i..<(i + needle.count))
+                    i += needle.count
+                } else {
+                    i += 1
+                }
+            }
+            return out
+        }
+        for _ in 0..<5_000 {
+            let s = (0..<(next() % 24)).map { _ in alphabet[next() % alphabet.count] }
+            let needle = (0..<(1 + next() % 3)).map { _ in alphabet[next() % 2] }
+            let lo = s.isEmpty ? 0 : next() % (s.count + 1)
+            let range = lo..<(lo + next() % (s.count - lo + 1))
+            var found: [TextPiece] = []
+            s.withUnsafeBufferPointer { sp in
+                needle.withUnsafeBufferPointer { np in
+                    StatusTextBuilder.findAll(np, in: sp, range: range, kind: .mention, into: &found)
+                }
+            }
+            XCTAssertEqual(found.map(\.range), reference(needle, s, range), "\(needle) in \(s) over \(range)")
+        }
     }
 }
