@@ -133,7 +133,9 @@ package enum StatusTextBuilder {
                 width: size, ascent: style.ascentFraction * size, descent: (1 - style.ascentFraction) * size,
                 name: "link-icon", attributes: style.link)
             var title = url.title.isEmpty ? "网页链接" : url.title
-            if title.count > style.linkTitleMaxLength {
+            // A title of at most that many UTF-16 units has at most that many characters: only a
+            // longer one is counted (by grapheme clusters, which is slow).
+            if title.utf16.count > style.linkTitleMaxLength && title.count > style.linkTitleMaxLength {
                 title = String(title.prefix(style.linkTitleMaxLength)) + "…"
             }
             let r = out.append(title, attributes: style.link)
@@ -185,6 +187,12 @@ package enum StatusTextBuilder {
         return memchr(base, Int32(byte), s.count) != nil
     }
 
+    /// The offset of the first `byte` in `s[from..<to]`, or `to` (`memchr`).
+    private static func next(_ byte: UInt8, in s: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        guard from < to, let base = s.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
+        return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+    }
+
     /// Non-overlapping occurrences of `needle`, left to right: candidates by their first byte
     /// (`memchr`), then the rest compared (`memcmp`).
     static func findAll(
@@ -225,7 +233,8 @@ package enum StatusTextBuilder {
     static func mentions(in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, into out: inout [TextPiece]) {
         var i = range.lowerBound
         while i < range.upperBound {
-            if s[i] == at {
+            i = next(at, in: s, from: i, to: range.upperBound)
+            if i < range.upperBound {
                 var j = i + 1
                 while j < range.upperBound {
                     let n = mentionCharacterLength(s, at: j, end: range.upperBound)
@@ -250,7 +259,8 @@ package enum StatusTextBuilder {
     ) {
         var i = range.lowerBound
         while i < range.upperBound {
-            guard s[i] == open else { i += 1; continue }
+            i = next(open, in: s, from: i, to: range.upperBound)
+            guard i < range.upperBound else { return }
             var j = i + 1
             while j < range.upperBound && s[j] != close && s[j] != open && s[j] != space { j += 1 }
             if j < range.upperBound && s[j] == close && j > i + 1 {

@@ -173,12 +173,36 @@ package struct AttributedTextBuilder {
     /// - Returns: the UTF-16 range of the appended text.
     @discardableResult
     package mutating func append(utf8 piece: UnsafeBufferPointer<UInt8>, attributes: TextAttributes) -> Range<Int> {
-        // One UTF-16 unit per scalar (every byte that is not a continuation byte), two for a
-        // four-byte sequence.
-        var n = 0
-        for b in piece { n &+= (b & 0xC0 != 0x80 ? 1 : 0) &+ (b >= 0xF0 ? 1 : 0) }
+        let n = Self.utf16Count(piece)
         bytes.append(contentsOf: piece)
         return extend(by: n, attributes)
+    }
+
+    /// The UTF-16 length of valid UTF-8: one unit per scalar (every byte that is not a
+    /// continuation byte `10xxxxxx`), two for a four-byte sequence (lead byte `1111xxxx`). Eight
+    /// bytes at a time: the top bit of each byte is set in `cont` for a continuation byte and in
+    /// `four` for a four-byte lead (shifting a word left moves each byte's lower bits into its
+    /// top bit; the masks keep only top bits, so nothing crosses between bytes).
+    package static func utf16Count(_ piece: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = piece.baseAddress else { return 0 }
+        let count = piece.count
+        let top: UInt64 = 0x8080_8080_8080_8080
+        var n = 0
+        var i = 0
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= count {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let cont = w & ~(w << 1) & top
+            let four = w & (w << 1) & (w << 2) & (w << 3) & top
+            n &+= 8 &- cont.nonzeroBitCount &+ four.nonzeroBitCount
+            i &+= 8
+        }
+        while i < count {
+            let b = base[i]
+            n &+= (b & 0xC0 != 0x80 ? 1 : 0) &+ (b >= 0xF0 ? 1 : 0)
+            i &+= 1
+        }
+        return n
     }
 
     @discardableResult

@@ -69,6 +69,20 @@ final class AttributedTextBuilderTests: XCTestCase {
             XCTAssertNotEqual(t.lineBreakClass, .SP, "U+\(v)")
         }
     }
+
+    /// The eight-bytes-at-a-time UTF-16 count against `String.utf16.count`, on seeded random
+    /// strings of one- to four-byte scalars, at every length from 0 to 40 bytes and more.
+    func testUTF16CountOfUTF8Pieces() {
+        var rng = SeededRandom(seed: 0x0716)
+        let scalars: [Unicode.Scalar] = ["a", "~", "é", "\u{7FF}", "中", "\u{FFFC}", "😀", "\u{10FFFF}", "\u{1F1E6}"]
+        for length in 0..<200 {
+            var s = ""
+            for _ in 0..<(length % 50) { s.unicodeScalars.append(scalars[Int(rng.next() % UInt64(scalars.count))]) }
+            var copy = s
+            let n = copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }
+            XCTAssertEqual(n, s.utf16.count, s.debugDescription)
+        }
+    }
 }
 
 /// The prepared-text cache's key (`TextKey`), made from an attributed text.
