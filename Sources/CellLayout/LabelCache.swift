@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
@@ -11,8 +6,9 @@ import TextMeasure
 /// - Key: a `LabelName` (a word, a count, a size and a role), not the label's text: a label is
 ///   `CountFormat.label(count, word:)` in one style, so its name is enough to make it, and a cell
 ///   finds its labels without building their strings and attributed texts or hashing them (a
-///   label found took ~2 800 instructions that way, ~1 400 by name, lock and shard included). A label prepares the
-///   same way whenever its name is equal, because the measurer is fixed for the cache's lifetime.
+///   label found took ~2 800 instructions that way, ~1 400 by name, lock and shard included). A
+///   label prepares the same way whenever its name is equal, because the measurer is fixed for
+///   the cache's lifetime.
 /// - Shards: one per thread (`currentThreadIndex` modulo `shardCount`), each a whole table: a
 ///   thread finds its labels in its own shard, so threads laying out cells side by side neither
 ///   wait for one lock nor move the same lock and label objects (whose reference counts every
@@ -106,9 +102,8 @@ final class LabelCache: Sendable {
 /// names are equal labels; `count` is already `CountFormat.shown` (12 345 and 12 999 are both
 /// "1万", one name).
 ///
-/// Hashed and compared by the word's UTF-8 bytes (as the prepared-text cache's key is), not by
-/// `String`'s canonical equivalence: other bytes may shape differently, and hashing a Chinese
-/// word through its normalization cost ~1 600 instructions per lookup.
+/// Hashed and compared by the word's UTF-8 bytes (`StringBytes`, as the prepared-text cache's
+/// key is), not by `String`'s canonical equivalence.
 struct LabelName: Hashable {
     let word: String
     let count: Int
@@ -123,29 +118,14 @@ struct LabelName: Hashable {
         self.count = count
         self.size = size
         self.role = role
-        var h = UInt64(truncatingIfNeeded: count) ^ size.bitPattern.rotated(17) ^ UInt64(role.rawValue) << 48
-        for b in self.word.utf8 { h = Self.mix(h, UInt64(b)) }
-        hash = h
-    }
-
-    @inline(__always) private static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
-        let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-        return m.high ^ m.low
+        let h = StringBytes.mix(StringBytes.mix(UInt64(truncatingIfNeeded: count), size.bitPattern), UInt64(role.rawValue))
+        hash = StringBytes.hash(self.word, into: h)
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
     static func == (a: LabelName, b: LabelName) -> Bool {
         a.hash == b.hash && a.count == b.count && a.size.bitPattern == b.size.bitPattern && a.role == b.role
-            && sameBytes(a.word, b.word)
+            && StringBytes.equal(a.word, b.word)
     }
-
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
-    }
-}
-
-extension UInt64 {
-    fileprivate func rotated(_ k: UInt64) -> UInt64 { self << k | self >> (64 - k) }
 }

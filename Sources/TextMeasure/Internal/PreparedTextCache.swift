@@ -83,46 +83,27 @@ final class PreparedTextCache: Sendable {
     }
 }
 
-/// A cache key for an attributed text (of the prepared-text cache and the cell engine's label
-/// cache): the text hashed and compared by its UTF-8 bytes (Swift's `String` equality and hashing
-/// go through Unicode canonical equivalence, far slower and not wanted here: canonically
-/// equivalent texts may shape differently). The hash is computed once, when the key is made
-/// (8 bytes at a time, seeded per process), and serves both the shard choice and the dictionary.
+/// The prepared-text cache's key for an attributed text: the text hashed and compared by its
+/// UTF-8 bytes (`StringBytes`), not by `String`'s canonical equivalence. The hash is computed
+/// once, when the key is made (seeded per process), and serves both the shard choice and the
+/// dictionary.
 package struct TextKey: Hashable, @unchecked Sendable {
     package let text: AttributedText
     package let hash: Int
 
     package init(text: AttributedText) {
         self.text = text
-        var h = Self.seed ^ UInt64(truncatingIfNeeded: text.utf16Count)
-        var s = text.string
-        s.withUTF8 { bytes in
-            let n = bytes.count
-            guard n > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
-            var i = 0
-            while i + 8 <= n {
-                h = Self.mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                i += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-                shift += 8
-                i += 1
-            }
-            h = Self.mix(h, tail ^ UInt64(n))
-        }
+        var h = StringBytes.hash(text.string, into: Self.seed ^ UInt64(truncatingIfNeeded: text.utf16Count))
         if text.runs.count != 1 || !text.attachments.isEmpty || !text.entities.isEmpty {
             var hasher = Hasher()
             hasher.combine(text.runs)
             if !text.attachments.isEmpty { hasher.combine(text.attachments) }
             if !text.entities.isEmpty { hasher.combine(text.entities.count) }
-            h = Self.mix(h, UInt64(bitPattern: Int64(hasher.finalize())))
+            h = StringBytes.mix(h, UInt64(bitPattern: Int64(hasher.finalize())))
         } else {
             let a = text.runs[0].attributes
-            h = Self.mix(h, a.size.bitPattern)
-            h = Self.mix(h, UInt64(a.weight.rawValue) | UInt64(a.role.rawValue) << 8 | UInt64(text.runs[0].range.upperBound) << 24)
+            h = StringBytes.mix(h, a.size.bitPattern)
+            h = StringBytes.mix(h, UInt64(a.weight.rawValue) | UInt64(a.role.rawValue) << 8 | UInt64(text.runs[0].range.upperBound) << 24)
         }
         hash = Int(truncatingIfNeeded: h ^ (h >> 32))
     }
@@ -130,23 +111,12 @@ package struct TextKey: Hashable, @unchecked Sendable {
     /// Per-process seed, so that colliding texts cannot be prepared in advance.
     private static let seed = UInt64.random(in: .min ... .max)
 
-    @inline(__always) private static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
-        let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-        return m.high ^ m.low
-    }
-
     package func hash(into h: inout Hasher) { h.combine(hash) }
 
     package static func == (a: TextKey, b: TextKey) -> Bool {
         guard a.hash == b.hash, a.text.utf16Count == b.text.utf16Count, a.text.runs == b.text.runs,
             a.text.attachments == b.text.attachments, a.text.entities == b.text.entities
         else { return false }
-        var x = a.text.string, y = b.text.string
-        return x.withUTF8 { bx in
-            y.withUTF8 { by in
-                bx.count == by.count
-                    && (bx.count == 0 || bx.baseAddress == by.baseAddress || memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0)
-            }
-        }
+        return StringBytes.equal(a.text.string, b.text.string)
     }
 }

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hashing and comparing strings by their UTF-8 bytes, for cache keys (`TextKey`, the cell
+/// engine's label names). Swift's `String` hashing and equality go through Unicode canonical
+/// equivalence: far slower for non-ASCII text (~1 600 instructions to hash a short Chinese word),
+/// and not wanted here, since canonically equivalent texts may shape differently.
+package enum StringBytes {
+    /// One step of the keys' hash: a 64 × 64 → 128-bit multiply folded to 64 bits.
+    @inline(__always) package static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+        let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        return m.high ^ m.low
+    }
+
+    /// `h` with the UTF-8 bytes of `string` mixed in, 8 bytes at a time.
+    package static func hash(_ string: String, into h: UInt64) -> UInt64 {
+        var s = string
+        var h = h
+        s.withUTF8 { bytes in
+            let n = bytes.count
+            guard n > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+            var i = 0
+            while i + 8 <= n {
+                h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < n {
+                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                shift += 8
+                i += 1
+            }
+            h = mix(h, tail ^ UInt64(n))
+        }
+        return h
+    }
+
+    /// Whether the two strings have the same UTF-8 bytes.
+    package static func equal(_ a: String, _ b: String) -> Bool {
+        var x = a, y = b
+        return x.withUTF8 { bx in
+            y.withUTF8 { by in
+                bx.count == by.count
+                    && (bx.count == 0 || bx.baseAddress == by.baseAddress || memcmp(bx.baseAddress!, by.baseAddress!, bx.count) == 0)
+            }
+        }
+    }
+}
