@@ -181,13 +181,13 @@ package enum StatusTextBuilder {
         swap(&pieces, &scratch)
     }
 
-    /// Whether `byte` occurs in `s` (`memchr`: a vector scan, not a loop over bytes).
+    /// Whether `byte` occurs in `s`.
     private static func contains(_ s: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
-        guard let base = s.baseAddress, !s.isEmpty else { return false }
-        return memchr(base, Int32(byte), s.count) != nil
+        next(byte, in: s, from: 0, to: s.count) < s.count
     }
 
-    /// The offset of the first `byte` in `s[from..<to]`, or `to` (`memchr`).
+    /// The offset of the first `byte` in `s[from..<to]`, or `to` (`memchr`: a vector scan, not a
+    /// loop over bytes).
     private static func next(_ byte: UInt8, in s: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
         guard from < to, let base = s.baseAddress, let hit = memchr(base + from, Int32(byte), to - from) else { return to }
         return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
@@ -204,8 +204,8 @@ package enum StatusTextBuilder {
         var i = range.lowerBound
         let last = range.upperBound - m  // the last offset a match can start at
         while i <= last {
-            guard let hit = memchr(base + i, Int32(n[0]), last - i + 1) else { return }
-            let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            let at = next(n[0], in: s, from: i, to: last + 1)
+            guard at <= last else { return }
             if m == 1 || memcmp(base + at + 1, n + 1, m - 1) == 0 {
                 out.append(TextPiece(range: at..<(at + m), kind: kind))
                 i = at + m
