@@ -554,10 +554,12 @@ private enum Analyzer {
             if han != nil && PairTables.hanRange.contains(text[pos]) {
                 pos &+= 1
                 steps &+= 1
-                // The state this step reads (the rest is set to constants below, or is `prevStart`).
-                let steady = gbState, steadyNum = numState, steadyPrev = prev, steadyPrev2 = prev2, steadyBase = base
-                let steadyRow = row
-                let steadyFlags = !prevWasZWJ && !lbRIOdd && prevWide == hanWide && prevExtPictCn == hanExtPictCn
+                // Whether the state this step reads already holds the values it sets below (all
+                // but the grapheme and number states, compared after the step; `prevStart` is not
+                // read by an ideograph's step).
+                let settled = prev == hanClass && prev2 == hanClass && base == hanClass && row == Int(hanClass)
+                    && !prevWasZWJ && !lbRIOdd && prevWide == hanWide && prevExtPictCn == hanExtPictCn
+                let gbBefore = gbState, numBefore = numState
                 let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(hanGrapheme)]
                 gbState = gbStep & 0x7F
                 var lineBits = pairs.line[row << 6 | Int(hanClass)]
@@ -585,9 +587,7 @@ private enum Analyzer {
                 // A step that left the state as it found it (an ideograph after two of them) is a
                 // fixed point: every ideograph that follows takes the same step, so its flags are
                 // these and the state stays. The rest of a run of ideographs is a store each.
-                if steadyFlags && steady == gbState && steadyNum == numState && steadyPrev == hanClass && steadyPrev2 == hanClass
-                    && steadyBase == hanClass && steadyRow == row
-                {
+                if settled && gbBefore == gbState && numBefore == numState {
                     let runStart = pos
                     while pos < n && PairTables.hanRange.contains(text[pos]) {
                         out[pos] = flags
