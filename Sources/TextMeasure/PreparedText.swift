@@ -201,8 +201,14 @@ public struct PreparedTextBuilder {
         prepared.clusters.append(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
     }
 
+    /// Makes `font` the font `appendClusterInLastFont` appends in (as if a cluster in it had
+    /// just been appended).
+    @inline(__always)
+    package mutating func useFont(_ font: RunFont) { _ = ref(font) }
+
     /// `appendCluster` of a plain cluster (not hanging, no hard break, not an object) in the font
-    /// of the last appended cluster: the per-character path of Chinese text.
+    /// of the last appended cluster (or the one `useFont` named): the per-character path of
+    /// Chinese text, and the clusters of a measured word.
     @inline(__always)
     mutating func appendClusterInLastFont(end: Int, advance: Double, breakAfter: Bool) {
         prepared.totalAdvance += advance
@@ -218,6 +224,8 @@ public struct PreparedTextBuilder {
 
     /// Records the line-end correction of the last appended cluster.
     package mutating func addLineEndCorrection(_ delta: Double) {
+        // Texts with one correction usually have several (every kerned pair of a Latin word).
+        if prepared.lineEndCorrections.capacity == 0 { prepared.lineEndCorrections.reserveCapacity(16) }
         prepared.lineEndCorrections.append((Int32(prepared.clusters.count - 1), delta))
     }
 

@@ -294,9 +294,14 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     // 1.245 em wide, a visible hole after every emoji.
                     let textSlot: FontSlot = bold ? .bold : .primary
                     let f = fonts.file(textSlot)
-                    let g = f.nominalGlyph(info.first == 0x09 ? 0x20 : info.first) ?? 0
-                    adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
-                    glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                    if info.first == 0x20 || info.first == 0x09 {
+                        adv = Double(f.spaceAdvance) * runFonts.unitScale(textSlot)
+                        glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
+                    } else {
+                        let g = f.nominalGlyph(info.first) ?? 0
+                        adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
+                        glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                    }
                 }
                 builder.appendCluster(
                     end: end, advance: adv, font: font, breakAfter: breakAfter,
@@ -379,10 +384,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
 
         // `advances` holds each cluster's advance, then each cluster's line-end correction.
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
+            // Every cluster of the word is in its font: found once, then appended as plain clusters.
+            builder.useFont(word.font)
             for c in 0..<count {
-                builder.appendCluster(
-                    end: Int(ends[c]), advance: Double(advances[c]) * k, font: word.font,
-                    breakAfter: breakAfter[c], mandatoryAfter: false, hanging: false)
+                builder.appendClusterInLastFont(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
                 if c < count - 1 && advances[count + c] != 0 {
                     builder.addLineEndCorrection(Double(advances[count + c]) * k)
                 }
@@ -586,9 +591,13 @@ private struct ClusterInfo {
     @inline(__always) init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
         // A one-unit printable ASCII cluster (U+0021...U+007E: a letter of a Latin word, a digit,
         // a URL's punctuation) has no property the decoding would find: no emoji or text
-        // presentation, not a separator, not hanging (U+0020 is outside the range).
+        // presentation, not a separator, not hanging (U+0020 is outside the range); a space only hangs.
         if end == start + 1 && u[start] &- 0x21 < 0x5E {
             self.init(first: UInt32(u[start]))
+        } else if end == start + 1 && u[start] == 0x20 {
+            // A space: one scalar that hangs, with no other property.
+            self.init(first: 0x20)
+            isHanging = true
         } else {
             self.init(decoding: u, start, end)
         }

@@ -19,6 +19,9 @@ final class FontFile: @unchecked Sendable {
     let familyName: String
     /// The glyph of U+0020 (nil when the face lacks a space), read once at load.
     let spaceGlyph: UInt32?
+    /// The advance of the glyph U+0020 is drawn with (`spaceGlyph`, else .notdef) in font units,
+    /// read once at load: spaces and tabs are measured with it.
+    let spaceAdvance: Int32
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
     fileprivate let font: OpaquePointer
@@ -53,6 +56,7 @@ final class FontFile: @unchecked Sendable {
         hb_font_make_immutable(font)
         var space: hb_codepoint_t = 0
         spaceGlyph = hb_font_get_nominal_glyph(font, 0x20, &space) != 0 ? space : nil
+        spaceAdvance = hb_font_get_glyph_h_advance(font, spaceGlyph ?? 0)
         bmpGlyphs = .allocate(capacity: 0x10000)
         var fits = true
         for u in 0..<0x10000 {
