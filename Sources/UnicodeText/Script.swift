@@ -3,29 +3,38 @@ public struct UnicodeScript: Hashable, Sendable {
     /// Index into the generated list of ISO 15924 codes.
     public let rawValue: UInt8
 
-    public static let unknown = UnicodeScript(rawValue: 0)
-    public static let common = UnicodeScript(rawValue: 1)
-    public static let inherited = UnicodeScript(rawValue: 2)
-    public static let han = UnicodeScript(rawValue: 3)
-    public static let hiragana = UnicodeScript(rawValue: 4)
-    public static let katakana = UnicodeScript(rawValue: 5)
-    public static let hangul = UnicodeScript(rawValue: 6)
-    public static let latin = UnicodeScript(rawValue: 7)
+    @usableFromInline init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    // Constants as inlinable computed values: other modules read them as immediates, not
+    // through a global's lazy-initialization accessor.
+    @inlinable public static var unknown: UnicodeScript { UnicodeScript(rawValue: 0) }
+    @inlinable public static var common: UnicodeScript { UnicodeScript(rawValue: 1) }
+    @inlinable public static var inherited: UnicodeScript { UnicodeScript(rawValue: 2) }
+    @inlinable public static var han: UnicodeScript { UnicodeScript(rawValue: 3) }
+    @inlinable public static var hiragana: UnicodeScript { UnicodeScript(rawValue: 4) }
+    @inlinable public static var katakana: UnicodeScript { UnicodeScript(rawValue: 5) }
+    @inlinable public static var hangul: UnicodeScript { UnicodeScript(rawValue: 6) }
+    @inlinable public static var latin: UnicodeScript { UnicodeScript(rawValue: 7) }
 
     /// The ISO 15924 code ("Hani", "Latn", "Zyyy").
     public var code: String { ScriptTableData.codes[Int(rawValue)] }
 
     /// Common, Inherited and Unknown take the script of their neighbours in a run (UAX #24).
-    public var isWeak: Bool { rawValue <= 2 }
+    @inlinable public var isWeak: Bool { rawValue <= 2 }
 
     /// The script of a code point (Unknown for unassigned and invalid values).
-    /// - Complexity: O(log r) over the 1657 runs of the table.
-    public static func of(_ scalar: UInt32) -> UnicodeScript {
+    /// - Complexity: O(1) in the BMP (one table read), O(log r) over the runs above it.
+    @inlinable public static func of(_ scalar: UInt32) -> UnicodeScript {
         if scalar < 0x80 {
             // ASCII: letters are Latin, everything else Common.
             return (scalar | 0x20) &- 0x61 < 26 ? .latin : .common
         }
+        return ofNonASCII(scalar)
+    }
+
+    @usableFromInline static func ofNonASCII(_ scalar: UInt32) -> UnicodeScript {
         let table = ScriptRuns.shared
+        if scalar < 0x10000 { return UnicodeScript(rawValue: table.bmp[Int(scalar)]) }
         var lo = 0, hi = table.starts.count
         while hi - lo > 1 {
             let mid = (lo + hi) >> 1
@@ -35,18 +44,43 @@ public struct UnicodeScript: Hashable, Sendable {
     }
 }
 
-/// The decoded run table.
+/// The decoded run table, and the script of every BMP code point (64 KiB, filled from the runs).
 private struct ScriptRuns: Sendable {
     let starts: [UInt32]
     let values: [UInt8]
+    let bmp: [UInt8]
+
     static let shared: ScriptRuns = {
+        // "start:index," pairs in hexadecimal, read byte by byte.
         var starts: [UInt32] = []
         var values: [UInt8] = []
-        for pair in ScriptTableData.runs.split(separator: ",") {
-            let parts = pair.split(separator: ":")
-            starts.append(UInt32(parts[0], radix: 16)!)
-            values.append(UInt8(parts[1], radix: 16)!)
+        starts.reserveCapacity(2048)
+        values.reserveCapacity(2048)
+        var field: UInt32 = 0
+        var text = ScriptTableData.runs
+        text.withUTF8 { bytes in
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: ":"):
+                    starts.append(field)
+                    field = 0
+                case UInt8(ascii: ","):
+                    values.append(UInt8(field))
+                    field = 0
+                default:
+                    let digit = b <= UInt8(ascii: "9") ? b &- UInt8(ascii: "0") : (b | 0x20) &- UInt8(ascii: "a") &+ 10
+                    precondition(digit < 16, "script table: unexpected byte \(b)")
+                    field = field << 4 | UInt32(digit)
+                }
+            }
         }
-        return ScriptRuns(starts: starts, values: values)
+        if values.count < starts.count { values.append(UInt8(field)) }
+        precondition(starts.count == values.count && starts.first == 0, "script table: malformed runs")
+        var bmp = [UInt8](repeating: 0, count: 0x10000)
+        for (i, start) in starts.enumerated() where start < 0x10000 {
+            let end = i + 1 < starts.count ? min(Int(starts[i + 1]), 0x10000) : 0x10000
+            for cp in Int(start)..<end { bmp[cp] = values[i] }
+        }
+        return ScriptRuns(starts: starts, values: values, bmp: bmp)
     }()
 }

@@ -34,15 +34,16 @@
 public struct BreakFlags: OptionSet, Sendable, Hashable, BitwiseCopyable {
     public let rawValue: UInt8
 
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    // Computed and inlinable, so that other modules test flags against immediates.
     /// An extended grapheme cluster boundary (UAX #29).
-    public static let grapheme = BreakFlags(rawValue: 1 << 0)
+    @inlinable public static var grapheme: BreakFlags { BreakFlags(rawValue: 1 << 0) }
     /// A line-break opportunity (UAX #14).
-    public static let lineAllowed = BreakFlags(rawValue: 1 << 1)
+    @inlinable public static var lineAllowed: BreakFlags { BreakFlags(rawValue: 1 << 1) }
     /// A mandatory line break (after BK, CR, LF, CR LF, NL, and at the end of text); always comes
     /// with `lineAllowed`.
-    public static let lineMandatory = BreakFlags(rawValue: 1 << 2)
+    @inlinable public static var lineMandatory: BreakFlags { BreakFlags(rawValue: 1 << 2) }
 }
 
 /// A line-break opportunity as a UTF-16 offset.
