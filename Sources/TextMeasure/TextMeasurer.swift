@@ -37,6 +37,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     private let coveragePrimary: CoverageBits
     private let coverageBold: CoverageBits
     private let coverageEmoji: CoverageBits
+    /// Whether the primary (bold) face maps every code point from U+0020 to U+007E.
+    private let asciiInPrimary: Bool
+    private let asciiInBold: Bool
 
     /// Reference mode, for tests: no per-character path and no splitting at spaces; every run of
     /// one face, size and script is shaped whole by HarfBuzz, uncached. The production path must
@@ -65,6 +68,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         coveragePrimary = fonts.coverage[.primary]!
         coverageBold = fonts.coverage[.bold]!
         coverageEmoji = fonts.coverage[.emoji]!
+        asciiInPrimary = (0x20...0x7E).allSatisfy { fonts.covers(.primary, $0, bits: fonts.coverage[.primary]!) }
+        asciiInBold = (0x20...0x7E).allSatisfy { fonts.covers(.bold, $0, bits: fonts.coverage[.bold]!) }
     }
 
     /// Hit, miss, size and eviction counters of the shaped-word cache.
@@ -276,7 +281,11 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     if let saved { lastStrong = saved }
                 }
             }
-            var slot = itemize(info, bold: bold, missing: &missing)
+            // Printable ASCII and the space are in the text face whenever it covers them all (the
+            // primary and bold faces do): no itemization per Latin letter.
+            var slot =
+                info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
+                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing)
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
@@ -284,7 +293,6 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 slot = .emoji
             }
             previousSlot = info.isSeparator ? .primary : slot
-            let font = runFonts.font(slot)
             if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 // Spaces are measured in their face; separators have no advance.
@@ -304,7 +312,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                     }
                 }
                 builder.appendCluster(
-                    end: end, advance: adv, font: font, breakAfter: breakAfter,
+                    end: end, advance: adv, font: runFonts.font(slot), breakAfter: breakAfter,
                     mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator)
                 clusterIndex += 1
                 start = end
@@ -331,7 +339,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
             if word.count == 0 {
                 word.start = start
                 word.slot = slot
-                word.font = font
+                word.font = runFonts.font(slot)
                 word.script = script
             }
             if word.count == buffers.wordEnds.capacity {
