@@ -381,7 +381,7 @@ extension TextLayout {
 
     /// The rects of every entity of the text, one per line fragment (empty for an entity that is
     /// cut away by truncation). Rects span the line box vertically.
-    /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
+    /// - Complexity: as `forEachEntityRect`, plus one array per entity.
     public func entityRects(of prepared: PreparedText) -> [EntityRects] {
         let count = prepared.text.entities.count
         guard count > 0 else { return [] }
@@ -394,22 +394,33 @@ extension TextLayout {
     /// (relative to the text's origin, spanning the line box vertically), in entity order and, for
     /// one entity, top to bottom. Entities cut away by truncation give no call. `entityRects` as a
     /// visitor, for callers that transform the rects anyway (no intermediate arrays).
-    /// - Complexity: O(entities × (log lines + clusters on the lines they touch, up to their end)).
+    /// - Complexity: O(entities × log lines + clusters scanned): entities in text order scan the
+    ///   clusters of their lines once in all; an entity that starts before the previous one's end
+    ///   scans its first line again from the line's start.
     public func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
         let entities = prepared.text.entities
         guard !entities.isEmpty else { return }
         prepared.clusters.withUnsafeBufferPointer { cl in
+            // Where the last scan of a line stopped (line, next cluster, its x and UTF-16 start):
+            // an entity that starts on that line at or after that point continues from there, so
+            // entities in text order (a parsed status) scan each line once in all.
+            var resumeLine = -1, resumeCluster = 0, resumeX = 0.0, resumeStart = 0
             for e in entities.indices {
                 let range = entities[e].range
                 var li = firstLine(endingAfter: range.lowerBound)
                 while li < lines.count && lines[li].range.lowerBound < range.upperBound {
                     let line = lines[li]
-                    li += 1
-                    guard line.range.overlaps(range) else { continue }
+                    guard line.range.overlaps(range) else {
+                        li += 1
+                        continue
+                    }
                     var x = 0.0, x0 = -1.0, x1 = 0.0
-                    var start = line.range.lowerBound  // the UTF-16 offset of the line's first cluster
-                    for c in line.clusters {
-                        if start >= range.upperBound { break }  // clusters are in text order
+                    var c = line.clusters.lowerBound
+                    var start = line.range.lowerBound  // the UTF-16 offset of cluster `c`
+                    if li == resumeLine && resumeStart <= range.lowerBound {
+                        (c, x, start) = (resumeCluster, resumeX, resumeStart)
+                    }
+                    while c < line.clusters.upperBound && start < range.upperBound {  // clusters are in text order
                         let end = Int(cl[c].end)
                         // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
                         if start < end && range.lowerBound < end {
@@ -418,10 +429,13 @@ extension TextLayout {
                         }
                         x += cl[c].advance
                         start = end
+                        c += 1
                     }
+                    (resumeLine, resumeCluster, resumeX, resumeStart) = (li, c, x, start)
                     if x0 >= 0 && x1 > x0 {
                         body(e, Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
                     }
+                    li += 1
                 }
             }
         }
