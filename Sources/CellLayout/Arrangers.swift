@@ -37,7 +37,7 @@ extension PreparedTextBox {
                     hits[hits.count - 1].rects.append(place(rect))
                 } else {
                     current = e
-                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, rects: [place(rect)]))
+                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, rects: HitRects(place(rect))))
                 }
             }
         }

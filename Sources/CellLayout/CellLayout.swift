@@ -238,7 +238,37 @@ private final class OneLineLayout: Sendable {
 public struct EntityHit: Sendable, Equatable {
     public var kind: EntityKind
     public var value: String
-    public var rects: [Rect]
+    /// One rect per line the entity spans, top to bottom.
+    public var rects: HitRects
+}
+
+/// The rects of a hit, one per line fragment. The first is stored inline: nearly every entity
+/// sits on one line, so a hit needs no array of its own (laying out a cell made one allocation
+/// per entity for it before).
+public struct HitRects: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+    private var head: Rect?
+    /// The rects after the first (empty unless the entity wraps).
+    private var tail: [Rect] = []
+
+    public init(arrayLiteral rects: Rect...) {
+        for r in rects { append(r) }
+    }
+
+    public init(_ first: Rect) { head = first }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+    public subscript(i: Int) -> Rect {
+        precondition(i >= 0 && i < endIndex, "HitRects index out of range")
+        return i == 0 ? head! : tail[i - 1]
+    }
+
+    public mutating func append(_ r: Rect) {
+        if head == nil { head = r } else { tail.append(r) }
+    }
+
+    /// Bytes held outside the value (the tail's array), for cache budgets.
+    var heapBytes: Int { tail.isEmpty ? 0 : 32 + tail.count * MemoryLayout<Rect>.stride }
 }
 
 /// A laid-out text placed in the cell.
