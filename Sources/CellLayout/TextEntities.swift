@@ -288,14 +288,31 @@ package enum StatusTextBuilder {
             end = scalars.index(before: end)
         }
         let body = text[..<end]
-        for url in urls where !url.shortURL.isEmpty && body.hasSuffix(url.shortURL) {
-            var cut = body.unicodeScalars.index(body.endIndex, offsetBy: -url.shortURL.unicodeScalars.count)
+        for url in urls where !url.shortURL.isEmpty && endsWithBytes(body, url.shortURL) && body.hasSuffix(url.shortURL) {
+            // `hasSuffix` matched characters: the URL is the body's last `count` characters (its
+            // scalars may differ from the text's, by canonical equivalence).
+            var cut = body.index(body.endIndex, offsetBy: -url.shortURL.count)
             while cut > scalars.startIndex, scalars[scalars.index(before: cut)].properties.isWhitespace {
                 cut = scalars.index(before: cut)
             }
             return String(text[..<cut])
         }
         return text
+    }
+
+    /// Whether `s`'s UTF-8 ends with `suffix`'s: `Substring.hasSuffix` compares characters one
+    /// by one (grapheme breaking, canonical equivalence) and most candidates differ, so this byte
+    /// test runs first. A text that ends with a string (as characters) ends with its bytes when
+    /// the string is ASCII (no other characters are canonically equivalent to ASCII ones); any
+    /// other string is left to `hasSuffix` alone.
+    private static func endsWithBytes(_ s: Substring, _ suffix: String) -> Bool {
+        var suffix = suffix
+        return suffix.withUTF8 { tail in
+            guard tail.allSatisfy({ $0 < 0x80 }) else { return true }
+            let bytes = s.utf8
+            guard bytes.count >= tail.count else { return false }
+            return bytes.suffix(tail.count).elementsEqual(tail)
+        }
     }
 
     private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20, hash: UInt8 = 0x23

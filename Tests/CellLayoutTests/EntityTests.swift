@@ -78,6 +78,12 @@ final class EntityTests: XCTestCase {
         XCTAssertEqual(build("http://t.cn/c 后", urls: urls, removing: "p1").string, "\u{FFFC}卡片 后")
         // Another page id: kept.
         XCTAssertEqual(build("正文 http://t.cn/c", urls: urls, removing: "p2").string, "正文 \u{FFFC}卡片")
+        // The end is compared as characters (the bytes only rule out a mismatch first): a URL
+        // whose first letter is part of a character with the one before it is not at the end…
+        XCTAssertEqual(build("正文\u{0600}http://t.cn/c", urls: urls, removing: "p1").string, "正文\u{0600}\u{FFFC}卡片")
+        // …and a short URL that is not ASCII matches canonically equivalent text.
+        let accented = [URLEntity(shortURL: "http://t.cn/\u{E9}", title: "卡片", pageID: "p1")]
+        XCTAssertEqual(build("正文 http://t.cn/e\u{301}", urls: accented, removing: "p1").string, "正文")
     }
 
     /// `findAll` (memchr + memcmp) against a byte-by-byte scan: non-overlapping matches left to
