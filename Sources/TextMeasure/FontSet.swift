@@ -35,6 +35,11 @@ public final class FontSet: Sendable {
     let asciiPrimary: (latin: AsciiKerning?, han: AsciiKerning?)
     let asciiBold: (latin: AsciiKerning?, han: AsciiKerning?)
 
+    deinit {
+        simplePrimary.deallocate()
+        simpleBold.deallocate()
+    }
+
     private init(directory: URL, manifest: FontManifest, files: [String: FontFile]) {
         self.directory = directory
         self.manifest = manifest
@@ -216,7 +221,7 @@ struct CoverageBits: Sendable {
 /// (A face with more than 126 such advances leaves the code points of the others to shaping, which
 /// is the reference.) Glyph ids are not stored: they are the cmap's, read when a measurer keeps
 /// glyphs.
-struct SimpleAdvanceTable: Sendable {
+struct SimpleAdvanceTable: @unchecked Sendable {
     /// Candidates taken only when inert.
     static let inertRanges: [ClosedRange<UInt32>] = [
         0x0021...0x007E,  // ASCII
@@ -239,9 +244,13 @@ struct SimpleAdvanceTable: Sendable {
     /// Plain neighbours that are never on the path: whitespace that hangs or breaks.
     static let whitespace: [UInt32] = [0x09, 0x0A, 0x0D, 0x20, 0x3000]
 
-    let index: [UInt8]
+    // Plain memory owned by the `FontSet` (freed in its `deinit`), not arrays: the measurer
+    // copies a table into its locals for every text, and copying arrays retains and releases
+    // each of them (atomic operations, about 10 per text for the two faces' tables).
+    /// One entry per BMP code unit.
+    private let index: UnsafeMutablePointer<UInt8>
     /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
-    let advances: [UInt32]
+    private let advances: UnsafeMutablePointer<UInt32>
 
     /// - Parameter touched: one bit per glyph id, set for the glyphs shaping may change or use as
     ///   context (every bit set when that is unknown).
@@ -271,8 +280,16 @@ struct SimpleAdvanceTable: Sendable {
                 }
             }
         }
-        index = t
-        advances = distinct
+        index = .allocate(capacity: t.count)
+        index.initialize(from: t, count: t.count)
+        advances = .allocate(capacity: max(1, distinct.count))
+        advances.initialize(from: distinct, count: distinct.count)
+    }
+
+    /// Frees the table's memory (by its owner, once, when no copy is in use).
+    func deallocate() {
+        index.deallocate()
+        advances.deallocate()
     }
 
     /// Code points that are never on the path whatever the face: whitespace, separators,
