@@ -100,7 +100,10 @@ public struct CellLayoutEngine: Sendable {
     /// - Complexity: O(1) expected on a hit (the fingerprint is stored in the status); on a miss,
     ///   O(text length) plus the measurer's shaping of every text of the cell.
     public func prepare(_ status: Status, style: CellStyle) -> PreparedCell {
-        prepare(status, id: status.id, fingerprint: status.contentFingerprint, style: style)
+        // The status is read in place (a copy of it retains its dozens of strings and arrays).
+        cached(id: status.id, fingerprint: status.contentFingerprint, style: style, pass: nil) {
+            prepareUncached(status, style: style)
+        }
     }
 
     /// `prepare(_:style:)` with the status's id and fingerprint already read: the status is only
@@ -112,10 +115,18 @@ public struct CellLayoutEngine: Sendable {
         _ status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, style: CellStyle,
         pass: BoundedCache<PreparedKey, PreparedCell>.Mark? = nil
     ) -> PreparedCell {
-        guard preparedCells.budgetBytes > 0 else { return prepareUncached(status(), style: style) }
+        cached(id: id, fingerprint: fingerprint, style: style, pass: pass) { prepareUncached(status(), style: style) }
+    }
+
+    /// The prepared cell from `preparedCells`, or `make()`'s (then stored).
+    private func cached(
+        id: Int64, fingerprint: UInt64, style: CellStyle, pass: BoundedCache<PreparedKey, PreparedCell>.Mark?,
+        _ make: () -> PreparedCell
+    ) -> PreparedCell {
+        guard preparedCells.budgetBytes > 0 else { return make() }
         let key = PreparedKey(statusID: id, fingerprint: fingerprint, style: style.name)
         if let p = preparedCells.value(for: key) { return p }
-        let p = prepareUncached(status(), style: style)
+        let p = make()
         preparedCells.insert(p, for: key, evictingOnlyBefore: pass)
         return p
     }
@@ -217,15 +228,17 @@ public struct CellLayoutEngine: Sendable {
         var retweet: RetweetParts?
         var pictures: [Picture] = []
         var card: CardParts?
-        if let rt = status.retweetedStatus {
-            let rtPictures = Array(rt.pictures.prefix(9))
-            let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
-            let rtText = StatusTextBuilder.build(
-                rt.text, urls: rt.urlEntities, topics: rt.topics,
-                prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
-                removingTrailingURLOf: rtCard == nil ? nil : rt.pageInfo?.pageID,
-                style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText))
-            retweet = RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
+        if status.isRetweet {
+            retweet = status.withRetweetedStatus { rt in
+                let rtPictures = Array(rt.pictures.prefix(9))
+                let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
+                let rtText = StatusTextBuilder.build(
+                    rt.text, urls: rt.urlEntities, topics: rt.topics,
+                    prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
+                    removingTrailingURLOf: rtCard == nil ? nil : rt.pageInfo?.pageID,
+                    style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText))
+                return RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
+            }
         } else if !status.pictures.isEmpty {
             pictures = Array(status.pictures.prefix(9))
         } else if let page = status.pageInfo {

@@ -56,6 +56,18 @@ final class FingerprintTests: XCTestCase {
         XCTAssertEqual(ab.value, referenceHash(["ab", "c"]))
     }
 
+    func testRetweetIsReadInPlaceOrNil() {
+        XCTAssertNil(base.withRetweetedStatus { $0.text })
+        var s = base
+        var rt = base
+        rt.id = 43
+        rt.text = "原文"
+        s.retweetedStatus = rt
+        XCTAssertEqual(s.withRetweetedStatus { $0.text }, "原文")
+        XCTAssertEqual(s.withRetweetedStatus { $0 }, s.retweetedStatus)
+        XCTAssertTrue(s.isRetweet)
+    }
+
     func testFingerprintIsPinnedAcrossRunsAndMachines() {
         // A literal: if this changes, caches keyed by fingerprint written by earlier builds are invalid.
         XCTAssertEqual(base.contentFingerprint, 0x3F08_5D1F_EF89_21CA)

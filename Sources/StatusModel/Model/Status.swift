@@ -96,6 +96,13 @@ public struct Status: Sendable, Hashable {
 
     /// True when the status reposts another one.
     public var isRetweet: Bool { retweetBox != nil }
+
+    /// `body` applied to the retweeted status read in place, or nil when there is none.
+    /// `retweetedStatus` returns a copy, which retains every string and array of the status.
+    public func withRetweetedStatus<R>(_ body: (Status) throws -> R) rethrows -> R? {
+        guard let box = retweetBox else { return nil }
+        return try body(box.status)
+    }
 }
 
 /// Immutable box giving `Status` a recursive stored property with value semantics.
