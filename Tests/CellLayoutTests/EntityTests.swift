@@ -23,6 +23,26 @@ final class EntityTests: XCTestCase {
         return t.entities.map { "\($0.kind.rawValue):\(String(decoding: u[$0.range], as: UTF16.self))=\($0.value)" }
     }
 
+    /// A hit's rects: the first inline, the others in an array, read as one collection.
+    func testHitRectsHoldEveryRectInOrder() {
+        let a = Rect(x: 1, y: 2, width: 3, height: 4), b = Rect(x: 5, y: 6, width: 7, height: 8)
+        let c = Rect(x: 9, y: 10, width: 11, height: 12)
+        var rects = HitRects()
+        XCTAssertTrue(rects.isEmpty)
+        rects.append(a)
+        XCTAssertEqual(Array(rects), [a])
+        rects.append(b)
+        rects.append(c)
+        XCTAssertEqual(Array(rects), [a, b, c])
+        XCTAssertEqual(rects.count, 3)
+        XCTAssertEqual(rects[2], c)
+        XCTAssertEqual(rects, [a, b, c])
+        XCTAssertNotEqual(rects, [a, b])
+        XCTAssertEqual(HitRects(a), [a])
+        XCTAssertEqual(rects.heapBytes > 0, true, "the rects after the first are in an array")
+        XCTAssertEqual(HitRects(a).heapBytes, 0)
+    }
+
     func testMentionsFollowThePattern() {
         let t = build("hi @张三_x-1, @ and @Bob!ok @")
         XCTAssertEqual(t.string, "hi @张三_x-1, @ and @Bob!ok @")
