@@ -245,8 +245,9 @@ struct SimpleAdvanceTable: @unchecked Sendable {
     static let whitespace: [UInt32] = [0x09, 0x0A, 0x0D, 0x20, 0x3000]
 
     // Plain memory owned by the `FontSet` (freed in its `deinit`), not arrays: the measurer
-    // copies a table into its locals for every text, and copying arrays retains and releases
-    // each of them (atomic operations, about 10 per text for the two faces' tables).
+    // copies both faces' tables into its locals for every text, and copying arrays retained and
+    // released each of the four (atomic operations; 9.8 M -> 8.4 M instructions of reference
+    // counting in five cold corpus passes once they were gone).
     /// One entry per BMP code unit.
     private let index: UnsafeMutablePointer<UInt8>
     /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
