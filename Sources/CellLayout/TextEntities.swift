@@ -71,7 +71,13 @@ package enum StatusTextBuilder {
     private static func build(
         _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], prefixName: String?, style: EntityStyle
     ) -> AttributedText {
-        var out = AttributedTextBuilder(attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2)
+        // The pieces, matches, image names and output bytes are the thread's buffers, taken out
+        // and given back (a text's parse allocated ~5 temporary arrays before).
+        let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
+        var taken = buffers.take()
+        defer { buffers.giveBack(&taken) }
+        var out = AttributedTextBuilder(
+            attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2, buffer: taken.take(\.bytes))
         if let name = prefixName, !name.isEmpty {
             let r = out.append("@" + name, attributes: style.link)
             out.addEntity(.mention, range: r, value: name)
@@ -80,38 +86,33 @@ package enum StatusTextBuilder {
         // Which passes can match at all (one scan): a topic needs "#", a mention "@", an
         // emoticon "[".
         let hasHash = contains(units, hash), hasAt = contains(units, at), hasOpen = contains(units, open)
-        var pieces = [TextPiece(range: 0..<units.count, kind: .plain)]
-        var scratch: [TextPiece] = []
-        if !urls.isEmpty || hasHash || hasAt || hasOpen {
-            // Room for the pieces of a typical status, so the splits below do not grow them.
-            pieces.reserveCapacity(16)
-            scratch.reserveCapacity(16)
-        }
+        taken.pieces.append(TextPiece(range: 0..<units.count, kind: .plain))
         for (k, url) in urls.enumerated() where !url.shortURL.isEmpty {
             var needle = url.shortURL
             needle.withUTF8 { n in
-                split(&pieces, &scratch) { findAll(n, in: units, range: $0, kind: .link(k), into: &$1) }
+                split(&taken) { findAll(n, in: units, range: $0, kind: .link(k), into: &$1) }
             }
         }
         if hasHash {
             for (k, topic) in topics.enumerated() where !topic.title.isEmpty {
                 var needle = "#" + topic.title + "#"
                 needle.withUTF8 { n in
-                    split(&pieces, &scratch) { findAll(n, in: units, range: $0, kind: .topic(k), into: &$1) }
+                    split(&taken) { findAll(n, in: units, range: $0, kind: .topic(k), into: &$1) }
                 }
             }
         }
         if hasAt {
-            split(&pieces, &scratch) { mentions(in: units, range: $0, into: &$1) }
+            split(&taken) { mentions(in: units, range: $0, into: &$1) }
         }
-        var images: [String] = []
         if hasOpen && style.emoticons.count > 0 {
-            split(&pieces, &scratch) { emoticons(in: units, range: $0, known: style.emoticons, images: &images, into: &$1) }
+            var images = taken.take(\.images)
+            split(&taken) { emoticons(in: units, range: $0, known: style.emoticons, images: &images, into: &$1) }
+            taken.images = images
         }
-        for piece in pieces {
-            append(piece, units, urls: urls, topics: topics, images: images, to: &out, style: style)
+        for piece in taken.pieces {
+            append(piece, units, urls: urls, topics: topics, images: taken.images, to: &out, style: style)
         }
-        return out.finish()
+        return out.finish(returningBuffer: &taken.bytes)
     }
 
     private static func string(_ units: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
@@ -157,13 +158,13 @@ package enum StatusTextBuilder {
         }
     }
 
-    /// Replaces each plain piece by the matches `find` appends for it and the plain gaps between.
-    private static func split(
-        _ pieces: inout [TextPiece], _ scratch: inout [TextPiece], _ find: (Range<Int>, inout [TextPiece]) -> Void
-    ) {
+    /// Replaces each plain piece of `b.pieces` by the matches `find` appends for it and the plain
+    /// gaps between.
+    private static func split(_ b: inout ParseBuffers.Arrays, _ find: (Range<Int>, inout [TextPiece]) -> Void) {
+        // Taken out, not copied: a second reference would make the first append copy the storage.
+        var scratch = b.take(\.spare), matches = b.take(\.matches)
         scratch.removeAll(keepingCapacity: true)
-        var matches: [TextPiece] = []
-        for piece in pieces {
+        for piece in b.pieces {
             guard case .plain = piece.kind, !piece.range.isEmpty else {
                 if !piece.range.isEmpty { scratch.append(piece) }
                 continue
@@ -178,7 +179,9 @@ package enum StatusTextBuilder {
             }
             if at < piece.range.upperBound { scratch.append(TextPiece(range: at..<piece.range.upperBound, kind: .plain)) }
         }
-        swap(&pieces, &scratch)
+        b.spare = b.take(\.pieces)
+        b.pieces = scratch
+        b.matches = matches
     }
 
     /// Whether `byte` occurs in `s`.
@@ -316,4 +319,48 @@ package enum StatusTextBuilder {
     }
 
     private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20, hash: UInt8 = 0x23
+}
+
+/// The temporary arrays of a status-text parse, kept per thread (`threadLocal`) and reused: a
+/// parse takes them out (leaving empty arrays), and gives them back emptied with their capacity.
+final class ParseBuffers {
+    struct Arrays {
+        var pieces: [TextPiece] = []
+        var spare: [TextPiece] = []
+        var matches: [TextPiece] = []
+        var images: [String] = []
+        var bytes: [UInt8] = []
+
+        /// The array at `field`, leaving an empty one there (so that the caller holds the only
+        /// reference to its storage).
+        mutating func take<T>(_ field: WritableKeyPath<Arrays, [T]>) -> [T] {
+            var out: [T] = []
+            swap(&out, &self[keyPath: field])
+            return out
+        }
+    }
+
+    private var kept = Arrays()
+
+    func take() -> Arrays {
+        var out = Arrays()
+        swap(&out, &kept)
+        return out
+    }
+
+    /// Keeps the arrays for the thread's next parse, emptied; those a long text grew past
+    /// `largestKept` elements are dropped with it.
+    func giveBack(_ a: inout Arrays) {
+        func keep<T>(_ array: inout [T]) {
+            if array.capacity > Self.largestKept { array = [] } else { array.removeAll(keepingCapacity: true) }
+        }
+        keep(&a.pieces)
+        keep(&a.spare)
+        keep(&a.matches)
+        keep(&a.images)
+        keep(&a.bytes)
+        swap(&kept, &a)
+    }
+
+    static let largestKept = 1 << 14
 }

@@ -162,7 +162,15 @@ package struct AttributedTextBuilder {
     ///   - attributes: the attributes of the empty text (its one empty run) until something is appended.
     ///   - capacity: the expected length in UTF-8 bytes.
     package init(attributes: TextAttributes, capacity: Int) {
+        self.init(attributes: attributes, capacity: capacity, buffer: [])
+    }
+
+    /// - Parameter buffer: an empty array whose storage the builder writes its bytes into (a
+    ///   caller that builds many texts passes the one `finish(returningBuffer:)` handed back).
+    package init(attributes: TextAttributes, capacity: Int, buffer: [UInt8]) {
         runs = [AttributeRun(range: 0..<0, attributes: attributes)]
+        bytes = buffer
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(capacity)
     }
 
@@ -238,8 +246,17 @@ package struct AttributedTextBuilder {
     }
 
     package consuming func finish() -> AttributedText {
+        var buffer: [UInt8] = []
+        return finish(returningBuffer: &buffer)
+    }
+
+    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`.
+    package consuming func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
         let string = String(decoding: bytes, as: UTF8.self)
-        return AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
+        let text = AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
+        bytes.removeAll(keepingCapacity: true)
+        swap(&buffer, &bytes)
+        return text
     }
 }
 

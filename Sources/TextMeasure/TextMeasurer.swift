@@ -691,6 +691,8 @@ final class ThreadState {
     /// `prepare` buffers kept between the thread's calls (a pool behind one lock was taken twice
     /// per text by every thread).
     fileprivate var scratch: PrepareScratch?
+    /// Other modules' per-thread objects, one per type (`threadLocal`).
+    fileprivate var locals: [(type: ObjectIdentifier, object: AnyObject)] = []
 
     private init(index: Int) { self.index = index }
 
@@ -717,6 +719,19 @@ final class ThreadState {
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
     }
+}
+
+/// The calling thread's instance of `T`, made by `make` on the thread's first call: reusable
+/// buffers of other modules, kept per thread like the measurer's own (no lock, no cache line
+/// shared between cores), freed when the thread exits. The caller MUST NOT use it across a call
+/// that may use it again on the same thread.
+package func threadLocal<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
+    let state = ThreadState.current
+    let key = ObjectIdentifier(type)
+    for entry in state.locals where entry.type == key { return unsafeDowncast(entry.object, to: T.self) }
+    let object = make()
+    state.locals.append((key, object))
+    return object
 }
 
 /// The calling thread's index (0 for the first thread that asked, then 1, 2, …): for data kept
