@@ -194,17 +194,16 @@ public struct CellLayoutEngine: Sendable {
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
         var name = AttributedText(displayName, attributes: nameAttrs)
-        var icons: [String] = []
-        if (1...7).contains(user.verifiedType) { icons.append("verified-organization") }
-        if user.mbrank > 0 { icons.append("member-level-\(user.mbrank)") }
-        if !icons.isEmpty {
+        let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
+        if verified || member {
             name.append(" ", attributes: nameAttrs)
             let s = m.nameFontSize
-            for icon in icons {
+            func icon(_ icon: String) {
                 name.appendAttachment(
-                    width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s,
-                    name: icon, attributes: nameAttrs)
+                    width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
             }
+            if verified { icon("verified-organization") }
+            if member { icon("member-level-\(user.mbrank)") }
         }
         let avatarBadge: String? =
             switch user.verifiedType {
