@@ -65,11 +65,12 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         self.fonts = fonts
         retainsGlyphs = retainGlyphs
         cache = WordCache(budgetBytes: cacheBudgetBytes)
-        coveragePrimary = fonts.coverage[.primary]!
-        coverageBold = fonts.coverage[.bold]!
+        let primary = fonts.coverage[.primary]!, bold = fonts.coverage[.bold]!
+        coveragePrimary = primary
+        coverageBold = bold
         coverageEmoji = fonts.coverage[.emoji]!
-        asciiInPrimary = (0x20...0x7E).allSatisfy { fonts.covers(.primary, $0, bits: fonts.coverage[.primary]!) }
-        asciiInBold = (0x20...0x7E).allSatisfy { fonts.covers(.bold, $0, bits: fonts.coverage[.bold]!) }
+        asciiInPrimary = (0x20...0x7E).allSatisfy { primary.contains($0) }
+        asciiInBold = (0x20...0x7E).allSatisfy { bold.contains($0) }
     }
 
     /// Hit, miss, size and eviction counters of the shaped-word cache.
