@@ -45,11 +45,8 @@ package enum RelativeTime {
             out.append(number: Int(delta / 3600))
             out.append("小时前")
         } else if day == today - 1 {
-            let secs = local - day * 86_400
             out.append("昨天 ")
-            out.append(number: secs / 3600, digits: 2)
-            out.append(":")
-            out.append(number: secs % 3600 / 60, digits: 2)
+            appendClock(local - day * 86_400, to: &out)
         } else {
             let (y, m, d) = civil(day)
             if y == civil(today).year {
@@ -57,11 +54,7 @@ package enum RelativeTime {
                 out.append("-")
                 out.append(number: d)
             } else {
-                out.append(number: ((y % 100) + 100) % 100, digits: 2)
-                out.append("-")
-                out.append(number: m)
-                out.append("-")
-                out.append(number: d, digits: 2)
+                appendDate(y, m, d, to: &out)
             }
         }
         return out.string
@@ -71,19 +64,28 @@ package enum RelativeTime {
     package static func absolute(_ date: Date, utcOffset: Int) -> String {
         let local = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let day = floorDiv(local, 86_400)
-        let secs = local - day * 86_400
         let (y, m, d) = civil(day)
         var out = ShortText()
+        appendDate(y, m, d, to: &out)
+        out.append(" ")
+        appendClock(local - day * 86_400, to: &out)
+        return out.string
+    }
+
+    /// "yy-M-dd".
+    private static func appendDate(_ y: Int, _ m: Int, _ d: Int, to out: inout ShortText) {
         out.append(number: ((y % 100) + 100) % 100, digits: 2)
         out.append("-")
         out.append(number: m)
         out.append("-")
         out.append(number: d, digits: 2)
-        out.append(" ")
+    }
+
+    /// "HH:mm" of `secs` seconds into a day.
+    private static func appendClock(_ secs: Int, to out: inout ShortText) {
         out.append(number: secs / 3600, digits: 2)
         out.append(":")
         out.append(number: secs % 3600 / 60, digits: 2)
-        return out.string
     }
 
     private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
