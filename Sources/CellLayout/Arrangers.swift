@@ -152,7 +152,9 @@ struct StackedArranger {
     /// Content width `W − 2·padding` (never negative).
     var contentWidth: Double { max(0, width - 2 * m.padding) }
 
-    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+    /// Inlined into `PreparedCell.layout`: as a call, its result was returned into a temporary
+    /// and then copied field by field into the caller's (1.1 % of a warm pass's instructions).
+    @inline(__always) func arrange(statusID: Int64, styleName: String) -> CellLayout {
         var blocks: [CellBlock] = []
         blocks.reserveCapacity(CellBlock.Kind.count)
         var y = 0.0

@@ -281,8 +281,9 @@ public struct TextBox: Sendable, Equatable {
     public var entities: [EntityHit]
     /// Inline objects (emoticons, link icons, name icons) in cell coordinates.
     public var attachments: [ImageFrame]
-    /// The read-more token's frame in cell coordinates, when the text was truncated.
-    public var token: Rect?
+    /// The read-more token's frame in cell coordinates, when the text was truncated (kept out of
+    /// line: most boxes have none, and the box stays small enough to be copied inline).
+    @OutOfLine public var token: Rect?
 
     /// The plain string (inline objects are U+FFFC).
     public var string: String { text.prepared.text.string }

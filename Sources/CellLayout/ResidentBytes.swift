@@ -41,13 +41,16 @@ extension CellLayout {
         if tag != nil { bytes += 16 + MemoryLayout<TagLayout>.stride }
         // A text box's own arrays (the box itself is inside its parent): lines (shared with the
         // prepared text box when the text is one line, counted anyway), entities with their
-        // rects, inline objects.
+        // rects, inline objects; and a truncated text's token, kept out of line twice (its frame
+        // in the box, its placement in the layout).
         func array<T>(_ count: Int, of _: T.Type) -> Int { count == 0 ? 0 : 32 + count * MemoryLayout<T>.stride }
         func add(_ box: TextBox?) {
             guard let box else { return }
             bytes += array(box.layout.lines.count, of: TextLine.self) + array(box.entities.count, of: EntityHit.self)
                 + array(box.attachments.count, of: ImageFrame.self)
             for e in box.entities { bytes += e.rects.heapBytes }
+            if box.token != nil { bytes += 16 + MemoryLayout<Rect>.stride }
+            if box.layout.token != nil { bytes += 16 + MemoryLayout<TokenPlacement>.stride }
         }
         add(name)
         add(time)

@@ -87,6 +87,10 @@ public struct EntityRects: Hashable, Sendable {
 }
 
 /// Lines, their metrics and the bounding size of a text at a width.
+///
+/// The token's placement, which only a truncated text has, is kept behind a reference: the value
+/// stays at 56 bytes, and a cell's text boxes, which hold one each, stay small enough to be copied
+/// inline rather than by a call to `memcpy` (a warm cell copies its boxes about twenty times).
 public struct TextLayout: Hashable, Sendable {
     public var lines: [TextLine]
     /// Width of the widest line and height of the text, rounded up to the options' pixel grid.
@@ -97,8 +101,42 @@ public struct TextLayout: Hashable, Sendable {
     public var fullLineCount: Int
     /// Height the untruncated text would take (rounded like `size`), so expanding is a lookup.
     public var fullHeight: Double
-    public var token: TokenPlacement?
+    /// Where the truncation token sits (nil when the text was not truncated, or without a token).
+    public var token: TokenPlacement? {
+        get { tokenBox?.value }
+        set { tokenBox = newValue.map(TokenBox.init) }
+    }
+    private var tokenBox: TokenBox?
+
+    public init(lines: [TextLine], size: Size, isTruncated: Bool, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
+        self.lines = lines
+        self.size = size
+        self.isTruncated = isTruncated
+        self.fullLineCount = fullLineCount
+        self.fullHeight = fullHeight
+        tokenBox = token.map(TokenBox.init)
+    }
+
+    public static func == (a: TextLayout, b: TextLayout) -> Bool {
+        a.lines == b.lines && a.size == b.size && a.isTruncated == b.isTruncated && a.fullLineCount == b.fullLineCount
+            && a.fullHeight == b.fullHeight && a.token == b.token
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(lines)
+        h.combine(size)
+        h.combine(isTruncated)
+        h.combine(fullLineCount)
+        h.combine(fullHeight)
+        h.combine(token)
+    }
 
     public static let empty = TextLayout(
         lines: [], size: .zero, isTruncated: false, fullLineCount: 0, fullHeight: 0, token: nil)
+}
+
+/// A token placement behind an immutable reference (a set stores a new one).
+private final class TokenBox: Sendable {
+    let value: TokenPlacement
+    init(_ value: TokenPlacement) { self.value = value }
 }

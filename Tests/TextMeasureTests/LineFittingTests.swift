@@ -93,6 +93,16 @@ final class LineFittingTests: XCTestCase {
         XCTAssertFalse(exact.isTruncated)
         XCTAssertNil(exact.token)
         XCTAssertEqual(exact, full)
+        // The token is kept behind a reference: layouts compare and hash by its value.
+        let again = p.layout(LayoutOptions(width: 30, maxLines: 2), truncationToken: token)
+        XCTAssertEqual(again, cut)
+        XCTAssertEqual(again.hashValue, cut.hashValue)
+        var moved = cut
+        moved.token = TokenPlacement(line: 1, x: 11, width: 15)
+        XCTAssertNotEqual(moved, cut)
+        XCTAssertEqual(cut.token, TokenPlacement(line: 1, x: 10, width: 15), "a set stores a new box")
+        moved.token = nil
+        XCTAssertNil(moved.token)
     }
 
     func testTokenKeepsWhatFitsBeforeIt() {
