@@ -41,8 +41,7 @@ extension CellLayout {
         if tag != nil { bytes += 16 + MemoryLayout<TagLayout>.stride }
         // A text box's own arrays (the box itself is inside its parent): lines (shared with the
         // prepared text box when the text is one line, counted anyway), entities with their
-        // rects, inline objects; and a truncated text's token, kept out of line twice (its frame
-        // in the box, its placement in the layout).
+        // rects, inline objects; and a truncated text's token frame, kept out of line.
         func array<T>(_ count: Int, of _: T.Type) -> Int { count == 0 ? 0 : 32 + count * MemoryLayout<T>.stride }
         func add(_ box: TextBox?) {
             guard let box else { return }
@@ -50,7 +49,6 @@ extension CellLayout {
                 + array(box.attachments.count, of: ImageFrame.self)
             for e in box.entities { bytes += e.rects.heapBytes }
             if box.token != nil { bytes += 16 + MemoryLayout<Rect>.stride }
-            if box.layout.token != nil { bytes += 16 + MemoryLayout<TokenPlacement>.stride }
         }
         add(name)
         add(time)

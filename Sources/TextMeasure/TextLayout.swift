@@ -88,25 +88,37 @@ public struct EntityRects: Hashable, Sendable {
 
 /// Lines, their metrics and the bounding size of a text at a width.
 ///
-/// The token's placement, which only a truncated text has, is kept behind a reference: the value
-/// stays at 56 bytes, and a cell's text boxes, which hold one each, stay small enough to be copied
-/// inline rather than by a call to `memcpy` (a warm cell copies its boxes about twenty times).
+/// The token's placement is stored as plain fields (its line index in 32 bits, −1 for none) rather
+/// than as an optional struct: the value stays at 61 bytes, and a cell's text boxes, which hold
+/// one each, stay small enough (128 bytes) to be copied inline rather than by a call to `memcpy`
+/// (a warm cell copies its boxes about twenty times).
 public struct TextLayout: Hashable, Sendable {
     public var lines: [TextLine]
     /// Width of the widest line and height of the text, rounded up to the options' pixel grid.
     public var size: Size
-    /// True only when text was cut by `maxLines`.
-    public var isTruncated: Bool
     /// The number of lines without `maxLines`.
     public var fullLineCount: Int
     /// Height the untruncated text would take (rounded like `size`), so expanding is a lookup.
     public var fullHeight: Double
+    private var tokenX = 0.0
+    private var tokenWidth = 0.0
+    private var tokenLine: Int32 = -1
+    /// True only when text was cut by `maxLines`.
+    public var isTruncated: Bool
+
     /// Where the truncation token sits (nil when the text was not truncated, or without a token).
     public var token: TokenPlacement? {
-        get { tokenBox?.value }
-        set { tokenBox = newValue.map(TokenBox.init) }
+        get { tokenLine < 0 ? nil : TokenPlacement(line: Int(tokenLine), x: tokenX, width: tokenWidth) }
+        set {
+            // Unset fields are zero, so that equal layouts have equal stored fields.
+            guard let t = newValue else {
+                (tokenLine, tokenX, tokenWidth) = (-1, 0, 0)
+                return
+            }
+            precondition(t.line >= 0 && t.line <= Int(Int32.max), "token line index out of range")
+            (tokenLine, tokenX, tokenWidth) = (Int32(t.line), t.x, t.width)
+        }
     }
-    private var tokenBox: TokenBox?
 
     public init(lines: [TextLine], size: Size, isTruncated: Bool, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
         self.lines = lines
@@ -114,29 +126,10 @@ public struct TextLayout: Hashable, Sendable {
         self.isTruncated = isTruncated
         self.fullLineCount = fullLineCount
         self.fullHeight = fullHeight
-        tokenBox = token.map(TokenBox.init)
-    }
-
-    public static func == (a: TextLayout, b: TextLayout) -> Bool {
-        a.lines == b.lines && a.size == b.size && a.isTruncated == b.isTruncated && a.fullLineCount == b.fullLineCount
-            && a.fullHeight == b.fullHeight && a.token == b.token
-    }
-
-    public func hash(into h: inout Hasher) {
-        h.combine(lines)
-        h.combine(size)
-        h.combine(isTruncated)
-        h.combine(fullLineCount)
-        h.combine(fullHeight)
-        h.combine(token)
+        self.token = token
     }
 
     public static let empty = TextLayout(
         lines: [], size: .zero, isTruncated: false, fullLineCount: 0, fullHeight: 0, token: nil)
 }
 
-/// A token placement behind an immutable reference (a set stores a new one).
-private final class TokenBox: Sendable {
-    let value: TokenPlacement
-    init(_ value: TokenPlacement) { self.value = value }
-}

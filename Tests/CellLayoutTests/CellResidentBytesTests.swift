@@ -34,9 +34,10 @@ final class CellResidentBytesTests: XCTestCase {
 
     /// A warm cell copies its text boxes about twenty times while arranging: at 128 bytes or less
     /// the compiler copies them inline, above that each copy is a call to `memcpy` (169-byte boxes
-    /// made `memcpy` 11 % of a warm pass). The rare token rects are kept out of line for this.
+    /// made `memcpy` 11 % of a warm pass). For this a box keeps its rare token rect out of line and
+    /// its layout stores the token's placement as plain fields.
     func testTextBoxesStaySmallEnoughToCopyInline() {
         XCTAssertLessThanOrEqual(MemoryLayout<TextBox>.size, 128)
-        XCTAssertLessThanOrEqual(MemoryLayout<TextLayout>.size, 56)
+        XCTAssertLessThanOrEqual(MemoryLayout<TextLayout>.size, 61)
     }
 }

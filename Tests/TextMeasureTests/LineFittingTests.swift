@@ -93,16 +93,19 @@ final class LineFittingTests: XCTestCase {
         XCTAssertFalse(exact.isTruncated)
         XCTAssertNil(exact.token)
         XCTAssertEqual(exact, full)
-        // The token is kept behind a reference: layouts compare and hash by its value.
+        // The token is stored as plain fields: layouts compare and hash by its value.
         let again = p.layout(LayoutOptions(width: 30, maxLines: 2), truncationToken: token)
         XCTAssertEqual(again, cut)
         XCTAssertEqual(again.hashValue, cut.hashValue)
         var moved = cut
         moved.token = TokenPlacement(line: 1, x: 11, width: 15)
         XCTAssertNotEqual(moved, cut)
-        XCTAssertEqual(cut.token, TokenPlacement(line: 1, x: 10, width: 15), "a set stores a new box")
+        XCTAssertEqual(cut.token, TokenPlacement(line: 1, x: 10, width: 15), "a copy keeps its own token")
         moved.token = nil
         XCTAssertNil(moved.token)
+        var untruncated = exact
+        untruncated.token = nil
+        XCTAssertEqual(untruncated, exact, "no token is one value, however it was set")
     }
 
     func testTokenKeepsWhatFitsBeforeIt() {
