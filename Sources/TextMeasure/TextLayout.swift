@@ -120,7 +120,7 @@ public struct TextLayout: Hashable, Sendable {
         }
     }
 
-    public init(lines: [TextLine], size: Size, isTruncated: Bool, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
+    init(lines: [TextLine], size: Size, isTruncated: Bool, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
         self.lines = lines
         self.size = size
         self.isTruncated = isTruncated
@@ -132,4 +132,3 @@ public struct TextLayout: Hashable, Sendable {
     public static let empty = TextLayout(
         lines: [], size: .zero, isTruncated: false, fullLineCount: 0, fullHeight: 0, token: nil)
 }
-
