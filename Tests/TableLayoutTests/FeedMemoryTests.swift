@@ -126,6 +126,15 @@ extension RelayoutTests {
         let (engine, _) = FeedFixtures.fakeEngine()
         let plain = try engine.layout(statuses, options: FeedOptions(width: 320), retainCells: false)
         let kept = try engine.layout(statuses, options: FeedOptions(width: 320), retainCells: false, retainPrepared: true)
-        XCTAssertEqual(kept.residentBytes - plain.residentBytes, kept.prepared!.capacity * MemoryLayout<PreparedCell>.stride)
+        XCTAssertNil(plain.prepared)
+        // The per-row arrays' capacities come from the allocator's block sizes, so two layouts of
+        // the same feed may differ there by a few elements: only the prepared-cell array is
+        // compared, with everything else counted the same way in both.
+        func rest(_ l: FeedLayout) -> Int {
+            l.geometry.residentBytes + (l.statusIDs.capacity + l.fingerprints.capacity + l.heights.capacity) * 8
+        }
+        XCTAssertEqual(plain.residentBytes, rest(plain))
+        XCTAssertEqual(kept.residentBytes - rest(kept), kept.prepared!.capacity * MemoryLayout<PreparedCell>.stride)
+        XCTAssertGreaterThanOrEqual(kept.prepared!.capacity, statuses.count)
     }
 }
