@@ -150,6 +150,20 @@ for style in ["weibo", "classic"]:
         figure(f"Cells, one core ({inp})", f"{style} cached ÷ naive (height request answered from the cache)", None,
                ratio(cached, naive), "×", 100 if style == "weibo" else None, "higher", digits=1)
 
+# Where a cold cell's time goes (paired passes in one process)
+bd = "Cells weibo cold breakdown corpus"
+budget = 1e6 / 150_000
+group = "Cells, one core (corpus): a cold cell's parts"
+for part, label, note in [
+        ("cold", "weibo cold cell (prepare + arrange)", f"{budget:.2f} µs per cell at the 150 000 cells/s target"),
+        ("texts", "text engine: the cold pass's prepare and singleLineSize calls, replayed", None),
+        ("warm", "arranging: the warm pass (prepared cell found by content, frames built)", None),
+        ("rest", "the rest: status-text parsing, attributed texts, label cache, pictures, cell cache", None)]:
+    v = extra(bd, f"{part}Micros") if run_of(bd) else None
+    share = extra(bd, f"{part}Share") if run_of(bd) else None
+    figure(group, label, bd, v, "µs/cell", digits=2,
+           note=note or (None if share is None else f"{share * 100:.0f} % of the cold cell (median of the iterations' ratios)"))
+
 # Parallel
 for mode in ["cold", "warm"]:
     one = per_second(f"Feed weibo {mode} 1 thread")

@@ -64,6 +64,7 @@ func cellBenchmarks() {
             cachedCase(style, input)
         }
     }
+    coldCellBreakdownBenchmark()
 }
 
 /// Passes per measured iteration of the sub-millisecond corpus benchmarks (warm and cached cells).
