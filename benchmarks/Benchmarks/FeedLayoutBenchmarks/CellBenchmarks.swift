@@ -48,6 +48,19 @@ func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = I
 
 func sameHeight(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(b)) }
 
+/// One pass of `CellLayoutEngine.layout` over `statuses` (width 375, scale 2): the sum of the
+/// heights. With `naive`, that measurer's caches are emptied before every cell.
+func cellPass(
+    _ engine: CellLayoutEngine, _ statuses: [Status], _ style: CellStyle, clearingBeforeEachCell naive: TextMeasurer? = nil
+) -> Double {
+    var sum = 0.0
+    for s in statuses {
+        naive?.clearCaches()
+        sum += engine.layout(s, width: Inputs.cellWidth, style: style, scale: Inputs.scale).height
+    }
+    return sum
+}
+
 /// One core: `CellLayoutEngine.layout` (prepare + arrange) of every status: cold (a new engine,
 /// shaped-word and prepared-text caches emptied before the pass), warm (the same engine again: its
 /// prepared cells found by content, so a pass is fingerprint lookups and arranging), warm texts
@@ -112,14 +125,6 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
     // the harness's own per-iteration work and the timer to show in the figure: an iteration
     // then runs `corpusRounds` passes (cold passes cannot repeat: their caches are emptied first).
     let rounds = isCorpus && mode == "warm" ? corpusRounds : 1
-    func pass(_ engine: CellLayoutEngine, _ statuses: [Status], naive: TextMeasurer? = nil) -> Double {
-        var sum = 0.0
-        for s in statuses {
-            naive?.clearCaches()
-            sum += engine.layout(s, width: Inputs.cellWidth, style: style, scale: Inputs.scale).height
-        }
-        return sum
-    }
     /// The engine a pass runs on: the warm case's own (kept), else a new one on the measurer.
     func engine(_ measurer: TextMeasurer, _ kept: CellLayoutEngine) -> CellLayoutEngine {
         switch mode {
@@ -142,7 +147,7 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         let cells = engine(measurer, kept)
         benchmark.startMeasurement()
         var sum = 0.0
-        for _ in 0..<rounds { sum += pass(cells, statuses, naive: mode == "naive" ? measurer : nil) }
+        for _ in 0..<rounds { sum += cellPass(cells, statuses, style, clearingBeforeEachCell: mode == "naive" ? measurer : nil) }
         sum /= Double(rounds)
         benchmark.stopMeasurement()
         // The pass's engine (and the prepared cells it cached) is freed outside the measurement.
@@ -163,7 +168,7 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         let measurer = Inputs.measurer()
         let kept = CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 4 << 30)
         guard let statuses = input.statuses else { return (measurer, kept, [Status]?.none, 0.0) }
-        if mode.hasPrefix("warm") { _ = pass(kept, statuses) }
+        if mode.hasPrefix("warm") { _ = cellPass(kept, statuses, style) }
         return (measurer, kept, Optional(statuses), referenceHeight(statuses, style))
     }
 }

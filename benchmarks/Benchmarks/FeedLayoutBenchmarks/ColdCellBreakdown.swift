@@ -62,24 +62,22 @@ final class BreakdownState: @unchecked Sendable {
         self.statuses = statuses
         let recorder = RecordingMeasurer(measurer)
         measurer.clearCaches()
-        var sum = 0.0
-        let engine = CellLayoutEngine(measurer: recorder)
-        for s in statuses { sum += engine.layout(s, width: Inputs.cellWidth, style: .weibo, scale: Inputs.scale).height }
+        let sum = cellPass(CellLayoutEngine(measurer: recorder), statuses, .weibo)
         calls = recorder.calls
         kept = CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 4 << 30)
         expectedHeight = referenceHeight(statuses, .weibo)
         precondition(sameHeight(sum, expectedHeight), "breakdown: the recorded pass's heights sum to \(sum), expected \(expectedHeight)")
         expectedClusters = Self.replay(calls, on: measurer)
-        _ = Self.cellPass(kept, statuses)
+        _ = cellPass(kept, statuses, .weibo)
     }
 
     /// Runs part 0 (cold), 1 (texts) or 2 (warm) once, checks its result, and returns its
     /// duration in microseconds.
     func timedPass(_ part: Int) -> Double {
         let engine = part == 0 ? CellLayoutEngine(measurer: measurer) : kept
-        if part < 2 { measurer.clearCaches() } else { _ = Self.cellPass(kept, statuses) }
+        if part < 2 { measurer.clearCaches() } else { _ = cellPass(kept, statuses, .weibo) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let result = part == 1 ? Double(Self.replay(calls, on: measurer)) : Self.cellPass(engine, statuses)
+        let result = part == 1 ? Double(Self.replay(calls, on: measurer)) : cellPass(engine, statuses, .weibo)
         let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3
         withExtendedLifetime(engine) {}
         if part == 1 {
@@ -88,12 +86,6 @@ final class BreakdownState: @unchecked Sendable {
             precondition(sameHeight(result, expectedHeight), "breakdown: heights sum to \(result), expected \(expectedHeight)")
         }
         return micros
-    }
-
-    static func cellPass(_ engine: CellLayoutEngine, _ statuses: [Status]) -> Double {
-        var sum = 0.0
-        for s in statuses { sum += engine.layout(s, width: Inputs.cellWidth, style: .weibo, scale: Inputs.scale).height }
-        return sum
     }
 
     /// Makes the recorded calls on `measurer` and returns the number of clusters prepared, plus one
