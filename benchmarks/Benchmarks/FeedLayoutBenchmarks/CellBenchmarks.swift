@@ -48,6 +48,9 @@ func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = I
 
 func sameHeight(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(b)) }
 
+/// The median of per-iteration samples (the upper middle one of an even count).
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 /// One pass of `CellLayoutEngine.layout` over `statuses` (width 375, scale 2): the sum of the
 /// heights. With `naive`, that measurer's caches are emptied before every cell.
 func cellPass(
@@ -241,11 +244,10 @@ func feedBenchmarks() {
         }
         benchmark.stopMeasurement()
         PairedRatios.shared.append(one / many)
-        let sorted = PairedRatios.shared.sorted()
         Facts.record(
             benchmark.name, input: CellInput.generated.description + ", width 375, scale 2", unit: "pair",
             perIteration: 1,
-            extra: ["medianRatio": sorted[sorted.count / 2], "pairs": Double(sorted.count), "cores": Double(cores)],
+            extra: ["medianRatio": median(PairedRatios.shared), "pairs": Double(PairedRatios.shared.count), "cores": Double(cores)],
             note: "1-thread and all-core passes back to back in one process (order alternating), shaped-word cache warm; median of the per-pair ratios")
     } setup: {
         let statuses = Inputs.generated()

@@ -139,7 +139,6 @@ final class BreakdownSamples: @unchecked Sendable {
 
     /// Medians per cell of each part, of the rest and of each part's share of the cold cell.
     static func medians() -> [String: Double] {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rest = shared.map { $0[0] - $0[1] - $0[2] }
         return [
             "coldMicros": median(shared.map { $0[0] }),
