@@ -107,16 +107,12 @@ public enum FeedLoader {
         switch format {
         case .jsonLines:
             var statuses: [Status] = []
-            var lines = LineDecoder(file: fileName, options: options)
-            var start = 0
-            for (i, b) in bytes.enumerated() where b == 0x0A {
-                try lines.decode(bytes[start..<i]) { statuses.append($0) }
-                start = i + 1
-            }
-            try lines.decode(bytes[start...]) { statuses.append($0) }
-            return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .jsonLines), skipped: lines.skipped)
+            let chunk = JSONLinesChunk(wholeInput: bytes)
+            var decoder = JSONLinesDecoder(fileName: fileName, options: options)
+            let skipped = try decoder.decode(chunk) { statuses.append($0) }
+            return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .jsonLines), skipped: skipped)
         case .weiboJSON:
-            return try loadJSON(bytes, data: data, fileName: fileName, options: options)
+            return try loadJSON(bytes, fileName: fileName, options: options)
         case .classicPlist, .modelPlist:
             return try loadPlist(bytes, data: data, fileName: fileName, options: options)
         }
@@ -129,44 +125,22 @@ public enum FeedLoader {
     public static func forEachStatus(
         inJSONLines url: URL, options: LoadOptions = LoadOptions(), _ body: (Status) -> Void
     ) throws(StatusModelError) -> [SkippedStatus] {
-        let name = url.lastPathComponent
-        let reader = try ChunkReader(url: url)
-        var lines = LineDecoder(file: name, options: options)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(chunkSize * 2)
-        var scanFrom = 0
-        while true {
-            let chunk = try reader.next()
-            if let chunk { buffer.append(contentsOf: chunk) }
-            var start = 0
-            var i = scanFrom
-            while i < buffer.count {
-                if buffer[i] == 0x0A {
-                    try lines.decode(buffer[start..<i], body)
-                    start = i + 1
-                }
-                i += 1
-            }
-            if chunk == nil {
-                try lines.decode(buffer[start...], body)
-                break
-            }
-            if start > 0 { buffer.removeSubrange(0..<start) }
-            scanFrom = buffer.count
-            if buffer.count > options.maxLineBytes {
-                throw .malformed(
-                    file: name, format: "JSON Lines", line: lines.lineNumber + 1,
-                    reason: "line longer than \(options.maxLineBytes) bytes")
-            }
+        let reader = try JSONLinesReader(url: url, options: options)
+        var decoder = JSONLinesDecoder(fileName: reader.fileName, options: options)
+        var skipped: [SkippedStatus] = []
+        while let chunk = try reader.next() {
+            skipped += try decoder.decode(chunk, body)
         }
-        return lines.skipped
+        return skipped
     }
 
     /// Detects the format of the file at `url` from its first bytes (see the file comment).
     public static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
-        let reader = try ChunkReader(url: url)
+        let file = try InputFile(url: url)
         return try detectFormat(fileName: url.lastPathComponent) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
-            try reader.next().map { $0[...] }
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            let n = try chunk.withUnsafeMutableBufferPointer { (b) throws(StatusModelError) -> Int in try file.read(into: b) }
+            return n == 0 ? nil : chunk[0..<n]
         }
     }
 
@@ -221,41 +195,61 @@ public enum FeedLoader {
 
     // MARK: - JSON and property lists
 
-    static func loadJSON(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
-        -> LoadResult
-    {
+    static func loadJSON(_ bytes: [UInt8], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
         if bytes.allSatisfy(isJSONWhitespace) { throw .empty(file: fileName) }
-        guard jsonDepthWithinLimit(bytes[...], limit: options.maxNestingDepth) else {
-            throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw .malformed(file: fileName, format: "JSON", line: nil, reason: readableReason(error))
-        }
-        let expected = "an array of statuses or an object with \"statuses\""
-        let items: [Any]
-        let prefix: String
-        if let a = root as? [Any] {
-            items = a
-            prefix = ""
-        } else if let d = root as? [String: Any] {
-            guard let s = d["statuses"] else {
-                throw .wrongRoot(file: fileName, line: nil, expected: expected, found: "object without \"statuses\"")
+        var tape = JSONTape()
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return try bytes.withUnsafeBufferPointer { (whole) throws(StatusModelError) -> LoadResult in
+            let input = UnsafeBufferPointer(rebasing: whole[bom...])
+            do throws(JSONTape.SyntaxError) {
+                try tape.parse(input, maxDepth: options.maxNestingDepth)
+            } catch {
+                throw syntaxError(error, file: fileName, format: "JSON", line: nil, input: input, limit: options.maxNestingDepth)
             }
-            guard let a = s as? [Any] else {
-                throw .typeMismatch(
-                    StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: describeValue(s))
+            return try tape.withDocument(input) { (document) throws(StatusModelError) -> LoadResult in
+                let root = document.root
+                let expected = "an array of statuses or an object with \"statuses\""
+                let items: [JSONNode]
+                let prefix: String
+                if root.isArray {
+                    items = root.elements
+                    prefix = ""
+                } else if root.isObject {
+                    guard let s = root.member("statuses") else {
+                        throw .wrongRoot(file: fileName, line: nil, expected: expected, found: "object without \"statuses\"")
+                    }
+                    guard s.isArray else {
+                        throw .typeMismatch(
+                            StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: s.valueDescription)
+                    }
+                    items = s.elements
+                    prefix = "statuses"
+                } else {
+                    throw .wrongRoot(file: fileName, line: nil, expected: expected, found: root.valueDescription)
+                }
+                let (statuses, skipped) = try decodeAll(
+                    items.map { document.node(Int($0.index), root: Int($0.index)) }, prefix: prefix, fileName: fileName,
+                    classic: false, options: options)
+                return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .weiboJSON), skipped: skipped)
             }
-            items = a
-            prefix = "statuses"
-        } else {
-            throw .wrongRoot(file: fileName, line: nil, expected: expected, found: describeValue(root))
         }
-        let (statuses, skipped) = try decodeAll(
-            items, prefix: prefix, fileName: fileName, classic: false, options: options)
-        return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .weiboJSON), skipped: skipped)
+    }
+
+    /// The loader's error for a JSON syntax error: nesting past the limit, or malformed with the
+    /// reason and, for whole documents, the line and column.
+    static func syntaxError(
+        _ error: JSONTape.SyntaxError, file: String, format: String, line: Int?, input: UnsafeBufferPointer<UInt8>, limit: Int
+    ) -> StatusModelError {
+        switch error.kind {
+        case .tooDeep:
+            return .nestingTooDeep(file: file, line: line, limit: limit)
+        case .syntax:
+            if line != nil {
+                return .malformed(file: file, format: format, line: line, reason: "\(error.reason) (byte \(error.offset + 1) of the line)")
+            }
+            let at = JSONDocument.lineAndColumn(of: error.offset, in: input)
+            return .malformed(file: file, format: format, line: nil, reason: "\(error.reason) at line \(at.line), column \(at.column)")
+        }
     }
 
     static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
@@ -292,15 +286,16 @@ public enum FeedLoader {
             throw .wrongRoot(file: fileName, line: nil, expected: expected, found: describeValue(root))
         }
         let classic = prefix.isEmpty && (items.first as? [String: Any]).map { $0["Id"] != nil || $0["userName"] != nil } ?? false
-        let (statuses, skipped) = try decodeAll(items, prefix: prefix, fileName: fileName, classic: classic, options: options)
+        let (statuses, skipped) = try decodeAll(
+            items.map { PlistNode($0) }, prefix: prefix, fileName: fileName, classic: classic, options: options)
         items = []
         return LoadResult(
             feed: Feed(statuses: statuses, sourceName: fileName, format: classic ? .classicPlist : .modelPlist),
             skipped: skipped)
     }
 
-    static func decodeAll(
-        _ items: [Any], prefix: String, fileName: String, classic: Bool, options: LoadOptions
+    static func decodeAll<N: DecodedNode>(
+        _ items: [N], prefix: String, fileName: String, classic: Bool, options: LoadOptions
     ) throws(StatusModelError) -> ([Status], [SkippedStatus]) {
         var statuses: [Status] = []
         statuses.reserveCapacity(items.count)
@@ -308,8 +303,7 @@ public enum FeedLoader {
         for (i, item) in items.enumerated() {
             do throws(StatusModelError) {
                 statuses.append(
-                    try decodeStatus(item, index: i, keyPrefix: "\(prefix)[\(i)]", line: nil, fileName: fileName,
-                        classic: classic, options: options))
+                    try decodeStatus(item, index: i, keyPrefix: prefix, line: nil, fileName: fileName, classic: classic, options: options))
             } catch {
                 guard options.skipInvalid else { throw error }
                 skipped.append(SkippedStatus(index: i, id: error.location?.id, error: error))
@@ -318,21 +312,22 @@ public enum FeedLoader {
         return (statuses, skipped)
     }
 
-    static func decodeStatus(
-        _ item: Any, index: Int, keyPrefix: String, line: Int?, fileName: String, classic: Bool, options: LoadOptions
+    /// Decodes the status `item` (the root of its key paths); errors name `keyPrefix[index]` and the path in it.
+    static func decodeStatus<N: DecodedNode>(
+        _ item: N, index: Int, keyPrefix: String, line: Int?, fileName: String, classic: Bool, options: LoadOptions
     ) throws(StatusModelError) -> Status {
-        guard let dict = item as? [String: Any] else {
+        guard item.isObject else {
             throw .typeMismatch(
-                StatusLocation(file: fileName, index: index, keyPath: keyPrefix, line: line), expected: "object",
-                found: describeValue(item))
+                StatusLocation(file: fileName, index: index, keyPath: "\(keyPrefix)[\(index)]", line: line), expected: "object",
+                found: item.valueDescription)
         }
-        let fields = Fields(dict, maxStringBytes: options.maxStringBytes)
+        let fields = Fields(item, maxStringBytes: options.maxStringBytes)
         do {
             return classic ? try StatusDecoder.classic(fields) : try StatusDecoder.weibo(fields)
         } catch {
-            let id = dict[classic ? "Id" : "id"].flatMap(lenientInt64)
+            let id = item.member(classic ? "Id" : "id")?.lenientInt64
             let loc = StatusLocation(
-                file: fileName, index: index, id: id, keyPath: error.path.rendered(prefix: keyPrefix), line: line)
+                file: fileName, index: index, id: id, keyPath: error.path.rendered(prefix: "\(keyPrefix)[\(index)]"), line: line)
             throw error.error(in: loc)
         }
     }
@@ -342,84 +337,5 @@ public enum FeedLoader {
         if let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return d }
         if let u = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return u.localizedDescription }
         return ns.localizedDescription
-    }
-}
-
-/// Decodes JSON Lines one line at a time, numbering lines and statuses and collecting skips.
-struct LineDecoder {
-    let file: String
-    let options: LoadOptions
-    private(set) var lineNumber = 0
-    private(set) var index = 0
-    private(set) var skipped: [SkippedStatus] = []
-
-    init(file: String, options: LoadOptions) {
-        self.file = file
-        self.options = options
-    }
-
-    mutating func decode(_ raw: ArraySlice<UInt8>, _ body: (Status) -> Void) throws(StatusModelError) {
-        lineNumber += 1
-        var line = raw
-        if lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-        while let l = line.last, isJSONWhitespace(l) { line = line.dropLast() }
-        while let f = line.first, isJSONWhitespace(f) { line = line.dropFirst() }
-        if line.isEmpty { return }
-        let i = index
-        index += 1
-        do throws(StatusModelError) {
-            body(try status(line, index: i))
-        } catch {
-            guard options.skipInvalid else { throw error }
-            skipped.append(SkippedStatus(index: i, id: error.location?.id, error: error))
-        }
-    }
-
-    private func status(_ line: ArraySlice<UInt8>, index: Int) throws(StatusModelError) -> Status {
-        guard jsonDepthWithinLimit(line, limit: options.maxNestingDepth) else {
-            throw .nestingTooDeep(file: file, line: lineNumber, limit: options.maxNestingDepth)
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
-        } catch {
-            throw .malformed(file: file, format: "JSON Lines", line: lineNumber, reason: FeedLoader.readableReason(error))
-        }
-        guard root is [String: Any] else {
-            throw .wrongRoot(file: file, line: lineNumber, expected: "a status object", found: describeValue(root))
-        }
-        return try FeedLoader.decodeStatus(
-            root, index: index, keyPrefix: "[\(index)]", line: lineNumber, fileName: file, classic: false, options: options)
-    }
-}
-
-/// Reads a file in fixed-size chunks.
-final class ChunkReader {
-    private let handle: FileHandle
-    private let name: String
-
-    init(url: URL) throws(StatusModelError) {
-        name = url.lastPathComponent
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
-            throw .unreadable(file: name, reason: "is a directory")
-        }
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
-        }
-    }
-
-    deinit { try? handle.close() }
-
-    /// The next chunk, or nil at the end of the file.
-    func next() throws(StatusModelError) -> [UInt8]? {
-        do {
-            guard let d = try handle.read(upToCount: FeedLoader.chunkSize), !d.isEmpty else { return nil }
-            return [UInt8](d)
-        } catch {
-            throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
-        }
     }
 }

@@ -1,7 +1,7 @@
-// Typed, path-tracking access to the untyped trees JSONSerialization and PropertyListSerialization
-// return. Decoders read through `Fields`, so every failure names the key path relative to the
-// status (`user.screen_name`, `pic_infos.abc.large.width`) and what was expected and found; the
-// loader adds the file, status index, id and root prefix.
+// Typed, path-tracking access to parsed documents (the JSON tape, Foundation's property-list
+// trees: `DecodedNode`). Decoders read through `Fields`, so every failure names the key path
+// relative to the status (`user.screen_name`, `pic_infos.abc.large.width`) and what was expected
+// and found; the loader adds the file, status index, id and root prefix.
 //
 // Leniency (the Weibo API is inconsistent): integers may arrive as JSON numbers, integral
 // doubles or decimal strings ("305"); booleans as true/false, 0/1 or "0"/"1"/"true"/"false";
@@ -61,10 +61,7 @@ struct FieldError: Error {
 func describeValue(_ v: Any) -> String {
     if isBoolean(v) { return "boolean \((v as? Bool) ?? false)" }
     if isNull(v) { return "null" }
-    if let s = v as? String {
-        let head = s.prefix(24)
-        return head.count < s.count ? "string \"\(head)…\"" : "string \"\(s)\""
-    }
+    if let s = v as? String { return describeString(s) }
     if let n = v as? NSNumber { return "number \(n)" }
     if v is [Any] { return "array" }
     if v is [String: Any] { return "object" }
@@ -106,35 +103,33 @@ func lenientInt64(_ v: Any) -> Int64? {
     return nil
 }
 
-/// Read access to one dictionary of a status, remembering its path.
-struct Fields {
-    let dict: [String: Any]
-    let path: FieldPath
+/// Typed read access to one object of a status; errors name the key path.
+struct Fields<Node: DecodedNode> {
+    let node: Node
     let maxStringBytes: Int
 
-    init(_ dict: [String: Any], path: FieldPath = FieldPath(), maxStringBytes: Int) {
-        self.dict = dict
-        self.path = path
+    init(_ node: Node, maxStringBytes: Int) {
+        self.node = node
         self.maxStringBytes = maxStringBytes
     }
 
     func fail(_ key: String, _ kind: FieldError.Kind) -> FieldError {
-        FieldError(path: path.appending(.key(key)), kind: kind)
+        FieldError(path: node.path.appending(.key(key)), kind: kind)
     }
 
     /// The value for `key`, or nil when absent or null.
-    func raw(_ key: String) -> Any? {
-        guard let v = dict[key], !isNull(v) else { return nil }
+    @inline(__always)
+    func raw(_ key: String) -> Node? {
+        guard let v = node.member(key), !v.isNull else { return nil }
         return v
     }
 
     func has(_ key: String) -> Bool { raw(key) != nil }
 
-    func checkedString(_ v: Any, key: String) throws(FieldError) -> String {
-        guard let s = v as? String else { throw fail(key, .type(expected: "string", found: describeValue(v))) }
-        let n = s.utf8.count
+    func checkedString(_ v: Node, key: String) throws(FieldError) -> String {
+        guard let n = v.utf8Count else { throw fail(key, .type(expected: "string", found: v.valueDescription)) }
         if n > maxStringBytes { throw fail(key, .tooLarge(limit: maxStringBytes, found: n)) }
-        return s
+        return v.stringValue!
     }
 
     func string(_ key: String) throws(FieldError) -> String {
@@ -153,17 +148,21 @@ struct Fields {
 
     func int64(_ key: String) throws(FieldError) -> Int64 {
         guard let v = raw(key) else { throw fail(key, .missing) }
-        guard let i = lenientInt64(v) else {
+        return try int64(v, key: key)
+    }
+
+    func int64(_ v: Node, key: String) throws(FieldError) -> Int64 {
+        guard let i = v.lenientInt64 else {
             let expected = "integer (number or decimal string)"
-            if v is String { throw fail(key, .invalid(expected: expected, found: describeValue(v))) }
-            throw fail(key, .type(expected: expected, found: describeValue(v)))
+            if v.isString { throw fail(key, .invalid(expected: expected, found: v.valueDescription)) }
+            throw fail(key, .type(expected: expected, found: v.valueDescription))
         }
         return i
     }
 
     func int(_ key: String, default d: Int) throws(FieldError) -> Int {
-        guard has(key) else { return d }
-        let i = try int64(key)
+        guard let v = raw(key) else { return d }
+        let i = try int64(v, key: key)
         guard let r = Int(exactly: i) else { throw fail(key, .invalid(expected: "integer", found: "\(i)")) }
         return r
     }
@@ -177,57 +176,69 @@ struct Fields {
 
     func bool(_ key: String, default d: Bool) throws(FieldError) -> Bool {
         guard let v = raw(key) else { return d }
-        if isBoolean(v), let b = v as? Bool { return b }
-        if let s = v as? String {
+        if let b = v.booleanValue { return b }
+        if let s = v.stringValue {
             switch s.lowercased() {
             case "1", "true": return true
             case "0", "false", "": return false
-            default: throw fail(key, .invalid(expected: "boolean", found: describeValue(v)))
+            default: throw fail(key, .invalid(expected: "boolean", found: v.valueDescription))
             }
         }
-        if let i = lenientInt64(v) { return i != 0 }
-        throw fail(key, .type(expected: "boolean", found: describeValue(v)))
+        if let i = v.lenientInt64 { return i != 0 }
+        throw fail(key, .type(expected: "boolean", found: v.valueDescription))
     }
 
     func object(_ key: String) throws(FieldError) -> Fields? {
         guard let v = raw(key) else { return nil }
-        guard let d = v as? [String: Any] else { throw fail(key, .type(expected: "object", found: describeValue(v))) }
-        return Fields(d, path: path.appending(.key(key)), maxStringBytes: maxStringBytes)
+        guard v.isObject else { throw fail(key, .type(expected: "object", found: v.valueDescription)) }
+        return Fields(v, maxStringBytes: maxStringBytes)
     }
 
-    func array(_ key: String) throws(FieldError) -> [Any]? {
+    /// The element count of the array at `key`; nil when absent.
+    func arrayCount(_ key: String) throws(FieldError) -> Int? {
         guard let v = raw(key) else { return nil }
-        guard let a = v as? [Any] else { throw fail(key, .type(expected: "array", found: describeValue(v))) }
-        return a
+        guard v.isArray else { throw fail(key, .type(expected: "array", found: v.valueDescription)) }
+        return v.elementCount
     }
 
-    /// The objects of the array at `key` (empty when absent), each with its indexed path.
+    /// The elements of the array at `key` (empty when absent).
+    func elements(_ key: String) throws(FieldError) -> [Node] {
+        guard let v = raw(key) else { return [] }
+        guard v.isArray else { throw fail(key, .type(expected: "array", found: v.valueDescription)) }
+        return v.elements
+    }
+
+    /// The objects of the array at `key` (empty when absent).
     func objects(_ key: String) throws(FieldError) -> [Fields] {
-        guard let a = try array(key) else { return [] }
+        let items = try elements(key)
         var out: [Fields] = []
-        out.reserveCapacity(a.count)
-        let base = path.appending(.key(key))
-        for (i, e) in a.enumerated() {
-            let p = base.appending(.index(i))
-            guard let d = e as? [String: Any] else {
-                throw FieldError(path: p, kind: .type(expected: "object", found: describeValue(e)))
-            }
-            out.append(Fields(d, path: p, maxStringBytes: maxStringBytes))
+        out.reserveCapacity(items.count)
+        for e in items {
+            guard e.isObject else { throw FieldError(path: e.path, kind: .type(expected: "object", found: e.valueDescription)) }
+            out.append(Fields(e, maxStringBytes: maxStringBytes))
         }
         return out
     }
 
     /// The strings of the array at `key` (empty when absent).
     func strings(_ key: String) throws(FieldError) -> [String] {
-        guard let a = try array(key) else { return [] }
-        let base = path.appending(.key(key))
+        let items = try elements(key)
         var out: [String] = []
-        for (i, e) in a.enumerated() {
-            guard let s = e as? String else {
-                throw FieldError(path: base.appending(.index(i)), kind: .type(expected: "string", found: describeValue(e)))
+        out.reserveCapacity(items.count)
+        for e in items {
+            guard let n = e.utf8Count else {
+                throw FieldError(path: e.path, kind: .type(expected: "string", found: e.valueDescription))
             }
-            out.append(s)
+            if n > maxStringBytes { throw FieldError(path: e.path, kind: .tooLarge(limit: maxStringBytes, found: n)) }
+            out.append(e.stringValue!)
         }
         return out
+    }
+}
+
+extension Fields where Node == PlistNode {
+    /// Fields of a Foundation dictionary (property lists, emoticon tables).
+    init(_ dict: [String: Any], maxStringBytes: Int) {
+        self.init(PlistNode(dict), maxStringBytes: maxStringBytes)
     }
 }

@@ -19,7 +19,7 @@ enum StatusDecoder {
     /// Picture size variants in order of preference.
     static let variants = ["large", "bmiddle", "thumbnail", "original", "largest", "woriginal", "middleplus"]
 
-    static func weibo(_ f: Fields) throws(FieldError) -> Status {
+    static func weibo<N: DecodedNode>(_ f: Fields<N>) throws(FieldError) -> Status {
         let id = try f.int64("id")
         let text = try f.string("text")
         let deleted = try f.bool("deleted", default: false)
@@ -64,7 +64,7 @@ enum StatusDecoder {
                 title: try p.string("page_title", default: ""), desc: try p.string("page_desc", default: ""),
                 tips: try p.string("tips", default: ""), type: try p.int("type", default: 0),
                 objectType: try p.string("object_type", default: ""), pictureURL: try p.string("page_pic", default: ""),
-                typeIconURL: try p.string("type_icon", default: ""), hasButton: !(try p.array("buttons") ?? []).isEmpty,
+                typeIconURL: try p.string("type_icon", default: ""), hasButton: (try p.arrayCount("buttons") ?? 0) > 0,
                 pageURL: try p.string("page_url", default: ""), pageID: try p.string("page_id", default: ""))
         }
         var title: TitleBar?
@@ -86,7 +86,7 @@ enum StatusDecoder {
             memberBadge: try f.optionalString("mbtype_image"))
     }
 
-    static func weiboUser(_ u: Fields) throws(FieldError) -> User {
+    static func weiboUser<N: DecodedNode>(_ u: Fields<N>) throws(FieldError) -> User {
         let screenName = try u.string("screen_name")
         return User(
             id: try u.int64("id"), name: try u.string("name", default: screenName), screenName: screenName,
@@ -97,10 +97,10 @@ enum StatusDecoder {
 
     /// Pictures in `pic_ids` order, looked up in `pic_infos`; sorted `pic_infos` keys when
     /// `pic_ids` is absent.
-    static func pictureList(_ f: Fields) throws(FieldError) -> [Picture] {
+    static func pictureList<N: DecodedNode>(_ f: Fields<N>) throws(FieldError) -> [Picture] {
         let infos = try f.object("pic_infos")
         var ids = try f.strings("pic_ids")
-        if !f.has("pic_ids"), let infos { ids = infos.dict.keys.sorted() }
+        if !f.has("pic_ids"), let infos { ids = infos.node.memberKeys.sorted() }
         guard !ids.isEmpty else { return [] }
         guard let infos else { throw f.fail("pic_infos", .missing) }
         var out: [Picture] = []
@@ -112,8 +112,8 @@ enum StatusDecoder {
         return out
     }
 
-    static func picture(_ p: Fields, id: String) throws(FieldError) -> Picture {
-        var variant: Fields?
+    static func picture<N: DecodedNode>(_ p: Fields<N>, id: String) throws(FieldError) -> Picture {
+        var variant: Fields<N>?
         for name in variants {
             if let v = try p.object(name) {
                 variant = v
@@ -130,13 +130,13 @@ enum StatusDecoder {
             kind: Picture.Kind(apiName: try v.string("type", default: "")), keepSize: try p.bool("keep_size", default: false))
     }
 
-    static func classic(_ f: Fields) throws(FieldError) -> Status {
+    static func classic<N: DecodedNode>(_ f: Fields<N>) throws(FieldError) -> Status {
         let id = try f.int64("Id")
         let name = try f.string("userName")
         let text = try f.string("text")
         let created = try f.optionalString("createdAt")
         var badge = try f.raw("mbtype").map { (v) throws(FieldError) -> String in
-            if let n = lenientInt64(v), !(v is String) { return "\(n)" }
+            if let n = v.lenientInt64, !v.isString { return "\(n)" }
             return try f.checkedString(v, key: "mbtype")
         }
         if badge == "" { badge = nil }
@@ -149,28 +149,59 @@ enum StatusDecoder {
 
     /// The text of an HTML anchor (`<a href="…">name</a>` → "name"), entities decoded; plain
     /// text is returned unchanged.
+    ///
+    /// Works on UTF-8 bytes: `<`, `>` and `&` are ASCII and never part of another scalar's
+    /// encoding, so removing tags byte by byte removes exactly the scalars between them.
     static func anchorText(_ html: String) -> String {
-        // Scalars, not Characters: a tag's ">" followed by a combining mark is one Character, and
-        // would leave the tag open (the source text was lost).
-        guard html.unicodeScalars.contains("<") else { return decodeEntities(html) }
-        var out = String.UnicodeScalarView()
-        var inTag = false
-        for u in html.unicodeScalars {
-            if u == "<" {
-                inTag = true
-            } else if u == ">" {
-                inTag = false
-            } else if !inTag {
-                out.append(u)
+        guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return html }
+        var html = html
+        return html.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { out in
+                var n = 0
+                var inTag = false
+                for b in bytes {
+                    if b == UInt8(ascii: "<") {
+                        inTag = true
+                    } else if b == UInt8(ascii: ">") {
+                        inTag = false
+                    } else if !inTag {
+                        out[n] = b
+                        n += 1
+                    }
+                }
+                let count = decodeEntities(UnsafeMutableBufferPointer(rebasing: out[0..<n]))
+                return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
             }
         }
-        return decodeEntities(String(out))
     }
 
-    static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
-        return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
+    /// The five entities the API escapes (`&lt;` `&gt;` `&quot;` `&#39;` `&amp;`), decoded in
+    /// place, left to right; returns the new length. A decoded character never forms another
+    /// entity, so one pass equals replacing each entity in turn.
+    static func decodeEntities(_ b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let entities: [(StaticString, UInt8)] = [
+            ("&lt;", UInt8(ascii: "<")), ("&gt;", UInt8(ascii: ">")), ("&quot;", UInt8(ascii: "\"")),
+            ("&#39;", UInt8(ascii: "'")), ("&amp;", UInt8(ascii: "&")),
+        ]
+        var r = 0
+        var w = 0
+        let n = b.count
+        scan: while r < n {
+            if b[r] == UInt8(ascii: "&") {
+                for (name, char) in entities {
+                    let len = name.utf8CodeUnitCount
+                    if r + len <= n && memcmp(b.baseAddress! + r, name.utf8Start, len) == 0 {
+                        b[w] = char
+                        w += 1
+                        r += len
+                        continue scan
+                    }
+                }
+            }
+            b[w] = b[r]
+            w += 1
+            r += 1
+        }
+        return w
     }
 }

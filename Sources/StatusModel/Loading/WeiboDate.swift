@@ -9,17 +9,95 @@ public enum WeiboDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Parses "EEE MMM dd HH:mm:ss Z yyyy" (English names, numeric zone like +0800); nil when invalid.
-    /// The weekday name must be a valid name but is not cross-checked against the date.
+    /// The weekday name must be a valid name but is not cross-checked against the date. Fields are
+    /// separated by one or more spaces; numbers may carry a sign where `Int(_:)` accepts one.
     public static func parse(_ s: String) -> Date? {
-        let parts = s.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 6, weekdays.contains(String(parts[0])),
-            let month = months.firstIndex(of: String(parts[1])),
-            let day = Int(parts[2]), parts[2].count <= 2,
-            let (h, m, sec) = clock(parts[3]),
-            let offset = zoneOffset(parts[4]),
-            let year = Int(parts[5]), parts[5].count == 4
+        var s = s
+        return s.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse(_:)` over UTF-8 bytes (every valid date is ASCII), without making substrings.
+    static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Date? {
+        // The six space-separated fields, as byte ranges.
+        var fields: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
+        var i = 0
+        let n = b.count
+        while i < n {
+            if b[i] == 0x20 {
+                i += 1
+                continue
+            }
+            if b[i] >= 0x80 { return nil }
+            var j = i
+            while j < n && b[j] != 0x20 {
+                if b[j] >= 0x80 { return nil }
+                j += 1
+            }
+            switch count {
+            case 0: fields.0 = i..<j
+            case 1: fields.1 = i..<j
+            case 2: fields.2 = i..<j
+            case 3: fields.3 = i..<j
+            case 4: fields.4 = i..<j
+            case 5: fields.5 = i..<j
+            default: return nil
+            }
+            count += 1
+            i = j
+        }
+        guard count == 6, fields.0.count == 3, weekdayNames.contains(name(b, fields.0)),
+            fields.1.count == 3, let month = monthNames.firstIndex(of: name(b, fields.1)),
+            fields.2.count <= 2, let day = integer(b, fields.2),
+            let (h, m, sec) = clock(b, fields.3),
+            let offset = zoneOffset(b, fields.4),
+            fields.5.count == 4, let year = integer(b, fields.5)
         else { return nil }
         return makeDate(year: year, month: month + 1, day: day, hour: h, minute: m, second: sec, offset: offset)
+    }
+
+    /// Three ASCII letters as one number, to compare names without strings.
+    private static func name(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> UInt32 {
+        UInt32(b[r.lowerBound]) << 16 | UInt32(b[r.lowerBound + 1]) << 8 | UInt32(b[r.lowerBound + 2])
+    }
+
+    private static let weekdayNames: [UInt32] = weekdays.map { packed($0) }
+    private static let monthNames: [UInt32] = months.map { packed($0) }
+    private static func packed(_ s: String) -> UInt32 { s.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+
+    /// A decimal integer with an optional sign, as `Int(_:)` reads it; nil when empty or invalid.
+    private static func integer(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
+        var i = r.lowerBound
+        var negative = false
+        if i < r.upperBound && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) {
+            negative = b[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        guard i < r.upperBound, r.count <= 18 else { return nil }
+        var v = 0
+        while i < r.upperBound {
+            let d = Int(b[i]) - 48
+            guard d >= 0 && d < 10 else { return nil }
+            v = v * 10 + d
+            i += 1
+        }
+        return negative ? -v : v
+    }
+
+    private static func clock(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (Int, Int, Int)? {
+        let s = r.lowerBound
+        guard r.count == 8, b[s + 2] == UInt8(ascii: ":"), b[s + 5] == UInt8(ascii: ":"),
+            let h = integer(b, s..<s + 2), let m = integer(b, s + 3..<s + 5), let sec = integer(b, s + 6..<s + 8)
+        else { return nil }
+        return (h, m, sec)
+    }
+
+    private static func zoneOffset(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
+        let s = r.lowerBound
+        guard r.count == 5, b[s] == UInt8(ascii: "+") || b[s] == UInt8(ascii: "-"),
+            let hh = integer(b, s + 1..<s + 3), let mm = integer(b, s + 3..<s + 5), hh < 24, mm < 60
+        else { return nil }
+        return (b[s] == UInt8(ascii: "-") ? -1 : 1) * (hh * 3600 + mm * 60)
     }
 
     /// Parses the classic plist's absolute forms "yyyy-MM-dd HH:mm[:ss]" (Beijing time) or a Weibo
@@ -62,27 +140,13 @@ public enum WeiboDate {
         return y >= 0 && s.count < 4 ? String(repeating: "0", count: 4 - s.count) + s : s
     }
 
-    private static func clock(_ s: Substring) -> (Int, Int, Int)? {
-        let f = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard f.count == 3, f.allSatisfy({ $0.count == 2 }), let h = Int(f[0]), let m = Int(f[1]), let sec = Int(f[2])
-        else { return nil }
-        return (h, m, sec)
-    }
-
-    private static func zoneOffset(_ s: Substring) -> Int? {
-        guard s.count == 5, let sign = s.first, sign == "+" || sign == "-",
-            let hh = Int(s.dropFirst().prefix(2)), let mm = Int(s.suffix(2)), hh < 24, mm < 60
-        else { return nil }
-        return (sign == "-" ? -1 : 1) * (hh * 3600 + mm * 60)
-    }
-
     private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int)
         -> Date?
     {
         guard (1...9999).contains(year), (1...12).contains(month), (0..<24).contains(hour),
             (0..<60).contains(minute), (0..<61).contains(second)
         else { return nil }
-        let dim = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        let dim = month == 2 ? (isLeap(year) ? 29 : 28) : (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31)
         guard (1...dim).contains(day) else { return nil }
         let days = daysFromCivil(year, month, day)
         let t = days * 86400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)

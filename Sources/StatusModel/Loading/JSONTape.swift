@@ -1,0 +1,577 @@
+// The JSON parser of the loaders: a strict RFC 8259 parser that turns a JSON text into a flat
+// array of nodes (a "tape") over the input bytes, instead of a tree of Foundation objects.
+//
+// Why not JSONSerialization: on a 142 MB JSON Lines feed it built NSDictionary/NSNumber graphs at
+// 46 MB/s and spent 23 % of an export in them; the tape costs no allocation per value (the node
+// array and the scratch buffers keep their capacity from one line to the next), and the decoder
+// reads strings straight from the input bytes. Why not simdjson (libsimdjson-dev): the decoder
+// needs the same typed, path-naming errors and leniency for every format, which a C++ DOM behind
+// a C header would have to re-expose node by node; measured, this parser plus the decoder reach
+// the loader's target on their own (benchmarks/README.md, "Loader").
+//
+// What it enforces, besides the grammar: UTF-8 validity of every string (overlong forms,
+// surrogates and code points above U+10FFFF are errors), escapes that form valid scalars (a lone
+// `\uD800` is an error), no raw control characters inside strings, nesting no deeper than a given
+// limit (an iterative parser: depth costs no stack), and unique keys in every object (a duplicated
+// key is an error in every format the loaders read, never "first wins" or "last wins").
+import Foundation
+
+/// A JSON text as nodes in document order. A container's node is followed by its children; an
+/// object's children alternate key and value.
+struct JSONTape {
+    enum Kind: UInt8 {
+        case null, falseValue, trueValue, number, string, array, object
+    }
+
+    struct Node {
+        var kind: Kind
+        /// Strings: the content holds escapes (`escaped`) or lives in `unescapedKeys` (`keyCopy`).
+        /// Numbers: `integral` when the token has no fraction and no exponent.
+        var flags: UInt8
+        /// Strings and numbers: the byte length of the content. Containers: elements (pairs for objects).
+        var length: UInt32
+        /// Strings: the content's first byte (after the quote). Numbers: the token's first byte.
+        /// Containers and literals: the byte of their first character (for error positions).
+        var offset: UInt32
+        /// The index of the node after this one's subtree.
+        var end: UInt32
+
+        static let escaped: UInt8 = 1
+        static let keyCopy: UInt8 = 2
+        static let integral: UInt8 = 4
+    }
+
+    /// A parse failure: what was wrong and where (a byte offset into the input).
+    struct SyntaxError: Error {
+        enum Kind { case syntax, tooDeep }
+        var kind: Kind
+        var reason: String
+        var offset: Int
+    }
+
+    private(set) var nodes: [Node] = []
+    /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
+    private(set) var unescapedKeys: [UInt8] = []
+    private var stack: [Int32] = []
+    private var scratch: [Int32] = []
+    /// Slots of the duplicate-key check (-1 empty).
+    private var table: [Int32] = []
+
+    init() {}
+
+    /// Parses `input` (a whole JSON text), replacing the previous content; buffers keep their capacity.
+    mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) {
+        nodes.removeAll(keepingCapacity: true)
+        unescapedKeys.removeAll(keepingCapacity: true)
+        stack.removeAll(keepingCapacity: true)
+        guard input.count < Int(UInt32.max) else {
+            throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
+        }
+        var parser = Parser(input: input, maxDepth: maxDepth)
+        try parser.run(into: &self)
+    }
+
+    fileprivate mutating func append(_ node: Node) { nodes.append(node) }
+
+    fileprivate mutating func open(_ kind: Kind, at offset: Int) {
+        stack.append(Int32(nodes.count))
+        nodes.append(Node(kind: kind, flags: 0, length: 0, offset: UInt32(offset), end: 0))
+    }
+
+    fileprivate var depth: Int { stack.count }
+
+    /// The kind of the innermost open container, nil at the top level.
+    fileprivate var openKind: Kind? { stack.last.map { nodes[Int($0)].kind } }
+
+    /// Counts a finished element of the innermost open container.
+    fileprivate mutating func countElement() {
+        if let top = stack.last { nodes[Int(top)].length &+= 1 }
+    }
+
+    /// Closes the innermost container; for an object, checks that its keys are unique.
+    fileprivate mutating func close(input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        let top = Int(stack.removeLast())
+        nodes[top].end = UInt32(nodes.count)
+        if nodes[top].kind == .object && nodes[top].length > 1 {
+            try checkUniqueKeys(object: top, input: input)
+        }
+    }
+
+    /// Keys of small objects are compared pairwise; larger objects go through an open-addressing
+    /// table of key hashes (kept between objects, emptied slot by slot): O(k) for k keys.
+    private mutating func checkUniqueKeys(object: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        let count = Int(nodes[object].length)
+        scratch.removeAll(keepingCapacity: true)
+        var k = object + 1
+        for _ in 0..<count {
+            scratch.append(Int32(k))
+            k = Int(nodes[k + 1].end)
+        }
+        if count > 8 {
+            var size = 16
+            while size < count * 2 { size <<= 1 }
+            if table.count < size { table = [Int32](repeating: -1, count: size) }
+        }
+        let found: (index: Int32, key: String)? = nodes.withUnsafeBufferPointer { nodes in
+            unescapedKeys.withUnsafeBufferPointer { keys in
+                let key = { (i: Int32) in Self.keyBytes(nodes[Int(i)], input, keys) }
+                let duplicate = count <= 8 ? pairwiseDuplicate(key) : hashedDuplicate(key)
+                return duplicate.map { ($0, String(decoding: key($0), as: UTF8.self)) }
+            }
+        }
+        if let found {
+            throw SyntaxError(
+                kind: .syntax, reason: "duplicate key \"\(found.key)\" in an object", offset: Int(nodes[Int(found.index)].offset))
+        }
+    }
+
+    private func pairwiseDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
+        for i in 1..<scratch.count {
+            let a = keyBytes(scratch[i])
+            for j in 0..<i where Self.equal(a, keyBytes(scratch[j])) { return scratch[i] }
+        }
+        return nil
+    }
+
+    /// Uses the first `2k` (rounded up to a power of two) slots of `table`, and leaves them at -1.
+    private mutating func hashedDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
+        var size = 16
+        while size < scratch.count * 2 { size <<= 1 }
+        let mask = size - 1
+        var duplicate: Int32?
+        table.withUnsafeMutableBufferPointer { table in
+            for key in scratch {
+                let bytes = keyBytes(key)
+                var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
+                while table[slot] >= 0 {
+                    if Self.equal(keyBytes(table[slot]), bytes) {
+                        duplicate = key
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
+                if duplicate != nil { break }
+                table[slot] = key
+            }
+            for i in 0..<size { table[i] = -1 }
+        }
+        return duplicate
+    }
+
+    /// The bytes of the key (or string) node `n`: its unescaped copy in `keys` for keys that held
+    /// escapes, else its content in `input`.
+    @inline(__always)
+    static func keyBytes(
+        _ n: Node, _ input: UnsafeBufferPointer<UInt8>, _ keys: UnsafeBufferPointer<UInt8>
+    ) -> UnsafeBufferPointer<UInt8> {
+        let range = Int(n.offset)..<Int(n.offset) + Int(n.length)
+        return UnsafeBufferPointer(rebasing: n.flags & Node.keyCopy != 0 ? keys[range] : input[range])
+    }
+
+    @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
+    /// A hash of a key from its length and three of its bytes: O(1), and enough to spread the keys
+    /// of one object (collisions are settled by comparing bytes).
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let n = bytes.count
+        guard n > 0 else { return 0 }
+        let mix = UInt64(n) << 24 | UInt64(bytes[0]) << 16 | UInt64(bytes[n / 2]) << 8 | UInt64(bytes[n - 1])
+        return (mix &* 0x9E37_79B9_7F4A_7C15) >> 32
+    }
+
+    /// Stores the unescaped form of the key node just appended (its content held escapes).
+    fileprivate mutating func copyUnescapedKey(_ input: UnsafeBufferPointer<UInt8>) {
+        let i = nodes.count - 1
+        let start = unescapedKeys.count
+        let n = nodes[i]
+        JSONTape.unescape(UnsafeBufferPointer(rebasing: input[Int(n.offset)..<Int(n.offset) + Int(n.length)]), into: &unescapedKeys)
+        nodes[i].offset = UInt32(start)
+        nodes[i].length = UInt32(unescapedKeys.count - start)
+        nodes[i].flags = Node.keyCopy
+    }
+
+    /// Appends the UTF-8 of a string's content with its escapes resolved.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, raw.count)) { buffer in
+            let count = unescape(raw, into: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+
+    /// Writes the UTF-8 of a string's content with its escapes resolved to `out` (room for
+    /// `raw.count` bytes: an escape is never shorter than what it stands for) and returns the
+    /// count. The content was validated by the parser (escapes well formed, surrogates paired).
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        var o = 0
+        let n = raw.count
+        @inline(__always) func put(_ b: UInt8) {
+            out[o] = b
+            o += 1
+        }
+        while i < n {
+            let c = raw[i]
+            if c != UInt8(ascii: "\\") {
+                put(c)
+                i += 1
+                continue
+            }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): put(0x0A)
+            case UInt8(ascii: "t"): put(0x09)
+            case UInt8(ascii: "r"): put(0x0D)
+            case UInt8(ascii: "b"): put(0x08)
+            case UInt8(ascii: "f"): put(0x0C)
+            case UInt8(ascii: "u"):
+                var v = hex4(raw, i)
+                i += 4
+                if v >= 0xD800 && v < 0xDC00 {
+                    let low = hex4(raw, i + 2)
+                    i += 6
+                    v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                }
+                switch v {
+                case 0..<0x80: put(UInt8(v))
+                case 0x80..<0x800:
+                    put(UInt8(0xC0 | v >> 6))
+                    put(UInt8(0x80 | v & 0x3F))
+                case 0x800..<0x10000:
+                    put(UInt8(0xE0 | v >> 12))
+                    put(UInt8(0x80 | v >> 6 & 0x3F))
+                    put(UInt8(0x80 | v & 0x3F))
+                default:
+                    put(UInt8(0xF0 | v >> 18))
+                    put(UInt8(0x80 | v >> 12 & 0x3F))
+                    put(UInt8(0x80 | v >> 6 & 0x3F))
+                    put(UInt8(0x80 | v & 0x3F))
+                }
+            default: put(e)  // a quote, a backslash or a slash
+            }
+        }
+        return o
+    }
+
+    @inline(__always)
+    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+        var v: UInt32 = 0
+        for k in 0..<4 { v = v << 4 | UInt32(hexValue(raw[at + k])) }
+        return v
+    }
+
+    @inline(__always)
+    static func hexValue(_ c: UInt8) -> UInt8 {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c &- UInt8(ascii: "A") &+ 10
+        default: 0xFF
+        }
+    }
+}
+
+/// The grammar, as a loop over the states "a value is expected", "a key is expected" and "a value
+/// has ended": no recursion, so nesting costs no stack.
+private struct Parser {
+    let input: UnsafeBufferPointer<UInt8>
+    let base: UnsafePointer<UInt8>
+    let n: Int
+    let maxDepth: Int
+    var p = 0
+
+    init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.input = input
+        // A non-null pointer even for an empty buffer; never read past `n`.
+        base = input.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        n = input.count
+        self.maxDepth = maxDepth
+    }
+
+    private enum State { case value, key, ended }
+
+    func fail(_ reason: String, at offset: Int? = nil) -> JSONTape.SyntaxError {
+        JSONTape.SyntaxError(kind: .syntax, reason: reason, offset: offset ?? p)
+    }
+
+    func unexpected() -> JSONTape.SyntaxError {
+        guard p < n else { return fail("unexpected end of the data") }
+        let c = base[p]
+        if c >= 0x21 && c < 0x7F { return fail("unexpected character '\(Character(Unicode.Scalar(c)))'") }
+        return fail("unexpected byte 0x\(String(c, radix: 16, uppercase: true))")
+    }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while p < n {
+            let c = base[p]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            p += 1
+        }
+    }
+
+    mutating func run(into tape: inout JSONTape) throws(JSONTape.SyntaxError) {
+        var state = State.value
+        while true {
+            switch state {
+            case .value:
+                skipWhitespace()
+                guard p < n else { throw unexpected() }
+                let c = base[p]
+                switch c {
+                case UInt8(ascii: "{"):
+                    guard tape.depth < maxDepth else {
+                        throw JSONTape.SyntaxError(kind: .tooDeep, reason: "nested deeper than \(maxDepth)", offset: p)
+                    }
+                    tape.open(.object, at: p)
+                    p += 1
+                    skipWhitespace()
+                    if p < n && base[p] == UInt8(ascii: "}") {
+                        p += 1
+                        try tape.close(input: input)
+                        state = .ended
+                    } else {
+                        state = .key
+                    }
+                case UInt8(ascii: "["):
+                    guard tape.depth < maxDepth else {
+                        throw JSONTape.SyntaxError(kind: .tooDeep, reason: "nested deeper than \(maxDepth)", offset: p)
+                    }
+                    tape.open(.array, at: p)
+                    p += 1
+                    skipWhitespace()
+                    if p < n && base[p] == UInt8(ascii: "]") {
+                        p += 1
+                        try tape.close(input: input)
+                        state = .ended
+                    } else {
+                        state = .value
+                    }
+                case UInt8(ascii: "\""):
+                    let start = p + 1
+                    let escaped = try scanString()
+                    tape.append(stringNode(start: start, escaped: escaped, count: tape.nodes.count))
+                    state = .ended
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let start = p
+                    let integral = try scanNumber()
+                    tape.append(
+                        JSONTape.Node(
+                            kind: .number, flags: integral ? JSONTape.Node.integral : 0, length: UInt32(p - start),
+                            offset: UInt32(start), end: UInt32(tape.nodes.count + 1)))
+                    state = .ended
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    tape.append(JSONTape.Node(kind: .trueValue, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodes.count + 1)))
+                    state = .ended
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    tape.append(JSONTape.Node(kind: .falseValue, flags: 0, length: 0, offset: UInt32(p - 5), end: UInt32(tape.nodes.count + 1)))
+                    state = .ended
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    tape.append(JSONTape.Node(kind: .null, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodes.count + 1)))
+                    state = .ended
+                default:
+                    throw unexpected()
+                }
+            case .key:
+                skipWhitespace()
+                guard p < n, base[p] == UInt8(ascii: "\"") else {
+                    if p < n && base[p] == UInt8(ascii: "}") { throw fail("a comma before '}'") }
+                    throw p < n ? fail("expected a key string") : unexpected()
+                }
+                let start = p + 1
+                let escaped = try scanString()
+                tape.append(stringNode(start: start, escaped: escaped, count: tape.nodes.count))
+                if escaped { tape.copyUnescapedKey(input) }
+                skipWhitespace()
+                guard p < n, base[p] == UInt8(ascii: ":") else { throw p < n ? fail("expected ':' after a key") : unexpected() }
+                p += 1
+                state = .value
+            case .ended:
+                tape.countElement()
+                skipWhitespace()
+                guard let open = tape.openKind else {
+                    guard p == n else { throw fail("unexpected data after the JSON value") }
+                    return
+                }
+                guard p < n else { throw unexpected() }
+                let c = base[p]
+                p += 1
+                if c == UInt8(ascii: ",") {
+                    state = open == .object ? .key : .value
+                } else if c == (open == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    try tape.close(input: input)
+                    state = .ended
+                } else {
+                    p -= 1
+                    throw fail(open == .object ? "expected ',' or '}' after a value" : "expected ',' or ']' after a value")
+                }
+                if state == .value, open == .array {
+                    skipWhitespace()
+                    if p < n && base[p] == UInt8(ascii: "]") { throw fail("a comma before ']'") }
+                }
+            }
+        }
+    }
+
+    func stringNode(start: Int, escaped: Bool, count: Int) -> JSONTape.Node {
+        JSONTape.Node(
+            kind: .string, flags: escaped ? JSONTape.Node.escaped : 0, length: UInt32(p - 1 - start), offset: UInt32(start),
+            end: UInt32(count + 1))
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONTape.SyntaxError) {
+        let len = word.utf8CodeUnitCount
+        guard p + len <= n, memcmp(base + p, word.utf8Start, len) == 0 else { throw fail("invalid literal") }
+        p += len
+    }
+
+    /// Scans a string from its opening quote to past its closing one; returns whether it holds
+    /// escapes. Validates UTF-8 and escapes.
+    @inline(__always)
+    mutating func scanString() throws(JSONTape.SyntaxError) -> Bool {
+        let open = p
+        p += 1
+        var escaped = false
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII.
+            while p + 8 <= n {
+                let w = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
+                if Self.needsAttention(w) { break }
+                p += 8
+            }
+            guard p < n else { throw fail("unterminated string", at: open) }
+            let c = base[p]
+            if c == UInt8(ascii: "\"") {
+                p += 1
+                return escaped
+            } else if c == UInt8(ascii: "\\") {
+                escaped = true
+                try scanEscape()
+            } else if c < 0x20 {
+                throw fail("a control character (0x\(String(c, radix: 16, uppercase: true))) inside a string must be escaped")
+            } else if c < 0x80 {
+                p += 1
+            } else {
+                try scanMultibyte()
+            }
+        }
+    }
+
+    @inline(__always)
+    static func needsAttention(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22)
+        let slash = w ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote
+        let zeroSlash = (slash &- ones) & ~slash
+        let control = (w &- ones &* 0x20) & ~w
+        return ((zeroQuote | zeroSlash | control) & highs) | (w & highs) != 0
+    }
+
+    mutating func scanEscape() throws(JSONTape.SyntaxError) {
+        guard p + 1 < n else { throw fail("unterminated string") }
+        let e = base[p + 1]
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
+            p += 2
+        case UInt8(ascii: "u"):
+            let v = try hex4(at: p + 2)
+            if v >= 0xDC00 && v < 0xE000 { throw fail("a low surrogate escape without a high one") }
+            if v >= 0xD800 && v < 0xDC00 {
+                guard p + 11 < n, base[p + 6] == UInt8(ascii: "\\"), base[p + 7] == UInt8(ascii: "u") else {
+                    throw fail("a high surrogate escape without a low one")
+                }
+                let low = try hex4(at: p + 8)
+                guard low >= 0xDC00 && low < 0xE000 else { throw fail("a high surrogate escape without a low one") }
+                p += 12
+            } else {
+                p += 6
+            }
+        default:
+            throw fail("invalid escape in a string")
+        }
+    }
+
+    func hex4(at at: Int) throws(JSONTape.SyntaxError) -> UInt32 {
+        guard at + 4 <= n else { throw fail("unterminated \\u escape") }
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let h = JSONTape.hexValue(base[at + k])
+            guard h != 0xFF else { throw fail("invalid \\u escape") }
+            v = v << 4 | UInt32(h)
+        }
+        return v
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (Unicode's table of well-formed sequences).
+    @inline(__always)
+    mutating func scanMultibyte() throws(JSONTape.SyntaxError) {
+        let c = base[p]
+        @inline(__always) func cont(_ i: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xBF) -> Bool {
+            p + i < n && base[p + i] >= lo && base[p + i] <= hi
+        }
+        switch c {
+        case 0xC2...0xDF:
+            guard cont(1) else { throw invalidUTF8() }
+            p += 2
+        case 0xE0:
+            guard cont(1, 0xA0), cont(2) else { throw invalidUTF8() }
+            p += 3
+        case 0xE1...0xEC, 0xEE...0xEF:
+            guard cont(1), cont(2) else { throw invalidUTF8() }
+            p += 3
+        case 0xED:
+            guard cont(1, 0x80, 0x9F), cont(2) else { throw invalidUTF8() }
+            p += 3
+        case 0xF0:
+            guard cont(1, 0x90), cont(2), cont(3) else { throw invalidUTF8() }
+            p += 4
+        case 0xF1...0xF3:
+            guard cont(1), cont(2), cont(3) else { throw invalidUTF8() }
+            p += 4
+        case 0xF4:
+            guard cont(1, 0x80, 0x8F), cont(2), cont(3) else { throw invalidUTF8() }
+            p += 4
+        default:
+            throw invalidUTF8()
+        }
+    }
+
+    func invalidUTF8() -> JSONTape.SyntaxError { fail("invalid UTF-8 in a string") }
+
+    /// Scans a number token; returns whether it is an integer (no fraction, no exponent).
+    mutating func scanNumber() throws(JSONTape.SyntaxError) -> Bool {
+        @inline(__always) func digit(_ i: Int) -> Bool { i < n && base[i] &- UInt8(ascii: "0") < 10 }
+        if base[p] == UInt8(ascii: "-") { p += 1 }
+        if p < n && base[p] == UInt8(ascii: "0") {
+            p += 1
+        } else if digit(p) {
+            while digit(p) { p += 1 }
+        } else {
+            throw fail("invalid number")
+        }
+        var integral = true
+        if p < n && base[p] == UInt8(ascii: ".") {
+            p += 1
+            guard digit(p) else { throw fail("invalid number: no digit after the decimal point") }
+            while digit(p) { p += 1 }
+            integral = false
+        }
+        if p < n && (base[p] == UInt8(ascii: "e") || base[p] == UInt8(ascii: "E")) {
+            p += 1
+            if p < n && (base[p] == UInt8(ascii: "+") || base[p] == UInt8(ascii: "-")) { p += 1 }
+            guard digit(p) else { throw fail("invalid number: no digit in the exponent") }
+            while digit(p) { p += 1 }
+            integral = false
+        }
+        return integral
+    }
+}
