@@ -6,6 +6,7 @@
 //
 //   CFreeType, CHarfBuzz, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
 //   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
+//   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 import PackageDescription
 
 let package = Package(
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "CellLayout", targets: ["CellLayout"]),
         .library(name: "TableLayout", targets: ["TableLayout"]),
         .library(name: "FrameExport", targets: ["FrameExport"]),
+        .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,12 +35,13 @@ let package = Package(
         .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel", "CPrefetch"]),
         .target(name: "TableLayout", dependencies: ["CellLayout"]),
         .target(name: "FrameExport", dependencies: ["TableLayout"]),
+        .target(name: "FeedPipeline", dependencies: ["StatusModel", "CellLayout", "TableLayout", "FrameExport"]),
         .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),
         .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType"]),
         .executableTarget(
             name: "feedlayout",
             dependencies: [
-                "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport",
+                "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport", "FeedPipeline",
                 "TerminalPreview", "RasterRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -217,6 +217,43 @@ public struct FrameStream: Sendable {
         rowsWritten += count
     }
 
+    /// Appends rows encoded apart from the stream (`EncodedRows`, possibly on other threads), in
+    /// order: their row indices and y offsets continue the stream's. The bytes are those `append`
+    /// writes for the same cells.
+    /// - Complexity: O(bytes of the rows): a copy, two numbers per row.
+    public mutating func append(_ rows: EncodedRows, into out: inout [UInt8]) {
+        precondition(rows.scale == options.scale, "FrameStream.append: rows encoded at another scale")
+        let first = rowCount
+        let lo = selectedRows?.lowerBound ?? 0
+        let hi = selectedRows?.upperBound ?? Int.max
+        let width: Double? = format == .jsonl ? options.width : nil
+        let json = format == .json
+        var w = JSONBytes(scale: options.scale, capacity: 0)
+        swap(&w.bytes, &out)
+        var next = 0
+        rows.bytes.withUnsafeBufferPointer { body in
+            for i in 0..<rows.heightPixels.count {
+                let row = first + i
+                if next < rows.pieces.count && Int(rows.pieces[next].row) == i {
+                    let piece = rows.pieces[next]
+                    next += 1
+                    if row >= lo && row < hi {
+                        if json { w.raw(rowsWritten == 0 ? "\n" : ",\n") }
+                        w.rowHead(section: 0, row: row, width: width)
+                        w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.start)..<Int(piece.hole)]))
+                        w.pixelNumber(yPixels)
+                        w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.hole)..<Int(piece.end)]))
+                        if !json { w.byte(0x0A) }
+                        rowsWritten += 1
+                    }
+                }
+                yPixels += rows.heightPixels[i]
+            }
+        }
+        swap(&w.bytes, &out)
+        rowCount += rows.heightPixels.count
+    }
+
     /// Appends the document's closing: the section footer and the totals (nothing for JSON Lines).
     public mutating func finish(into out: inout [UInt8]) {
         guard format == .json else { return }
@@ -254,5 +291,58 @@ public struct FrameStream: Sendable {
         w.byte(UInt8(ascii: ","))
         w.pixelNumber(widthPixels - 2 * insetPixels)
         w.raw(",0]")
+    }
+}
+
+/// Rows of a feed encoded for a `FrameStream` without their row index and y offset, which depend
+/// on every row before them: a batch can be encoded on any thread, before the rows above it are
+/// laid out, and spliced into the stream in order (`FrameStream.append(_:into:)`).
+///
+/// A row is added either with its cell (it is written) or with its height only (it is not
+/// written but still moves the rows below it).
+public struct EncodedRows: Sendable {
+    /// The pixel grid of the stream the rows go to.
+    public let scale: Double
+    /// Each row's height in whole device pixels.
+    private(set) var heightPixels: [Int64] = []
+    private(set) var bytes: [UInt8] = []
+    private(set) var pieces: [Piece] = []
+
+    /// Where an encoded row's bytes are: from its id to its y, then from its y to its end.
+    struct Piece: Sendable {
+        var row: Int32
+        var start: Int32
+        var hole: Int32
+        var end: Int32
+    }
+
+    public init(scale: Double) { self.scale = scale }
+
+    /// Rows added so far.
+    public var count: Int { heightPixels.count }
+
+    /// Adds a row to be written.
+    public mutating func append(_ cell: CellLayout) {
+        var w = JSONBytes(scale: scale, capacity: 0)
+        swap(&w.bytes, &bytes)
+        let start = w.bytes.count
+        w.rowID(cell)
+        let hole = w.bytes.count
+        w.rowRest(cell)
+        pieces.append(Piece(row: Int32(heightPixels.count), start: Int32(start), hole: Int32(hole), end: Int32(w.bytes.count)))
+        heightPixels.append(w.pixels(cell.height))
+        swap(&w.bytes, &bytes)
+    }
+
+    /// Adds a row that is not written: only its height counts.
+    public mutating func appendHeight(_ height: Double) {
+        heightPixels.append(JSONBytes(scale: scale, capacity: 0).pixels(height))
+    }
+
+    /// Empties the rows, keeping the buffers' capacity.
+    public mutating func removeAll() {
+        heightPixels.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        pieces.removeAll(keepingCapacity: true)
     }
 }

@@ -12,6 +12,14 @@ extension JSONBytes {
     ///   - yPixels: the row's top in device pixels (the running sum of the heights above it).
     ///   - width: when non-nil, a leading `"width"` key (the JSON Lines row form).
     mutating func row(_ cell: CellLayout, section: Int, row: Int, yPixels: Int64, width: Double?) {
+        rowHead(section: section, row: row, width: width)
+        rowID(cell)
+        pixelNumber(yPixels)
+        rowRest(cell)
+    }
+
+    /// The start of a row object, up to and including its row index.
+    mutating func rowHead(section: Int, row: Int, width: Double?) {
         byte(UInt8(ascii: "{"))
         if let width {
             raw("\"width\":")
@@ -23,10 +31,17 @@ extension JSONBytes {
         int(section)
         raw(",\"row\":")
         int(row)
+    }
+
+    /// The row's id and the `y` key; its value follows.
+    mutating func rowID(_ cell: CellLayout) {
         raw(",\"id\":")
         int(cell.statusID)
         raw(",\"y\":")
-        pixelNumber(yPixels)
+    }
+
+    /// Everything after the row's `y`: its height and frames, and the closing brace.
+    mutating func rowRest(_ cell: CellLayout) {
         raw(",\"height\":")
         number(cell.height)
         raw(",\"expandedHeight\":")

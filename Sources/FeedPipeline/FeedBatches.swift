@@ -1,0 +1,112 @@
+import StatusModel
+
+// The first two stages of every job: inputs opened in order and cut into batches (reading), and
+// batches turned into statuses (decoding). JSON Lines are streamed: a batch is a chunk of whole
+// lines, decoded by whichever worker takes it. Other formats are loaded whole when opened (their
+// errors come before any output) and cut into batches of statuses.
+
+/// A batch of statuses to decode or already decoded, and where it sits in the job's input.
+struct FeedBatch {
+    enum Content {
+        case lines(JSONLinesChunk, file: String)
+        case statuses(ArraySlice<Status>)
+    }
+    var content: Content
+    /// Statuses (valid or not) of every batch before this one, over all inputs: an upper bound
+    /// of the row index of the batch's first row (equal to it when no status is skipped).
+    var statusesBefore: Int
+    /// Statuses in the batch (valid or not).
+    var statusCount: Int
+}
+
+/// The statuses of a batch, decoded, with those skipped (`LoadOptions.skipInvalid`).
+struct DecodedBatch {
+    var statuses: [Status] = []
+    var skipped: [SkippedStatus] = []
+    var file = ""
+}
+
+/// Reads the job's inputs in order, as batches.
+final class FeedBatchReader {
+    private var pending: [FeedSource]
+    private var names: [String]
+    private var current: FeedSource?
+    private var currentName = ""
+    private var offset = 0
+    private var statusesBefore = 0
+    let batchStatuses: Int
+    let batchBytes: Int
+
+    init(sources: [FeedSource], names: [String], batchStatuses: Int = 1024, batchBytes: Int = 1 << 20) {
+        pending = sources
+        self.names = names
+        self.batchStatuses = batchStatuses
+        self.batchBytes = batchBytes
+    }
+
+    /// The next batch, nil after the last input's last one.
+    func next() throws(StatusModelError) -> FeedBatch? {
+        while true {
+            if current == nil {
+                guard !pending.isEmpty else { return nil }
+                current = pending.removeFirst()
+                currentName = names.removeFirst()
+                offset = 0
+            }
+            switch current! {
+            case .jsonLines(let reader):
+                if let chunk = try reader.next(targetBytes: batchBytes) {
+                    defer { statusesBefore += chunk.statusCount }
+                    return FeedBatch(
+                        content: .lines(chunk, file: reader.fileName), statusesBefore: statusesBefore, statusCount: chunk.statusCount)
+                }
+            case .loaded(let result):
+                let statuses = result.feed.statuses
+                if offset < statuses.count {
+                    let end = min(statuses.count, offset + batchStatuses)
+                    defer {
+                        statusesBefore += end - offset
+                        offset = end
+                    }
+                    return FeedBatch(
+                        content: .statuses(statuses[offset..<end]), statusesBefore: statusesBefore, statusCount: end - offset)
+                }
+            }
+            current = nil
+        }
+    }
+}
+
+/// A worker's decoders, one per JSON Lines input (each keeps its parser's buffers).
+struct BatchDecoders {
+    let options: LoadOptions
+    private var decoders: [String: JSONLinesDecoder] = [:]
+
+    init(options: LoadOptions) { self.options = options }
+
+    mutating func decode(_ batch: FeedBatch) throws(StatusModelError) -> DecodedBatch {
+        switch batch.content {
+        case .statuses(let statuses):
+            return DecodedBatch(statuses: Array(statuses))
+        case .lines(let chunk, let file):
+            var decoder = decoders.removeValue(forKey: file) ?? JSONLinesDecoder(fileName: file, options: options)
+            defer { decoders[file] = decoder }
+            var out = DecodedBatch(file: file)
+            out.statuses.reserveCapacity(chunk.statusCount)
+            out.skipped = try decoder.decode(chunk) { out.statuses.append($0) }
+            return out
+        }
+    }
+}
+
+/// Opens every input (`-` is standard input) in order. Formats other than JSON Lines are loaded
+/// whole here, so that their errors come before the job writes anything.
+/// - Parameter rereadable: JSON Lines on standard input are loaded whole too (for jobs that read
+///   their input more than once).
+func openSources(_ paths: [String], options: LoadOptions, rereadable: Bool = false) throws(StatusModelError) -> [FeedSource] {
+    var sources: [FeedSource] = []
+    for path in paths {
+        sources.append(try FeedSource.open(path, options: options, streaming: !(rereadable && path == "-")))
+    }
+    return sources
+}
