@@ -32,6 +32,7 @@ extension TextMeasurer {
         var bold = runs[0].attributes.weight == .bold
         var table = bold ? simpleBold : simple
         var runEnd = runs[0].range.upperBound
+        let tableScripts = fonts.tableScripts
         let graphemeFlag = BreakFlags.grapheme
         let lineAllowedFlag = BreakFlags.lineAllowed
 
@@ -58,6 +59,7 @@ extension TextMeasurer {
                 if SimpleAdvanceTable.isOnPath(e)
                     && (e < SimpleAdvanceTable.needsPlainNeighbours
                         || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
+                    && tableAllows(UInt32(u[start]), &lastStrong, u, start, tableScripts)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
@@ -84,7 +86,9 @@ extension TextMeasurer {
                             guard next == n || breaks[next].contains(graphemeFlag) else { break }
                             let e = table.entry(u[start])
                             guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
-                            Self.noteScript(of: UInt32(u[start]), into: &lastStrong, han: han)
+                            let v = UInt32(u[start])
+                            guard (v >= 0x3400 && v <= 0x9FFF) || tableAllows(v, &lastStrong, u, start, tableScripts) else { break }
+                            Self.noteScript(of: v, into: &lastStrong, han: han)
                             builder.appendClusterInLastFont(
                                 end: next, advance: Double(table.advance(ofEntry: e)) * scale,
                                 breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
@@ -125,14 +129,51 @@ extension TextMeasurer {
             }
             // Printable ASCII and the space are in the text face whenever it covers them all (the
             // primary and bold faces do): no itemization per Latin letter.
+            var boxed = false
             var slot =
                 info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
-                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing)
+                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+            if boxed && !info.isSeparator && !info.isHanging {
+                // No face maps it: Pango draws a box with the code point in hex digits, one per
+                // scalar no face maps (default-ignorable ones are not drawn).
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
+                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                builder.appendCluster(
+                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                previousSlot = slot
+                clusterIndex += 1
+                start = end
+                continue
+            }
+            // A cluster whose marks the text face lacks: Pango draws each such mark from the next
+            // face that maps it (or as a hex box), in an item of its own. Measured apart, as the
+            // sum of its parts, each shaped alone in its face.
+            if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
+                let adv = splitClusterAdvance(u, start, end, bold: bold, size: size, scratch)
+            {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                builder.appendCluster(
+                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                previousSlot = slot
+                clusterIndex += 1
+                start = end
+                continue
+            }
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
             if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
                 slot = .emoji
+            }
+            // Spaces after a fallback-face character stay in that face (and take its width) unless
+            // the next other character is in the text face, which comes first in the cascade
+            // (Pango moves trailing spaces to the following item when its font comes earlier).
+            if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
+                && !nextIsInTextFace(u, from: end, bold: bold)
+            {
+                slot = .fallback
             }
             previousSlot = info.isSeparator ? .primary : slot
             if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
@@ -142,10 +183,16 @@ extension TextMeasurer {
                 if !info.isSeparator {
                     // The advance always comes from the text face: Noto Color Emoji's space is
                     // 1.245 em wide, a visible hole after every emoji.
-                    let textSlot: FontSlot = bold ? .bold : .primary
+                    let textSlot: FontSlot = slot == .fallback ? .fallback : bold ? .bold : .primary
                     let f = fonts.file(textSlot)
                     if info.first == 0x20 || info.first == 0x09 {
-                        adv = Double(f.spaceAdvance) * runFonts.unitScale(textSlot)
+                        var units = f.spaceAdvance
+                        if textSlot != .fallback {
+                            // In the plan of the script it belongs to (that of the text before it).
+                            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                            units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                        }
+                        adv = Double(units) * runFonts.unitScale(textSlot)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
                     } else {
                         let g = f.nominalGlyph(info.first) ?? 0
@@ -205,6 +252,22 @@ extension TextMeasurer {
         return builder.finish()
     }
 
+    /// Whether a one-unit cluster on the per-character table may take it: the plan it would be
+    /// shaped with (its own script, or the current one for a weak character) is one the table was
+    /// made for (`FontSet.tableScripts`). Ideographs are Han, which always is.
+    @inline(__always)
+    private func tableAllows(
+        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ tableScripts: [Bool]
+    ) -> Bool {
+        if v >= 0x3400 && v <= 0x9FFF { return true }
+        var s = UnicodeScript.of(v)
+        if s.isWeak {
+            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+            s = lastStrong!
+        }
+        return tableScripts[Int(s.rawValue)]
+    }
+
     /// Script resolution on the per-character path, as for shaped clusters: a strong script
     /// becomes current. Ideographs are Han without a lookup; nothing below "A" is strong. `han`
     /// is `UnicodeScript.han`, passed in so that a loop reads the global once.
@@ -225,8 +288,10 @@ struct RunFonts {
     let size: Double
     let text: RunFont
     let emoji: RunFont
+    let fallback: RunFont
     let textScale: Double
     let emojiScale: Double
+    let fallbackScale: Double
 
     init(_ fonts: FontSet, _ attributes: TextAttributes) {
         size = TextMeasurer.sanitized(attributes.size)
@@ -235,8 +300,14 @@ struct RunFonts {
         emoji = fonts.metrics(.emoji, size: size)
         textScale = size / Double(fonts.file(slot).upem)
         emojiScale = size / Double(fonts.emoji.upem)
+        fallback = fonts.metrics(.fallback, size: size)
+        fallbackScale = size / Double(fonts.fallback.upem)
     }
 
-    @inline(__always) func font(_ slot: FontSlot) -> RunFont { slot == .emoji ? emoji : text }
-    @inline(__always) func unitScale(_ slot: FontSlot) -> Double { slot == .emoji ? emojiScale : textScale }
+    @inline(__always) func font(_ slot: FontSlot) -> RunFont {
+        slot == .emoji ? emoji : slot == .fallback ? fallback : text
+    }
+    @inline(__always) func unitScale(_ slot: FontSlot) -> Double {
+        slot == .emoji ? emojiScale : slot == .fallback ? fallbackScale : textScale
+    }
 }

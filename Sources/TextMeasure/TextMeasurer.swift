@@ -31,6 +31,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     let coveragePrimary: CoverageBits
     let coverageBold: CoverageBits
     let coverageEmoji: CoverageBits
+    let coverageFallback: CoverageBits
     /// Whether the primary (bold) face maps every code point from U+0020 to U+007E.
     let asciiInPrimary: Bool
     let asciiInBold: Bool
@@ -63,6 +64,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         coveragePrimary = primary
         coverageBold = bold
         coverageEmoji = fonts.coverage[.emoji]!
+        coverageFallback = fonts.coverage[.fallback]!
         asciiInPrimary = (0x20...0x7E).allSatisfy { primary.contains($0) }
         asciiInBold = (0x20...0x7E).allSatisfy { bold.contains($0) }
     }
