@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev fonts-noto-cjk fonts-noto-color-emoji
-          unicode-data tmux libjemalloc-dev)
+          fonts-dejavu-core unicode-data tmux libjemalloc-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -31,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
     echo "On another system install the equivalents: FreeType 2 and HarfBuzz development files, libpng," >&2
     echo "pkg-config, tmux, the Unicode Character Database (LineBreakTest.txt, GraphemeBreakTest.txt), and the" >&2
-    echo "fonts listed in Fonts/fonts.json (Noto Sans CJK 20220127, Noto Color Emoji 2.042), then run" >&2
+    echo "fonts listed in Fonts/fonts.json (Noto Sans CJK 20220127, Noto Color Emoji 2.042, DejaVu Sans 2.37), then run" >&2
     echo "  scripts/setup.sh --fonts-from DIR   # DIR holds the font files" >&2
     exit 1
   fi

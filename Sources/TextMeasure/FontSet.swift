@@ -4,7 +4,7 @@ import UnicodeText
 /// The font manifest (`Fonts/fonts.json`): one entry per face of the cascade.
 public struct FontManifest: Sendable, Decodable, Equatable {
     public struct Entry: Sendable, Decodable, Equatable {
-        /// "primary", "bold" or "emoji".
+        /// "primary", "bold", "emoji" or "fallback".
         public var role: String
         public var file: String
         public var faceIndex: Int
@@ -15,7 +15,8 @@ public struct FontManifest: Sendable, Decodable, Equatable {
     public var fonts: [Entry]
 }
 
-/// The loaded font cascade: primary (Noto Sans CJK SC), bold, and emoji (Noto Color Emoji).
+/// The loaded font cascade: primary (Noto Sans CJK SC), bold, emoji (Noto Color Emoji) and the
+/// last fallback (DejaVu Sans), in Pango's order: a character goes to the first face that maps it.
 ///
 /// Fonts are loaded only from the manifest's directory, never by asking the system for a family,
 /// so layouts are reproducible. Thread-safety: immutable after `load`; share one across threads.
@@ -25,6 +26,7 @@ public final class FontSet: Sendable {
     let primary: FontFile
     let bold: FontFile
     let emoji: FontFile
+    let fallback: FontFile
     /// Advance tables of the per-character path, for the primary and bold faces.
     let simplePrimary: SimpleAdvanceTable
     let simpleBold: SimpleAdvanceTable
@@ -34,6 +36,19 @@ public final class FontSet: Sendable {
     /// lookups do not allow it).
     let asciiPrimary: (latin: AsciiKerning?, han: AsciiKerning?)
     let asciiBold: (latin: AsciiKerning?, han: AsciiKerning?)
+    /// Per script (raw value): true when the text faces shape its runs with lookups the tables of
+    /// the per-character path were made for (`SimpleAdvanceTable`: the plans of every script with
+    /// the Chinese language or none). False for a script whose derived language selects other
+    /// lookups (Hangul → ko, kana → ja: `locl`); its characters are then always shaped.
+    let tableScripts: [Bool]
+    /// The widest ink of a hex digit (0–9, A–F) in the fallback face, in its units: the digit
+    /// width of the boxes missing glyphs are drawn as (`hexBoxAdvance`).
+    let hexDigitInk: Int32
+    /// The advance of U+0020 in runs of each script (raw value), per text face, in font units:
+    /// the face's space, except where the script's plan substitutes it (Hangul with ko: `locl`
+    /// gives a wider space).
+    let spacePrimary: [Int32]
+    let spaceBold: [Int32]
 
     deinit {
         simplePrimary.deallocate()
@@ -46,9 +61,48 @@ public final class FontSet: Sendable {
         primary = files["primary"]!
         bold = files["bold"]!
         emoji = files["emoji"]!
+        fallback = files["fallback"]!
         (simplePrimary, asciiPrimary) = Self.fastPaths(primary)
         (simpleBold, asciiBold) = Self.fastPaths(bold)
-        coverage = [.primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji)]
+        coverage = [
+            .primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji),
+            .fallback: CoverageBits(font: fallback),
+        ]
+        var scripts = [Bool](repeating: false, count: 256)
+        for script in UnicodeScript.all {
+            scripts[Int(script.rawValue)] = [files["primary"]!, files["bold"]!].allSatisfy { $0.planMatchesTables(script: script) }
+        }
+        tableScripts = scripts
+        func spaces(_ f: FontFile) -> [Int32] {
+            var out = [Int32](repeating: f.spaceAdvance, count: 256)
+            let shaper = ShapingBuffer()
+            var shaped: [ShapedGlyph] = []
+            let space: [UInt16] = [0x20]
+            for script in UnicodeScript.all where !scripts[Int(script.rawValue)] {
+                shaped.removeAll()
+                space.withUnsafeBufferPointer { shaper.shape($0, start: 0, end: 1, font: f, script: script, into: &shaped) }
+                if shaped.count == 1 { out[Int(script.rawValue)] = shaped[0].xAdvance }
+            }
+            return out
+        }
+        spacePrimary = spaces(files["primary"]!)
+        spaceBold = spaces(files["bold"]!)
+        let last = files["fallback"]!
+        hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
+    }
+
+    /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,
+    /// unhinted): `5 p + c (d + p)`, with `c` columns of hex digits (2 for a BMP code point, 3
+    /// above), `p = min(h / 43, s / 2.2)` where `h` is the text face's line height (ascent +
+    /// descent) at size `s`, and `d` the widest hex digit's ink in the fallback face (the
+    /// harness's "monospace" resolves to DejaVu Sans) at size `s / 2.2`.
+    func hexBoxAdvance(_ slot: FontSlot, size: Double, scalar: UInt32) -> Double {
+        let f = file(slot == .bold ? .bold : .primary)
+        let mini = size / 2.2
+        let pad = min(Double(f.ascender + f.descender) * size / Double(f.upem) / 43, mini)
+        let digit = Double(hexDigitInk) * mini / Double(fallback.upem)
+        let columns = scalar > 0xFFFF ? 3.0 : 2.0
+        return 5 * pad + columns * (digit + pad)
     }
 
     /// A text face's tables for measuring without shaping, from one reading of its layout
@@ -96,7 +150,7 @@ public final class FontSet: Sendable {
             throw .manifestInvalid(path: manifestURL.path, reason: "\(error)")
         }
         var files: [String: FontFile] = [:]
-        for role in ["primary", "bold", "emoji"] {
+        for role in ["primary", "bold", "emoji", "fallback"] {
             guard let entry = manifest.fonts.first(where: { $0.role == role }) else {
                 throw .manifestInvalid(path: manifestURL.path, reason: "no font with role \"\(role)\"")
             }
@@ -134,6 +188,7 @@ public final class FontSet: Sendable {
         case .primary, .object: return primary
         case .bold: return bold
         case .emoji: return emoji
+        case .fallback: return fallback
         }
     }
 
@@ -147,6 +202,7 @@ public final class FontSet: Sendable {
         case .primary, .object: role = "primary"
         case .bold: role = "bold"
         case .emoji: role = "emoji"
+        case .fallback: role = "fallback"
         }
         return manifest.fonts.first { $0.role == role }?.faceIndex ?? 0
     }

@@ -110,6 +110,8 @@ public enum FontSlot: UInt8, Hashable, Sendable, Codable {
     case primary, bold, emoji
     /// An inline object (not a font).
     case object
+    /// The last face of the cascade (DejaVu Sans): characters the text and emoji faces lack.
+    case fallback
 }
 
 /// A font at a size, with its vertical metrics in points (ascent and descent positive).

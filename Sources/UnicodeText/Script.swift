@@ -19,6 +19,9 @@ public struct UnicodeScript: Hashable, Sendable {
     /// The ISO 15924 code ("Hani", "Latn", "Zyyy").
     public var code: String { ScriptTableData.codes[Int(rawValue)] }
 
+    /// Every script of the table, by raw value (0, 1, 2, …).
+    public static var all: [UnicodeScript] { ScriptTableData.codes.indices.map { UnicodeScript(rawValue: UInt8($0)) } }
+
     /// Common, Inherited and Unknown take the script of their neighbours in a run (UAX #24).
     @inlinable public var isWeak: Bool { rawValue <= 2 }
 

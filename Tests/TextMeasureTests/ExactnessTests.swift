@@ -47,6 +47,37 @@ final class ExactnessTests: XCTestCase {
         return (lines, worst)
     }
 
+    /// Runs whose language Pango derives from their script (Hangul → ko, kana → ja, Cyrillic → ru,
+    /// Greek → el, Hebrew → he, Arabic → ar), characters only the fallback face maps, marks the
+    /// text face lacks and code points no face maps.
+    static let derived = [
+        "안녕하세요 감사합니다，오늘 날씨가 좋네요。中文한국어 문장 123!",
+        "テスト日本語のテキスト、ありがとう。ラーメン「カメラ」ゲーム！",
+        "Привет мир, спасибо! Ελληνικά καλημέρα ευχαριστώ Αθήνα",
+        "שלום עולם תודה，مرحبا بالعالم شكرا 中文",
+        "：Paweł Łódź Dvořák ⁄(⁄ ⁄•⁄ω⁄•⁄ ⁄)⁄ • ̀ω•́ )✧ ( ͡° ͜ʖ ͡°) a ̈b",
+        "私有\u{F8FF}区\u{E000}和\u{F0000}未分配\u{0378}的码位 x\u{1}y สวัสดีครับ",
+    ]
+
+    func testDerivedLanguagesAndFallbacksMatchWholeRunShaping() throws {
+        let r = try compare(Self.derived, sizes: [14, 15, 16, 17], widths: [120, 320, 355, 414])
+        XCTAssertGreaterThan(r.lines, 50)
+    }
+
+    /// Widths Pango 1.50 gives on the same fonts (peers harness): a Hangul run shaped with the ko
+    /// language (its `locl` widens the space), and hex boxes for code points no face maps.
+    func testDerivedLanguageAndHexBoxesMatchPango() throws {
+        let m = try Shared.requireMeasurer()
+        func width(_ s: String, _ size: Double) -> Double { m.prepare(AttributedText(s, size: size)).naturalWidth }
+        XCTAssertEqual(width("안녕하세요 감사합니다", 15), 142.1982, accuracy: 0.01)
+        XCTAssertEqual(width("x\u{F8FF}y", 16), 29.79, accuracy: 0.01)
+        XCTAssertEqual(width("x\u{F0000}y", 16), 35.1865, accuracy: 0.01)
+        XCTAssertEqual(width("中\u{F8FF}\u{F8FF}文", 16), 58.9727, accuracy: 0.01)
+        XCTAssertEqual(width("ł ł", 16), 14.1797, accuracy: 0.01)  // DejaVu Sans, its space too
+        XCTAssertEqual(width("a ł", 16), 12.5918 + 4.5469, accuracy: 0.01)  // the space in the text face
+        XCTAssertEqual(width("a\u{200B}b", 16), 18.8955, accuracy: 0.01)  // default-ignorable: no box
+    }
+
     func testMixedScriptsMatchWholeRunShaping() throws {
         let r = try compare(Self.mixed, sizes: [14, 15, 16, 17], widths: [320, 355, 414])
         XCTAssertGreaterThan(r.lines, 50)

@@ -40,7 +40,7 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual((root["generator"] as? [String: Any])?["name"] as? String, "feedlayout")
         XCTAssertEqual(root["rowCount"] as? Int, 13)
         let fonts = try XCTUnwrap(root["fonts"] as? [[String: Any]])
-        XCTAssertEqual(fonts.count, 3)
+        XCTAssertEqual(fonts.count, 4)  // the cascade of Fonts/fonts.json
         XCTAssertTrue(fonts.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
     }
 

@@ -117,16 +117,37 @@ final class FontFile: @unchecked Sendable {
     }
 
     /// The lookup indices (GSUB, GPOS) of the plan `ShapingBuffer.shape` uses for `script`:
-    /// horizontal, default features, the Chinese language for the scripts it shapes as Chinese.
+    /// its direction, default features, the language derived from the script
+    /// (`ShapingBuffer.language(for:)`).
     func planLookups(script: UnicodeScript) -> (gsub: [UInt32], gpos: [UInt32]) {
-        let chinese = ShapingBuffer.shapesAsChinese(script.code)
-        return lookups(script: hb_script_from_string(script.code, 4), language: chinese ? hb_language_from_string("zh-cn", -1) : nil)
+        let s = hb_script_from_string(script.code, 4)
+        return lookups(script: s, language: ShapingBuffer.language(for: script.code), direction: hb_script_get_horizontal_direction(s))
+    }
+
+    /// True when the plan of `script` selects the same lookups as the plan of the same script
+    /// with the Chinese language or with none: the plans the per-character tables were made for
+    /// (`allPlanLookups`).
+    func planMatchesTables(script: UnicodeScript) -> Bool {
+        let s = hb_script_from_string(script.code, 4)
+        let used = planLookups(script: script)
+        let direction = hb_script_get_horizontal_direction(s)
+        func same(_ l: (gsub: [UInt32], gpos: [UInt32])) -> Bool { l.gsub == used.gsub && l.gpos == used.gpos }
+        return same(lookups(script: s, language: hb_language_from_string("zh-cn", -1), direction: direction))
+            || same(lookups(script: s, language: nil, direction: direction))
+    }
+
+    /// The width of a glyph's ink (its bounding box) in font units.
+    func inkWidth(ofGlyph glyph: UInt32) -> Int32 {
+        var extents = hb_glyph_extents_t()
+        return hb_font_get_glyph_extents(font, glyph, &extents) != 0 ? extents.width : 0
     }
 
     /// The lookup indices (GSUB, GPOS) of one shaping plan: horizontal, default features.
-    private func lookups(script: hb_script_t, language: hb_language_t?) -> (gsub: [UInt32], gpos: [UInt32]) {
+    private func lookups(
+        script: hb_script_t, language: hb_language_t?, direction: hb_direction_t = HB_DIRECTION_LTR
+    ) -> (gsub: [UInt32], gpos: [UInt32]) {
         var props = hb_segment_properties_t()
-        props.direction = HB_DIRECTION_LTR
+        props.direction = direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
         props.script = script
         props.language = language
         guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { return ([], []) }
@@ -234,15 +255,35 @@ struct ShapedGlyph {
 /// by the one `prepare` call that took it from the pool, never by two threads at once.
 final class ShapingBuffer: @unchecked Sendable {
     fileprivate let buffer: OpaquePointer
-    private let language = hb_language_from_string("zh-cn", -1)
     /// Per script (by raw value): its HarfBuzz tag in the low 32 bits, bit 32 set when it is shaped
-    /// as Chinese; 0 until first used.
+    /// right to left; 0 until first used. Languages alongside (nil: none).
     private var scripts = [UInt64](repeating: 0, count: 256)
+    private var languages = [hb_language_t?](repeating: nil, count: 256)
 
-    private static let chineseScripts: Set<String> = ["Hani", "Hira", "Kana", "Bopo", "Zyyy", "Zinh", "Zzzz"]
+    /// The context language of every text (Pango's in the reference harness).
+    static let contextLanguage = "zh-cn"
+    /// The scripts the context language is written in (Pango's table: Han for zh-cn). Common,
+    /// inherited and unknown characters belong to every language.
+    private static let contextScripts: Set<String> = ["Hani", "Zyyy", "Zinh", "Zzzz"]
+    /// The sample language of a script, as Pango derives a run's language when the context
+    /// language does not use its script (`pango_script_get_sample_language`); a script with none
+    /// gets "xx", a tag no font has forms for.
+    private static let sampleLanguages: [String: String] = [
+        "Arab": "ar", "Armn": "hy", "Beng": "bn", "Cher": "chr", "Copt": "cop", "Cyrl": "ru", "Deva": "hi",
+        "Ethi": "am", "Geor": "ka", "Grek": "el", "Gujr": "gu", "Guru": "pa", "Hang": "ko", "Hebr": "he",
+        "Hira": "ja", "Knda": "kn", "Kana": "ja", "Khmr": "km", "Laoo": "lo", "Latn": "en", "Mlym": "ml",
+        "Mong": "mn", "Mymr": "my", "Orya": "or", "Sinh": "si", "Syrc": "syr", "Taml": "ta", "Telu": "te",
+        "Thaa": "dv", "Thai": "th", "Tibt": "bo", "Cans": "iu", "Tglg": "tl", "Hano": "hnn", "Buhd": "bku",
+        "Tagb": "tbw", "Ugar": "uga", "Bugi": "bug", "Sylo": "syl", "Xpeo": "peo", "Nkoo": "nqo",
+    ]
 
-    /// True when runs of the script (ISO 15924 code) are shaped with the Chinese language.
-    static func shapesAsChinese(_ code: String) -> Bool { chineseScripts.contains(code) }
+    /// The language runs of a script (ISO 15924 code) are shaped with: the context language when
+    /// it uses the script, else the script's sample language (Hangul → ko, kana → ja, Cyrillic →
+    /// ru, Latin → en, …), as Pango derives it.
+    static func language(for code: String) -> hb_language_t? {
+        let tag = contextScripts.contains(code) ? contextLanguage : sampleLanguages[code] ?? "xx"
+        return hb_language_from_string(tag, -1)
+    }
 
     init() {
         buffer = hb_buffer_create()
@@ -250,35 +291,39 @@ final class ShapingBuffer: @unchecked Sendable {
 
     deinit { hb_buffer_destroy(buffer) }
 
-    /// Shapes `text[start..<end]` (UTF-16, with the whole text as context) left to right with the
-    /// font's default features (kerning and ligatures on) and appends the glyphs to `out`.
-    /// Cluster values are UTF-16 offsets into `text`, merged to grapheme clusters.
-    /// `script` is the run's script, or nil to let HarfBuzz guess.
+    /// Shapes `text[start..<end]` (UTF-16, with the whole text as context) in the script's
+    /// direction with the font's default features (kerning and ligatures on) and appends the glyphs
+    /// to `out` in logical order (a right-to-left run is reversed after shaping). Cluster values
+    /// are UTF-16 offsets into `text`, merged to grapheme clusters. `script` is the run's script,
+    /// or nil to let HarfBuzz guess (with the context language).
     func shape(
         _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: UnicodeScript?,
         into out: inout [ShapedGlyph]
     ) {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(start), Int32(end - start))
-        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
-        // The engine's language is Chinese for CJK and common runs; runs of other scripts get no
-        // language (Pango picks the script's own sample language), so that `locl` does not turn,
-        // say, a Latin em dash into a fullwidth one.
-        var chinese = true
+        var rtl = false
         if let script {
-            var entry = scripts[Int(script.rawValue)]
+            let raw = Int(script.rawValue)
+            var entry = scripts[raw]
             if entry == 0 {
                 let code = script.code
-                entry = UInt64(hb_script_from_string(code, 4).rawValue)
-                if Self.shapesAsChinese(code) { entry |= 1 << 32 }
-                scripts[Int(script.rawValue)] = entry
+                let tag = hb_script_from_string(code, 4)
+                entry = UInt64(tag.rawValue)
+                if hb_script_get_horizontal_direction(tag) == HB_DIRECTION_RTL { entry |= 1 << 32 }
+                scripts[raw] = entry
+                languages[raw] = Self.language(for: code)
             }
+            rtl = entry >> 32 != 0
             hb_buffer_set_script(buffer, hb_script_t(rawValue: UInt32(truncatingIfNeeded: entry)))
-            chinese = entry >> 32 != 0
+            hb_buffer_set_language(buffer, languages[raw])
+        } else {
+            hb_buffer_set_language(buffer, hb_language_from_string(Self.contextLanguage, -1))
         }
-        if chinese { hb_buffer_set_language(buffer, language) }
+        hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font.shapingFont, buffer, nil, 0)
+        if rtl { hb_buffer_reverse(buffer) }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count)

@@ -1,0 +1,273 @@
+import UnicodeText
+
+// Cluster decoding: what a grapheme cluster is (emoji or text presentation, separator,
+// hanging), the face it is drawn with, paired brackets and the first strong script.
+extension TextMeasurer {
+    /// The face a grapheme cluster is drawn with: the first of the cascade that maps its first
+    /// scalar (emoji presentation → the emoji face). `boxed` is set when none does and the
+    /// scalar is drawn (not default-ignorable): Pango draws a hex box in the text face.
+    func itemize(_ info: ClusterInfo, bold: Bool, missing: inout Int, boxed: inout Bool) -> FontSlot {
+        let text: FontSlot = bold ? .bold : .primary
+        if info.isEmojiPresentation { return .emoji }
+        if fonts.covers(text, info.first, bits: bold ? coverageBold : coveragePrimary) { return text }
+        if !info.isTextPresentation, fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
+        // A space separator never chooses a face (Pango): it stays in the text face, where
+        // HarfBuzz draws a space the face lacks with the face's space glyph.
+        if Self.isSpaceSeparator(info.first) { return text }
+        if fonts.covers(.fallback, info.first, bits: coverageFallback) { return .fallback }
+        missing += 1
+        boxed = !Self.isDefaultIgnorable(info.first)
+        return text
+    }
+
+    /// The advance of the hex boxes of a cluster no face maps: one box per scalar that no text
+    /// face maps and that is not default-ignorable.
+    func hexBoxesAdvance(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double) -> Double {
+        var total = 0.0
+        var i = start
+        while i < end {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < end, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            let text: FontSlot = bold ? .bold : .primary
+            if Self.isDefaultIgnorable(v) || fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary)
+                || fonts.covers(.fallback, v, bits: coverageFallback)
+            {
+                continue
+            }
+            total += fonts.hexBoxAdvance(text, size: size, scalar: v)
+        }
+        return total
+    }
+
+    /// The advance of a multi-scalar cluster in a text face when some scalar after the first is
+    /// one the face lacks (nil otherwise): the scalars the face maps shaped together in it, each
+    /// other scalar shaped alone in the fallback face, or a hex box when no face maps it.
+    func splitClusterAdvance(
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double, _ scratch: PrepareScratch
+    ) -> Double? {
+        let text: FontSlot = bold ? .bold : .primary
+        let bits = bold ? coverageBold : coveragePrimary
+        var kept: [UInt16] = []
+        var others: [UInt32] = []
+        var i = start
+        while i < end {
+            let at = i
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < end, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            if at == start || Self.isDefaultIgnorable(v) || fonts.covers(text, v, bits: bits) {
+                kept.append(contentsOf: u[at..<i])
+            } else {
+                others.append(v)
+            }
+        }
+        guard !others.isEmpty else { return nil }
+        let face = fonts.file(text)
+        var total = 0.0
+        var shaped: [ShapedGlyph] = []
+        func shapeAlone(_ units: [UInt16], _ f: FontFile) -> Double {
+            shaped.removeAll(keepingCapacity: true)
+            var v = UInt32(units[0])
+            if units.count > 1, v & 0xFC00 == 0xD800 { v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(units[1]) - 0xDC00) }
+            let script = UnicodeScript.of(v)
+            units.withUnsafeBufferPointer {
+                scratch.shaper.shape($0, start: 0, end: $0.count, font: f, script: script.isWeak ? nil : script, into: &shaped)
+            }
+            return Double(shaped.reduce(0) { $0 + Int($1.xAdvance) }) * size / Double(f.upem)
+        }
+        if kept.count == 1 && kept[0] == 0x20 {
+            total += Double(face.spaceAdvance) * size / Double(face.upem)
+        } else {
+            total += shapeAlone(kept, face)
+        }
+        for v in others {
+            if fonts.covers(.fallback, v, bits: coverageFallback) {
+                let units: [UInt16] =
+                    v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
+                total += shapeAlone(units, fonts.fallback)
+            } else {
+                total += fonts.hexBoxAdvance(text, size: size, scalar: v)
+            }
+        }
+        return total
+    }
+
+    /// Whether the next character after `offset` that is not a space is in the text face (false
+    /// at the end of the text or a line separator).
+    func nextIsInTextFace(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool) -> Bool {
+        // Spaces and default-ignorable characters choose no face: the next one that does decides.
+        var i = offset
+        var v: UInt32 = 0
+        while true {
+            guard i < u.count else { return false }
+            v = UInt32(u[i])
+            var width = 1
+            if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
+                width = 2
+            }
+            if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
+            i += width
+        }
+        if v == 0x0A || v == 0x0D || v == 0x85 || v == 0x2028 || v == 0x2029 { return false }
+        return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+    }
+
+    /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.
+    static func isSpaceSeparator(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x20, 0xA0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
+    /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn with no glyph.
+    static func isDefaultIgnorable(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x00AD, 0x034F, 0x061C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F,
+            0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8,
+            0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            return true
+        default: return false
+        }
+    }
+
+    /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
+    @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
+        switch v {
+        case 0x28: return (0, true)
+        case 0x29: return (0, false)
+        case 0x5B: return (1, true)
+        case 0x5D: return (1, false)
+        case 0x7B: return (2, true)
+        case 0x7D: return (2, false)
+        case 0xFF08: return (3, true)
+        case 0xFF09: return (3, false)
+        case 0x3010: return (4, true)
+        case 0x3011: return (4, false)
+        case 0x300C: return (5, true)
+        case 0x300D: return (5, false)
+        case 0x300E: return (6, true)
+        case 0x300F: return (6, false)
+        case 0x300A: return (7, true)
+        case 0x300B: return (7, false)
+        case 0x3008: return (8, true)
+        case 0x3009: return (8, false)
+        case 0x201C: return (9, true)
+        case 0x201D: return (9, false)
+        case 0x2018: return (10, true)
+        case 0x2019: return (10, false)
+        default: return nil
+        }
+    }
+
+    /// The first strong script in the text from `start` on (Han when there is none: the engine's
+    /// language is Chinese).
+    static func firstStrongScript(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> UnicodeScript {
+        var i = start
+        while i < u.count {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            let s = UnicodeScript.of(v)
+            if !s.isWeak { return s }
+        }
+        return .han
+    }
+
+}
+
+/// What itemization and measuring need to know about one grapheme cluster.
+struct ClusterInfo {
+    var first: UInt32 = 0
+    var isSingleScalar = true
+    var isEmojiPresentation = false
+    var isTextPresentation = false
+    var isHanging = false
+    var isSeparator = false
+
+    @inline(__always) init(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
+        // A one-unit printable ASCII cluster (U+0021...U+007E: a letter of a Latin word, a digit,
+        // a URL's punctuation) has no property the decoding would find: no emoji or text
+        // presentation, not a separator, not hanging (U+0020 is outside the range); a space only hangs.
+        if end == start + 1 && u[start] &- 0x21 < 0x5E {
+            self.init(first: UInt32(u[start]))
+        } else if end == start + 1 && u[start] == 0x20 {
+            // A space: one scalar that hangs, with no other property.
+            self.init(first: 0x20)
+            isHanging = true
+        } else {
+            self.init(decoding: u, start, end)
+        }
+    }
+
+    /// A cluster with every flag false.
+    private init(first: UInt32) { self.first = first }
+
+    private init(decoding u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
+        var i = start
+        var index = 0
+        var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false
+        var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
+        var lastClass = LineBreakClass.XX
+        while i < end {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < end, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            } else if v & 0xF800 == 0xD800 {
+                v = 0xFFFD
+            }
+            if index == 0 {
+                first = v
+                let t = UnicodeProperties.traits(v)
+                firstPictographic = t.isExtendedPictographic
+                firstRI = t.isRegionalIndicator
+                firstEmojiPresentation = t.isEmojiPresentation
+                lastClass = t.lineBreakClass
+            } else {
+                switch v {
+                case 0x200D: hasZWJ = true
+                case 0xFE0F: hasVS16 = true
+                case 0xFE0E: isTextPresentation = true
+                case 0x20E3: hasKeycap = true
+                case 0xE0020...0xE007F: hasTag = true
+                default: break
+                }
+                let t = UnicodeProperties.traits(v)
+                if t.isEmojiModifier { hasModifier = true }
+                lastClass = t.lineBreakClass
+            }
+            index += 1
+        }
+        isSingleScalar = index == 1
+        if isTextPresentation {
+            isEmojiPresentation = false
+        } else {
+            isEmojiPresentation =
+                firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
+                || (hasZWJ && firstPictographic) || firstEmojiPresentation
+        }
+        switch lastClass {
+        case .BK, .CR, .LF, .NL: isSeparator = true
+        default: break
+        }
+        if isSingleScalar {
+            switch first {
+            case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: isHanging = true
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import UnicodeText
+
+// The cluster loop of `prepare`: the per-character path (one-unit clusters whose advance is
+// read from the face's table), its run of inert characters, and the dispatch of every other
+// cluster to hanging whitespace, inline objects or the pending word.
+extension TextMeasurer {
+    func prepare(
+        _ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+    ) -> PreparedText {
+        let n = u.count
+        buffers.breaks.reserve(n + 1)
+        let breaks = buffers.breaks.base
+        TextBreaks.analyze(u, writingInto: breaks)
+        var word = WordState()
+        let baseSize = Self.sanitized(text.baseAttributes.size)
+        var builder = PreparedTextBuilder(
+            text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
+        var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
+        let runs = text.runs
+        var run = 0
+        let objects = text.attachments
+        var nextObject = 0
+        var clusterIndex = 0
+        var missing = 0
+        var runFonts = RunFonts(fonts, runs[0].attributes)
+        var lastStrong: UnicodeScript?
+        var previousSlot = FontSlot.primary
+        var brackets: [(id: UInt8, script: UnicodeScript?)] = []
+        let simple = fonts.simplePrimary
+        let simpleBold = fonts.simpleBold
+        // Per-run values, updated when a run ends (not copied per cluster).
+        var bold = runs[0].attributes.weight == .bold
+        var table = bold ? simpleBold : simple
+        var runEnd = runs[0].range.upperBound
+        let tableScripts = fonts.tableScripts
+        let graphemeFlag = BreakFlags.grapheme
+        let lineAllowedFlag = BreakFlags.lineAllowed
+
+        var start = 0
+        while start < n {
+            var end = start + 1
+            while end < n && !breaks[end].contains(graphemeFlag) { end += 1 }
+            if runEnd <= start && run + 1 < runs.count {
+                while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
+                runFonts = RunFonts(fonts, runs[run].attributes)
+                bold = runs[run].attributes.weight == .bold
+                table = bold ? simpleBold : simple
+                runEnd = runs[run].range.upperBound
+            }
+            let size = runFonts.size
+            let breakAfter = end < n && breaks[end].contains(lineAllowedFlag)
+
+            // The common case of Chinese text: a one-unit cluster on the per-character path (no
+            // itemization needed: the table only holds code points the text face maps). An inert
+            // character is taken next to anything (a shaped word before it ends there); touched
+            // punctuation only between plain neighbours, and otherwise joins the word.
+            if end == start + 1 && !shapesWholeRuns {
+                let e = table.entry(u[start])
+                if SimpleAdvanceTable.isOnPath(e)
+                    && (e < SimpleAdvanceTable.needsPlainNeighbours
+                        || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
+                    && tableAllows(UInt32(u[start]), &lastStrong, u, start, tableScripts)
+                {
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    let v = UInt32(u[start])
+                    Self.noteScript(of: v, into: &lastStrong, han: .han)
+                    let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
+                    if glyphs != nil {
+                        let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
+                        glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
+                    }
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
+                        hanging: false)
+                    previousSlot = .primary
+                    clusterIndex += 1
+                    start = end
+                    // The inert one-unit clusters that follow in the same run take the same path and
+                    // change nothing else: a tight loop over most of a Chinese text.
+                    if glyphs == nil {
+                        let limit = min(runEnd, n)
+                        let scale = runFonts.textScale
+                        let han = UnicodeScript.han
+                        while start < limit {
+                            let next = start + 1
+                            guard next == n || breaks[next].contains(graphemeFlag) else { break }
+                            let e = table.entry(u[start])
+                            guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
+                            let v = UInt32(u[start])
+                            guard (v >= 0x3400 && v <= 0x9FFF) || tableAllows(v, &lastStrong, u, start, tableScripts) else { break }
+                            Self.noteScript(of: v, into: &lastStrong, han: han)
+                            builder.appendClusterInLastFont(
+                                end: next, advance: Double(table.advance(ofEntry: e)) * scale,
+                                breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
+                            clusterIndex += 1
+                            start = next
+                        }
+                    }
+                    continue
+                }
+            }
+            let info = ClusterInfo(u, start, end)
+
+            while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
+            if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                let o = objects[nextObject]
+                let width = o.width.isFinite ? max(0, o.width) : 0
+                builder.appendCluster(
+                    end: end, advance: width,
+                    font: RunFont(slot: .object, size: size, ascent: o.ascent, descent: o.descent),
+                    breakAfter: breakAfter, mandatoryAfter: false, hanging: false, attachment: true)
+                clusterIndex += 1
+                nextObject += 1
+                start = end
+                continue
+            }
+
+            // Paired brackets: text after a closing bracket is back in the script that was current
+            // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
+            if let pair = Self.bracketPair(info.first) {
+                if pair.isOpen {
+                    if brackets.count < 64 { brackets.append((pair.id, lastStrong)) }
+                } else if let k = brackets.lastIndex(where: { $0.id == pair.id }) {
+                    let saved = brackets[k].script
+                    brackets.removeSubrange(k...)
+                    if let saved { lastStrong = saved }
+                }
+            }
+            // Printable ASCII and the space are in the text face whenever it covers them all (the
+            // primary and bold faces do): no itemization per Latin letter.
+            var boxed = false
+            var slot =
+                info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
+                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+            if boxed && !info.isSeparator && !info.isHanging {
+                // No face maps it: Pango draws a box with the code point in hex digits, one per
+                // scalar no face maps (default-ignorable ones are not drawn).
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
+                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                builder.appendCluster(
+                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                previousSlot = slot
+                clusterIndex += 1
+                start = end
+                continue
+            }
+            // A cluster whose marks the text face lacks: Pango draws each such mark from the next
+            // face that maps it (or as a hex box), in an item of its own. Measured apart, as the
+            // sum of its parts, each shaped alone in its face.
+            if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
+                let adv = splitClusterAdvance(u, start, end, bold: bold, size: size, scratch)
+            {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                builder.appendCluster(
+                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                previousSlot = slot
+                clusterIndex += 1
+                start = end
+                continue
+            }
+            // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
+            // take its metrics).
+            // (The reference mode shapes such a space with the text run: same advance.)
+            if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
+                slot = .emoji
+            }
+            // Spaces after a fallback-face character stay in that face (and take its width) unless
+            // the next other character is in the text face, which comes first in the cascade
+            // (Pango moves trailing spaces to the following item when its font comes earlier).
+            if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
+                && !nextIsInTextFace(u, from: end, bold: bold)
+            {
+                slot = .fallback
+            }
+            previousSlot = info.isSeparator ? .primary : slot
+            if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                // Spaces are measured in their face; separators have no advance.
+                var adv = 0.0
+                if !info.isSeparator {
+                    // The advance always comes from the text face: Noto Color Emoji's space is
+                    // 1.245 em wide, a visible hole after every emoji.
+                    let textSlot: FontSlot = slot == .fallback ? .fallback : bold ? .bold : .primary
+                    let f = fonts.file(textSlot)
+                    if info.first == 0x20 || info.first == 0x09 {
+                        var units = f.spaceAdvance
+                        if textSlot != .fallback {
+                            // In the plan of the script it belongs to (that of the text before it).
+                            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                            units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                        }
+                        adv = Double(units) * runFonts.unitScale(textSlot)
+                        glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
+                    } else {
+                        let g = f.nominalGlyph(info.first) ?? 0
+                        adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
+                        glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                    }
+                }
+                builder.appendCluster(
+                    end: end, advance: adv, font: runFonts.font(slot), breakAfter: breakAfter,
+                    mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator)
+                clusterIndex += 1
+                start = end
+                continue
+            }
+
+            // A cluster to shape: it joins the current word when face, size and script match.
+            // Common and inherited characters take the script of the text before them (or, at
+            // the start, after them), as Pango's script itemization does (UAX #24).
+            var script = slot == .emoji ? UnicodeScript.common : UnicodeScript.of(info.first)
+            if slot != .emoji && script.isWeak {
+                if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                script = lastStrong!
+            } else if slot != .emoji {
+                lastStrong = script
+            }
+            // HarfBuzz's mark attachment is quadratic in the length of a mark stack: a cluster longer
+            // than `maxShapedClusterUnits` (100 000 accents on one letter) is shaped on its first
+            // units only; the marks after them add no advance, as combining marks do not.
+            let oversized = end - start > Self.maxShapedClusterUnits
+            if word.count > 0 && (oversized || word.slot != slot || word.font.size != size || word.script != script) {
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+            }
+            if word.count == 0 {
+                word.start = start
+                word.slot = slot
+                word.font = runFonts.font(slot)
+                word.script = script
+            }
+            if word.count == buffers.wordEnds.capacity {
+                buffers.wordEnds.reserve(word.count + 1, keeping: word.count)
+                buffers.wordBreakAfter.reserve(word.count + 1, keeping: word.count)
+            }
+            buffers.wordEnds[word.count] = Int32(end)
+            buffers.wordBreakAfter[word.count] = breakAfter
+            word.count += 1
+            if oversized {
+                var limit = start + Self.maxShapedClusterUnits
+                if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
+                word.shapeLimit = limit
+                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+            }
+            start = end
+        }
+        flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+        builder.setGlyphs(glyphs)
+        builder.addMissingGlyphs(missing)
+        return builder.finish()
+    }
+
+    /// Whether a one-unit cluster on the per-character table may take it: the plan it would be
+    /// shaped with (its own script, or the current one for a weak character) is one the table was
+    /// made for (`FontSet.tableScripts`). Ideographs are Han, which always is.
+    @inline(__always)
+    private func tableAllows(
+        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ tableScripts: [Bool]
+    ) -> Bool {
+        if v >= 0x3400 && v <= 0x9FFF { return true }
+        var s = UnicodeScript.of(v)
+        if s.isWeak {
+            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+            s = lastStrong!
+        }
+        return tableScripts[Int(s.rawValue)]
+    }
+
+    /// Script resolution on the per-character path, as for shaped clusters: a strong script
+    /// becomes current. Ideographs are Han without a lookup; nothing below "A" is strong. `han`
+    /// is `UnicodeScript.han`, passed in so that a loop reads the global once.
+    @inline(__always)
+    private static func noteScript(of v: UInt32, into lastStrong: inout UnicodeScript?, han: UnicodeScript) {
+        if v >= 0x3400 && v <= 0x9FFF {
+            lastStrong = han
+        } else if v >= 0x41 {
+            let s = UnicodeScript.of(v)
+            if !s.isWeak { lastStrong = s }
+        }
+    }
+
+}
+
+/// The faces of one attribute run at its size, computed once per run.
+struct RunFonts {
+    let size: Double
+    let text: RunFont
+    let emoji: RunFont
+    let fallback: RunFont
+    let textScale: Double
+    let emojiScale: Double
+    let fallbackScale: Double
+
+    init(_ fonts: FontSet, _ attributes: TextAttributes) {
+        size = TextMeasurer.sanitized(attributes.size)
+        let slot: FontSlot = attributes.weight == .bold ? .bold : .primary
+        text = fonts.metrics(slot, size: size)
+        emoji = fonts.metrics(.emoji, size: size)
+        textScale = size / Double(fonts.file(slot).upem)
+        emojiScale = size / Double(fonts.emoji.upem)
+        fallback = fonts.metrics(.fallback, size: size)
+        fallbackScale = size / Double(fonts.fallback.upem)
+    }
+
+    @inline(__always) func font(_ slot: FontSlot) -> RunFont {
+        slot == .emoji ? emoji : slot == .fallback ? fallback : text
+    }
+    @inline(__always) func unitScale(_ slot: FontSlot) -> Double {
+        slot == .emoji ? emojiScale : slot == .fallback ? fallbackScale : textScale
+    }
+}

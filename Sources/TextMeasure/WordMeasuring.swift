@@ -1,0 +1,142 @@
+import UnicodeText
+
+// Word measuring and caching: a pending word is measured from the ASCII tables, the shaped-word
+// cache or HarfBuzz, and its clusters are appended.
+extension TextMeasurer {
+    /// Measures the pending word (from the cache or by shaping), appends its clusters and empties it.
+    @inline(__always)
+    func flushWord(
+        _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+    ) {
+        guard word.count > 0 else { return }
+        measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+        word.count = 0
+        word.shapeLimit = nil
+    }
+
+    /// Measures a word (from the cache or by shaping) and appends its clusters: cluster `c` ends
+    /// at `buffers.wordEnds[c]` and may break after when `buffers.wordBreakAfter[c]`.
+    func measureWord(
+        _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+    ) {
+        let count = word.count
+        let ends = buffers.wordEnds.prefix(count)
+        let breakAfter = buffers.wordBreakAfter.prefix(count)
+        let wordEnd = min(Int(ends[count - 1]), word.shapeLimit ?? .max)
+        let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
+        let file = fonts.file(word.slot)
+        let k = word.font.size / Double(file.upem)
+        let firstCluster = clusterIndex
+
+        // `advances` holds each cluster's advance, then each cluster's line-end correction.
+        func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
+            // Every cluster of the word is in its font: found once, then appended as plain clusters.
+            builder.useFont(word.font)
+            for c in 0..<count {
+                builder.appendClusterInLastFont(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
+                if c < count - 1 && advances[count + c] != 0 {
+                    builder.addLineEndCorrection(Double(advances[count + c]) * k)
+                }
+            }
+            if glyphs != nil {
+                for g in shaped {
+                    glyphs!.append(
+                        glyph: g.glyph, cluster: firstCluster + Int(g.cluster), advance: Double(g.xAdvance) * k,
+                        xOffset: Double(g.xOffset) * k, yOffset: Double(g.yOffset) * k)
+                }
+            }
+        }
+
+        // Printable ASCII in a text face: advances and pair kerning from the face's tables, no
+        // shaping and no cache (`AsciiKerning`, exact by construction and by test).
+        if count == text.count && word.shapeLimit == nil && !shapesWholeRuns,
+            let ascii = fonts.asciiKerning(word.slot, word.script)
+        {
+            buffers.advances.reserve(2 * count)
+            if ascii.measure(text, writingInto: buffers.advances.base) {
+                let advances = buffers.advances.prefix(2 * count)
+                var cached: [CachedGlyph] = []
+                if glyphs != nil {
+                    for c in 0..<count {
+                        cached.append(
+                            CachedGlyph(glyph: ascii.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
+                    }
+                }
+                cached.withUnsafeBufferPointer { emit(advances, $0) }
+                clusterIndex += count
+                return
+            }
+        }
+        let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns
+        let key = WordCache.key(word.slot, word.script.rawValue)
+        let hash = cacheable ? WordCache.hash(key, text) : 0
+        if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
+            clusterIndex += count
+            return
+        }
+        // Shape the word on its own (no context), so the result depends on the word only and can
+        // be cached and reused anywhere.
+        var shaped: [ShapedGlyph] = []
+        swap(&shaped, &scratch.shaped)
+        defer { swap(&shaped, &scratch.shaped) }
+        shaped.removeAll(keepingCapacity: true)
+        scratch.shaper.shape(
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script, into: &shaped)
+        // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
+        // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
+        // is its glyphs' nominal advances minus their shaped ones.
+        buffers.advances.reserve(2 * count)
+        let advances = buffers.advances.base
+        advances.update(repeating: 0, count: 2 * count)
+        var cached: [CachedGlyph] = []
+        swap(&cached, &scratch.cached)
+        defer { swap(&cached, &scratch.cached) }
+        cached.removeAll(keepingCapacity: true)
+        cached.reserveCapacity(shaped.count)
+        var c = 0
+        let spaceGlyph = file.spaceGlyph
+        for g in shaped {
+            let offset = Int(g.cluster) + word.start
+            while c + 1 < count && Int(ends[c]) <= offset { c += 1 }
+            advances[c] &+= g.xAdvance
+            // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
+            // draws those with a zeroed space glyph): nothing is lost at a line end. Nor is the
+            // width HarfBuzz gives the space glyph when it stands in for a space character the
+            // font lacks (U+2007 FIGURE SPACE is as wide as a digit): that width is the
+            // character's own, not kerning with its neighbour.
+            let fallbackSpace = g.glyph == spaceGlyph && u[offset] != 0x20
+            if g.xAdvance != 0 && !fallbackSpace { advances[count + c] &+= file.advance(ofGlyph: g.glyph) &- g.xAdvance }
+            cached.append(CachedGlyph(glyph: g.glyph, cluster: Int32(c), xAdvance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset))
+        }
+        let adv = buffers.advances.prefix(2 * count)
+        cached.withUnsafeBufferPointer { gl in
+            emit(adv, gl)
+            if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
+        }
+        clusterIndex += count
+    }
+}
+
+/// The word being collected: its first offset, cluster count, face, script and font (its cluster
+/// ends and break flags are in `PrepareBuffers`).
+struct WordState {
+    var start = 0
+    var count = 0
+    var slot = FontSlot.primary
+    var script = UnicodeScript.common
+    var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
+    /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
+    var shapeLimit: Int?
+}
+
+extension GlyphStorage {
+    mutating func append(glyph: UInt32, cluster: Int, advance: Double, xOffset: Double = 0, yOffset: Double = 0) {
+        glyphID.append(glyph)
+        self.cluster.append(Int32(cluster))
+        xAdvance.append(Float(advance))
+        self.xOffset.append(Float(xOffset))
+        self.yOffset.append(Float(yOffset))
+    }
+}
