@@ -110,3 +110,22 @@ func openSources(_ paths: [String], options: LoadOptions, rereadable: Bool = fal
     }
     return sources
 }
+
+/// Reads `sources` as batches, decodes each on a worker and hands the statuses to `process` (on
+/// the same worker), then `consume`s the results in input order: the decode stage every job shares.
+func runStatusPipeline<Output>(
+    sources: [FeedSource], names: [String], loadOptions: LoadOptions, threads: Int,
+    batchStatuses: Int = 512, batchBytes: Int = 1 << 20,
+    isCancelled: (() -> Bool)? = nil,
+    process: (FeedBatch, DecodedBatch) throws -> Output,
+    consume: (Output) throws -> Void
+) throws {
+    let reader = FeedBatchReader(sources: sources, names: names, batchStatuses: batchStatuses, batchBytes: batchBytes)
+    try runOrderedPipeline(
+        threads: threads, window: 2 * max(1, threads) + 2,
+        makeState: { BatchDecoders(options: loadOptions) },
+        read: { try reader.next() },
+        transform: { decoders, batch in try process(batch, try decoders.decode(batch)) },
+        consume: consume,
+        isCancelled: isCancelled)
+}

@@ -104,16 +104,13 @@ public struct FrameExportJob: Sendable {
             try layoutOptions.validate()
             var stream = try FrameStream(options: layoutOptions, header: header, format: format, rows: rows, isNested: nested)
             stream.begin(into: &out)
-            let reader = FeedBatchReader(sources: sources, names: inputs, batchStatuses: batchStatuses, batchBytes: batchBytes)
             let selection = rows ?? 0..<Int.max
             let exact = !loadOptions.skipInvalid
             let firstPass = w == 0
-            try runOrderedPipeline(
-                threads: threads, window: 2 * max(1, threads) + 2,
-                makeState: { BatchDecoders(options: loadOptions) },
-                read: { try reader.next() },
-                transform: { decoders, batch in
-                    let decoded = try decoders.decode(batch)
+            try runStatusPipeline(
+                sources: sources, names: inputs, loadOptions: loadOptions, threads: threads, batchStatuses: batchStatuses,
+                batchBytes: batchBytes, isCancelled: isCancelled,
+                process: { batch, decoded in
                     var encoded = EncodedRows(scale: layoutOptions.scale)
                     for (k, status) in decoded.statuses.enumerated() {
                         // A row's index is at most the count of statuses before it (equal without skips).
@@ -128,13 +125,14 @@ public struct FrameExportJob: Sendable {
                                 prepared.heights(width: width, scale: layoutOptions.scale, maxTextLines: layoutOptions.maxTextLines).height)
                         }
                     }
-                    return (encoded, decoded)
+                    // The statuses are freed here, on the worker that made them.
+                    return (encoded, decoded.skipped, decoded.file)
                 },
-                consume: { (result: (EncodedRows, DecodedBatch)) in
-                    let (encoded, decoded) = result
+                consume: { (result: (EncodedRows, [SkippedStatus], String)) in
+                    let (encoded, skippedHere, file) = result
                     if firstPass {
-                        for s in decoded.skipped { skipped?(decoded.file, s) }
-                        summary.skippedCount += decoded.skipped.count
+                        for s in skippedHere { skipped?(file, s) }
+                        summary.skippedCount += skippedHere.count
                     }
                     stream.append(encoded, into: &out)
                     rowsDone += encoded.count
@@ -144,8 +142,7 @@ public struct FrameExportJob: Sendable {
                         out.removeAll(keepingCapacity: true)
                     }
                     progress?(rowsDone)
-                },
-                isCancelled: isCancelled)
+                })
             stream.finish(into: &out)
             if firstPass { summary.rowCount = stream.rowCount }
         }

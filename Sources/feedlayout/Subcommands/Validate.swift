@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FeedPipeline
 import StatusModel
 
 /// `feedlayout validate FILE...`: loads each feed and prints its counts, or its errors.
@@ -28,9 +29,8 @@ struct Validate: ParsableCommand {
         var failed = false
         var total = (statuses: 0, retweets: 0, pictures: 0)
         for path in files {
-            let url = URL(fileURLWithPath: path)
             do {
-                let counts = try Self.count(url, options: options)
+                let counts = try FeedValidation.count(path, options: options)
                 total.statuses += counts.statuses
                 total.retweets += counts.retweets
                 total.pictures += counts.pictures
@@ -51,33 +51,6 @@ struct Validate: ParsableCommand {
             print("total: \(total.statuses) statuses, \(total.retweets) retweets, \(total.pictures) pictures in \(files.count) files")
         }
         if failed { throw ExitCode(1) }
-    }
-
-    struct Counts {
-        var statuses = 0, retweets = 0, pictures = 0
-        var format = FeedFormat.weiboJSON
-        var skipped: [SkippedStatus] = []
-
-        mutating func add(_ s: Status) {
-            statuses += 1
-            retweets += s.isRetweet ? 1 : 0
-            pictures += s.pictures.count + (s.retweetedStatus?.pictures.count ?? 0)
-        }
-    }
-
-    /// Counts without holding JSON Lines files in memory.
-    static func count(_ url: URL, options: LoadOptions) throws(StatusModelError) -> Counts {
-        var c = Counts()
-        c.format = try FeedLoader.detectFormat(of: url)
-        if c.format == .jsonLines {
-            c.skipped = try FeedLoader.forEachStatus(inJSONLines: url, options: options) { c.add($0) }
-        } else {
-            let r = try FeedLoader.load(contentsOf: url, options: options)
-            for s in r.feed.statuses { c.add(s) }
-            c.format = r.feed.format
-            c.skipped = r.skipped
-        }
-        return c
     }
 }
 
