@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "FrameExportTests", dependencies: ["FrameExport", "_LayoutTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "TerminalPreviewTests", dependencies: ["TerminalPreview", "_LayoutTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "RasterRenderTests", dependencies: ["RasterRender", "FrameExport", "_LayoutTestSupport"]),
+        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "_LayoutTestSupport"]),
         .testTarget(name: "feedlayoutTests", dependencies: ["_LayoutTestSupport"]),
         .testTarget(
             name: "HardeningTests",

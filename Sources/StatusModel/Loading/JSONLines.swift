@@ -73,23 +73,25 @@ public final class JSONLinesReader {
         while !atEnd && pending.count < targetBytes {
             try fill(max(1 << 16, targetBytes - pending.count))
         }
+        // Whole lines: up to the first newline at or after `targetBytes`; keep reading while
+        // there is none (a line longer than what was read).
         var cut = pending.count
-        if !atEnd {
-            // Up to the last newline; keep reading while there is none (one line longer than the target).
-            while true {
-                if let last = pending.lastIndex(of: 0x0A) {
-                    cut = last + 1
-                    break
-                }
-                if atEnd {
-                    cut = pending.count
-                    break
-                }
-                if pending.count > maxLineBytes {
-                    throw .malformed(file: fileName, format: "JSON Lines", line: nextLine, reason: "line longer than \(maxLineBytes) bytes")
-                }
-                try fill(max(1 << 16, pending.count))
+        while true {
+            let from = min(max(0, targetBytes - 1), pending.count)
+            if let newline = pending[from...].firstIndex(of: 0x0A) {
+                cut = newline + 1
+                break
             }
+            if atEnd {
+                cut = pending.count
+                break
+            }
+            let lastLineStart = pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            if pending.count - lastLineStart > maxLineBytes {
+                let line = nextLine + pending[..<lastLineStart].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                throw .malformed(file: fileName, format: "JSON Lines", line: line, reason: "line longer than \(maxLineBytes) bytes")
+            }
+            try fill(max(1 << 16, pending.count))
         }
         guard cut > 0 else { return nil }
         let bytes = Array(pending[0..<cut])

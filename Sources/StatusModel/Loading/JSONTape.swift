@@ -188,18 +188,18 @@ struct JSONTape {
         let i = nodes.count - 1
         let start = unescapedKeys.count
         let n = nodes[i]
-        JSONTape.unescape(UnsafeBufferPointer(rebasing: input[Int(n.offset)..<Int(n.offset) + Int(n.length)]), into: &unescapedKeys)
+        JSONTape.appendUnescaped(UnsafeBufferPointer(rebasing: input[Int(n.offset)..<Int(n.offset) + Int(n.length)]), to: &unescapedKeys)
         nodes[i].offset = UInt32(start)
         nodes[i].length = UInt32(unescapedKeys.count - start)
         nodes[i].flags = Node.keyCopy
     }
 
     /// Appends the UTF-8 of a string's content with its escapes resolved.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, raw.count)) { buffer in
-            let count = unescape(raw, into: buffer.baseAddress!)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-        }
+    static func appendUnescaped(_ raw: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: raw.count))
+        let count = out.withUnsafeMutableBufferPointer { unescape(raw, into: $0.baseAddress! + start) }
+        out.removeLast(raw.count - count)
     }
 
     /// Writes the UTF-8 of a string's content with its escapes resolved to `out` (room for

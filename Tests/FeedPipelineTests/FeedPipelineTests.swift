@@ -1,0 +1,138 @@
+import CellLayout
+import FeedPipeline
+import Foundation
+import FrameExport
+import StatusModel
+import TableLayout
+import TextMeasure
+import XCTest
+import _LayoutTestSupport
+
+/// The jobs of FeedPipeline: output independent of threads and batch sizes, equal to the
+/// one-shot export, errors in input order, bounded memory.
+final class FeedPipelineTests: XCTestCase {
+    private static let measurer = FixedAdvanceMeasurer()
+
+    private func tempDir() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-pipeline-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A generated feed written as JSON Lines.
+    private func feed(_ count: Int, in dir: URL, seed: UInt64 = 5) throws -> (URL, [Status]) {
+        var generator = FeedGenerator(seed: seed)
+        let statuses = generator.statuses(count: count)
+        let url = dir.appendingPathComponent("feed.jsonl")
+        try FeedWriter.data(statuses, format: .jsonLines).write(to: url)
+        return (url, statuses)
+    }
+
+    private let header = FrameExportHeader(generatorVersion: "test", fonts: [])
+
+    private func export(_ job: FrameExportJob) throws -> [UInt8] {
+        var out: [UInt8] = []
+        _ = try job.run(engine: CellLayoutEngine(measurer: Self.measurer)) { out += $0 }
+        return out
+    }
+
+    func testExportIsTheSameAtAnyThreadCountAndBatchSize() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, statuses) = try feed(700, in: dir)
+        for format in [FrameFormat.json, .jsonl] {
+            // The reference: the whole feed laid out at once and written by FrameExport's stream.
+            let options = FeedOptions(width: 375)
+            let layout = try FeedEngine(cellEngine: CellLayoutEngine(measurer: Self.measurer)).layout(statuses, options: options, threads: 1)
+            var reference: [UInt8] = []
+            var stream = try FrameStream(options: options, header: header, format: format)
+            stream.begin(into: &reference)
+            stream.append(layout.cells!, into: &reference)
+            stream.finish(into: &reference)
+            for (threads, batchBytes, batchStatuses) in [(1, 1 << 20, 512), (2, 4096, 7), (3, 50_000, 100), (8, 1000, 1)] {
+                var job = FrameExportJob(inputs: [url.path], format: format, threads: threads, header: header)
+                job.batchBytes = batchBytes
+                job.batchStatuses = batchStatuses
+                job.writeBytes = 10_000
+                XCTAssertEqual(try export(job), reference, "\(format) at \(threads) threads, \(batchBytes)-byte batches")
+            }
+        }
+    }
+
+    func testRowSelectionKeepsTheWholeFeedsOffsets() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, _) = try feed(300, in: dir)
+        var all = FrameExportJob(inputs: [url.path], format: .jsonl, threads: 2, header: header)
+        all.batchBytes = 8192
+        let every = String(decoding: try export(all), as: UTF8.self).split(separator: "\n")
+        var some = all
+        some.rows = 120..<135
+        let selected = String(decoding: try export(some), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(selected, Array(every[120..<135]))
+    }
+
+    func testTheFirstErrorInInputOrderFailsTheRunAndNothingAfterItIsWritten() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, _) = try feed(400, in: dir)
+        var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Two bad statuses; the later one sits in an earlier-finishing small batch at many threads.
+        lines[150] = #"{"id":150,"text":"x"}"#
+        lines[390] = "{not json"
+        let bad = dir.appendingPathComponent("bad.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: bad)
+        for threads in [1, 2, 4] {
+            var job = FrameExportJob(inputs: [bad.path], format: .jsonl, threads: threads, header: header)
+            job.batchBytes = 4096
+            var written = 0
+            XCTAssertThrowsError(try job.run(engine: CellLayoutEngine(measurer: Self.measurer)) { written += $0.count }) { error in
+                guard case .missingKey(let loc) = error as? StatusModelError else { return XCTFail("\(error)") }
+                XCTAssertEqual(loc.line, 151)
+                XCTAssertEqual(loc.index, 150)
+                XCTAssertEqual(loc.keyPath, "[150].user")
+            }
+            XCTAssertLessThan(written, 150 * 4000, "rows after the error are not written")
+        }
+        // With skipInvalid both are reported, in order, and the rest is written.
+        var lenient = FrameExportJob(
+            inputs: [bad.path], format: .jsonl, loadOptions: LoadOptions(skipInvalid: true), threads: 3, header: header)
+        lenient.batchBytes = 4096
+        var reported: [Int] = []
+        var out: [UInt8] = []
+        let summary = try lenient.run(engine: CellLayoutEngine(measurer: Self.measurer), skipped: { _, s in reported.append(s.index) }) {
+            out += $0
+        }
+        XCTAssertEqual(reported, [150, 390])
+        XCTAssertEqual(summary.rowCount, 398)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self).split(separator: "\n").count, 398)
+    }
+
+    func testCancellationStopsTheRun() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, _) = try feed(500, in: dir)
+        var job = FrameExportJob(inputs: [url.path], format: .jsonl, threads: 2, header: header)
+        job.batchBytes = 4096
+        var rows = 0
+        XCTAssertThrowsError(
+            try job.run(engine: CellLayoutEngine(measurer: Self.measurer), progress: { rows = $0 }, isCancelled: { rows >= 100 }) { _ in }
+        ) { error in
+            XCTAssertTrue(error is PipelineCancelled, "\(error)")
+        }
+        XCTAssertLessThan(rows, 500)
+    }
+
+    func testValidationCountsInParallelLikeTheLoader() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, statuses) = try feed(900, in: dir)
+        for threads in [1, 2, 5] {
+            let counts = try FeedValidation.count(url.path, threads: threads)
+            XCTAssertEqual(counts.statuses, 900)
+            XCTAssertEqual(counts.retweets, statuses.filter(\.isRetweet).count)
+            XCTAssertEqual(counts.pictures, statuses.reduce(0) { $0 + $1.pictures.count + ($1.retweetedStatus?.pictures.count ?? 0) })
+            XCTAssertEqual(counts.format, .jsonLines)
+        }
+    }
+}
