@@ -53,7 +53,7 @@ public enum FrameExport {
         w.raw(",\"generator\":")
         generator(header, into: &w)
         w.raw(",\"layouts\":[\n")
-        out.append(contentsOf: w.bytes)
+        w.append(to: &out)
     }
 
     /// Goes between two layouts of a multi-layout document.

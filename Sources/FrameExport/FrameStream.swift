@@ -151,7 +151,7 @@ public struct FrameStream: Sendable {
         w.raw("],\"sections\":[{\"section\":0,\"header\":")
         sectionEdge(spacingPixels, into: &w)
         w.raw(",\"rows\":[")
-        out.append(contentsOf: w.bytes)
+        w.append(to: &out)
     }
 
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
@@ -181,26 +181,19 @@ public struct FrameStream: Sendable {
         let scale = options.scale
         let json = format == .json
         let leadingWritten = rowsWritten
-        let encodeInto: (Range<Int>, inout JSONBytes) -> Void = { range, w in
+        let encode: (Range<Int>) -> [UInt8] = { range in
+            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
             for i in range {
                 if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
                 w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
                 if !json { w.byte(0x0A) }
             }
-        }
-        let encode: (Range<Int>) -> [UInt8] = { range in
-            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
-            encodeInto(range, &w)
             return w.bytes
         }
         let count = hi - lo
         let workers = max(1, min(threads, count / 32))
         if workers == 1 {
-            // Straight into the caller's buffer: no intermediate copy.
-            var w = JSONBytes(scale: scale, capacity: 0)
-            swap(&w.bytes, &out)
-            encodeInto(lo..<hi, &w)
-            swap(&w.bytes, &out)
+            out.append(contentsOf: encode(lo..<hi))
         } else {
             let parts = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: workers)
             parts.initialize(repeating: [])
@@ -228,8 +221,7 @@ public struct FrameStream: Sendable {
         let hi = selectedRows?.upperBound ?? Int.max
         let width: Double? = format == .jsonl ? options.width : nil
         let json = format == .json
-        var w = JSONBytes(scale: options.scale, capacity: 0)
-        swap(&w.bytes, &out)
+        var w = JSONBytes(scale: options.scale, capacity: rows.bytes.count + rows.pieces.count * 64 + 64)
         var next = 0
         rows.bytes.withUnsafeBufferPointer { body in
             for i in 0..<rows.heightPixels.count {
@@ -240,9 +232,9 @@ public struct FrameStream: Sendable {
                     if row >= lo && row < hi {
                         if json { w.raw(rowsWritten == 0 ? "\n" : ",\n") }
                         w.rowHead(section: 0, row: row, width: width)
-                        w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.start)..<Int(piece.hole)]))
+                        w.append(UnsafeBufferPointer(rebasing: body[Int(piece.start)..<Int(piece.hole)]))
                         w.pixelNumber(yPixels)
-                        w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.hole)..<Int(piece.end)]))
+                        w.append(UnsafeBufferPointer(rebasing: body[Int(piece.hole)..<Int(piece.end)]))
                         if !json { w.byte(0x0A) }
                         rowsWritten += 1
                     }
@@ -250,7 +242,7 @@ public struct FrameStream: Sendable {
                 yPixels += rows.heightPixels[i]
             }
         }
-        swap(&w.bytes, &out)
+        w.append(to: &out)
         rowCount += rows.heightPixels.count
     }
 
@@ -272,7 +264,7 @@ public struct FrameStream: Sendable {
         w.pixelNumber(yPixels)
         w.byte(UInt8(ascii: "}"))
         if !isNested { w.byte(0x0A) }
-        out.append(contentsOf: w.bytes)
+        w.append(to: &out)
     }
 
     /// The batch, shared read-only with the encoding workers.
@@ -323,15 +315,15 @@ public struct EncodedRows: Sendable {
 
     /// Adds a row to be written.
     public mutating func append(_ cell: CellLayout) {
-        var w = JSONBytes(scale: scale, capacity: 0)
-        swap(&w.bytes, &bytes)
-        let start = w.bytes.count
+        var w = JSONBytes(scale: scale, capacity: 8192)
         w.rowID(cell)
-        let hole = w.bytes.count
+        let hole = w.count
         w.rowRest(cell)
-        pieces.append(Piece(row: Int32(heightPixels.count), start: Int32(start), hole: Int32(hole), end: Int32(w.bytes.count)))
+        let start = bytes.count
+        w.append(to: &bytes)
+        pieces.append(
+            Piece(row: Int32(heightPixels.count), start: Int32(start), hole: Int32(start + hole), end: Int32(bytes.count)))
         heightPixels.append(w.pixels(cell.height))
-        swap(&w.bytes, &bytes)
     }
 
     /// Adds a row that is not written: only its height counts.
