@@ -36,6 +36,12 @@ public struct FrameExportJob: Sendable {
     public var batchBytes = 1 << 20
     /// Bytes gathered before each call of `write`.
     public var writeBytes = 1 << 20
+    /// The index and y (points) of the inputs' first row, when they are one partition of a feed
+    /// whose rows above were laid out elsewhere (`FeedHeightsJob` gives each partition's row count
+    /// and height): the rows written are then byte-identical to the same rows of the whole feed's
+    /// export. JSON Lines partitions concatenate into the whole feed's JSON Lines.
+    public var rowOrigin = 0
+    public var yOrigin = 0.0
 
     public init(
         inputs: [String], widths: [Double] = [375], options: FeedOptions = FeedOptions(width: 375), format: FrameFormat = .json,
@@ -102,7 +108,9 @@ public struct FrameExportJob: Sendable {
             var layoutOptions = options
             layoutOptions.width = width
             try layoutOptions.validate()
-            var stream = try FrameStream(options: layoutOptions, header: header, format: format, rows: rows, isNested: nested)
+            var stream = try FrameStream(
+                options: layoutOptions, header: header, format: format, rows: rows, isNested: nested, rowOrigin: rowOrigin,
+                yOrigin: yOrigin)
             stream.begin(into: &out)
             let selection = rows ?? 0..<Int.max
             let exact = !loadOptions.skipInvalid
@@ -114,7 +122,7 @@ public struct FrameExportJob: Sendable {
                     var encoded = EncodedRows(scale: layoutOptions.scale)
                     for (k, status) in decoded.statuses.enumerated() {
                         // A row's index is at most the count of statuses before it (equal without skips).
-                        let bound = batch.statusesBefore + k
+                        let bound = rowOrigin + batch.statusesBefore + k
                         let written = exact ? selection.contains(bound) : bound >= selection.lowerBound
                         let prepared = engine.prepare(status, style: layoutOptions.style)
                         if written {
@@ -144,7 +152,7 @@ public struct FrameExportJob: Sendable {
                     progress?(rowsDone)
                 })
             stream.finish(into: &out)
-            if firstPass { summary.rowCount = stream.rowCount }
+            if firstPass { summary.rowCount = stream.rowCount - rowOrigin }
         }
         if nested { FrameExport.endLayouts(into: &out) }
         if !out.isEmpty {

@@ -95,10 +95,20 @@ public struct FrameStream: Sendable {
     private let insetPixels: Int64
     private let widthPixels: Int64
 
+    /// - Parameters:
+    ///   - rows: the rows written (feed row indices); nil writes every row.
+    ///   - rowOrigin, yOrigin: the index and y (points, on the pixel grid) of the first row appended,
+    ///     for a stream that writes a part of a feed whose rows above were laid out elsewhere (one
+    ///     partition of a distributed export): its rows are then byte-identical to the same rows of
+    ///     the whole feed's stream, and its totals (`rowCount`, `contentHeight`) count the rows above.
     /// - Throws: `.invalidOptions` when `options.validate()` fails.
     public init(
-        options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false
+        options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
+        rowOrigin: Int = 0, yOrigin: Double = 0
     ) throws(FrameExportError) {
+        guard rowOrigin >= 0, yOrigin.isFinite, yOrigin >= 0 else {
+            throw .invalidOptions("the row origin (\(rowOrigin)) and y origin (\(yOrigin)) must be ≥ 0")
+        }
         do {
             try options.validate()
         } catch {
@@ -114,7 +124,8 @@ public struct FrameStream: Sendable {
         spacingPixels = grid.pixels(table.sectionSpacing)
         insetPixels = grid.pixels(table.horizontalInset)
         widthPixels = grid.pixels(options.width)
-        yPixels = spacingPixels
+        yPixels = spacingPixels + grid.pixels(yOrigin)
+        rowCount = rowOrigin
     }
 
     /// Appends the document's opening (nothing for JSON Lines).
@@ -296,7 +307,7 @@ public struct EncodedRows: Sendable {
     /// The pixel grid of the stream the rows go to.
     public let scale: Double
     /// Each row's height in whole device pixels.
-    private(set) var heightPixels: [Int64] = []
+    public private(set) var heightPixels: [Int64] = []
     private(set) var bytes: [UInt8] = []
     private(set) var pieces: [Piece] = []
 

@@ -9,7 +9,7 @@ struct FeedLayoutCommand: ParsableCommand {
         abstract: "Lay out Weibo-style status feeds ahead of time: measure, export, preview, benchmark.",
         version: FeedLayoutVersion.string,
         subcommands: [
-            Validate.self, Generate.self, Measure.self, Layout.self, Query.self, Preview.self, Render.self, Bench.self,
+            Validate.self, Generate.self, Measure.self, Layout.self, Heights.self, Query.self, Preview.self, Render.self, Bench.self,
         ]
     )
 

@@ -135,4 +135,36 @@ final class FeedPipelineTests: XCTestCase {
             XCTAssertEqual(counts.format, .jsonLines)
         }
     }
+
+    func testPartitionsWithOriginsConcatenateIntoTheWholeExport() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, _) = try feed(500, in: dir)
+        let engine = CellLayoutEngine(measurer: Self.measurer)
+        for scale in [2.0, 3.0] {
+            let options = FeedOptions(width: 355, scale: scale)
+            var whole = FrameExportJob(inputs: [url.path], options: options, format: .jsonl, threads: 2, header: header)
+            whole.widths = [355]
+            let reference = try export(whole)
+            // Three partitions of the file's lines; each partition's origin from the heights pass of those before.
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            var merged: [UInt8] = []
+            var rowOrigin = 0
+            var pixels: Int64 = 0
+            for (k, range) in [0..<170, 170..<171, 171..<lines.count].enumerated() {
+                let part = dir.appendingPathComponent("part\(k).jsonl")
+                try Data(lines[range].joined(separator: "\n").utf8).write(to: part)
+                var job = whole
+                job.inputs = [part.path]
+                job.rowOrigin = rowOrigin
+                job.yOrigin = Double(pixels) / scale
+                merged += try export(job)
+                let heights = try FeedHeightsJob(inputs: [part.path], options: options, threads: 2).run(engine: engine)
+                rowOrigin += heights.rowCount
+                pixels += heights.heightPixels
+            }
+            XCTAssertEqual(rowOrigin, 500)
+            XCTAssertEqual(merged, reference, "scale \(scale)")
+        }
+    }
 }

@@ -45,8 +45,16 @@ struct Layout: ParsableCommand {
     @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
     var rows: String?
 
+    @Option(name: .customLong("row-origin"), help: "Index of the inputs' first row, when they are one partition of a larger feed (see `feedlayout heights`).")
+    var rowOrigin = 0
+
+    @Option(name: .customLong("y-origin"), help: "y (points) of the inputs' first row, when they are one partition of a larger feed: the rows above's height.")
+    var yOrigin = 0.0
+
     func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
+        guard rowOrigin >= 0 else { throw ValidationError("--row-origin must be ≥ 0") }
+        guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
         if let rows, Self.parseRows(rows) == nil {
             throw ValidationError("--rows must be A:B with 0 ≤ A ≤ B (A: or :B allowed), got \"\(rows)\"")
         }
@@ -89,6 +97,8 @@ struct Layout: ParsableCommand {
             rows: rows.flatMap(Self.parseRows), loadOptions: LoadOptions(skipInvalid: input.skipInvalid), threads: threads,
             header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest))
         job.batchStatuses = 512
+        job.rowOrigin = rowOrigin
+        job.yOrigin = yOrigin
         let sink = try OutputSink(path: output)
         let total = isatty(STDERR_FILENO) != 0 ? paths.reduce(0) { $0 + Self.countLines($1) } * widths.count : 0
         let progress = ProgressBar.ifTerminal(total: total)

@@ -1,0 +1,65 @@
+import ArgumentParser
+import CellLayout
+import FeedPipeline
+import Foundation
+import StatusModel
+
+/// `feedlayout heights`: the heights pass of a partitioned export (`FeedHeightsJob`).
+struct Heights: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count a feed's rows and sum their heights at each width, without frames (the first pass of a partitioned export).",
+        discussion: """
+            Prints one JSON object per width: {"width", "scale", "rows", "heightPixels", "height"}; with \
+            --per-row also "rowHeightPixels", every row's height in device pixels. A partition's row origin \
+            is the sum of "rows" of the partitions before it, its y origin the sum of "heightPixels" divided \
+            by the scale: `feedlayout layout PART --format jsonl --row-origin R --y-origin Y` then writes the \
+            partition's rows exactly as the whole feed's export does, and the partitions' outputs concatenate \
+            into it. Exit codes: 0, 1 input errors, 2 usage errors.
+            """)
+
+    @Argument(help: "Feed files, read in order as one feed (- for standard input).")
+    var inputs: [String] = []
+
+    @OptionGroup var feed: FeedInputOptions
+
+    @Option(help: "Worker threads (the result does not depend on it).")
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(name: .customLong("per-row"), help: "Also print every row's height in device pixels.")
+    var perRow = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT") }
+        guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
+    }
+
+    func run() throws {
+        do {
+            let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
+            let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
+                .withPreparedCellCache(budgetBytes: 0)
+            var out = OutputBuffer()
+            for (w, width) in feed.widthList.enumerated() {
+                var job = FeedHeightsJob(
+                    inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid),
+                    threads: threads)
+                job.batchStatuses = 512
+                let result = try job.run(engine: engine, perRow: perRow)
+                if w == 0 && result.skippedCount > 0 { printError("\(result.skippedCount) invalid statuses skipped") }
+                var line = "{\"width\":\(JSONNumber.fixed(width, 3)),\"scale\":\(JSONNumber.fixed(feed.scale, 3)),"
+                    + "\"rows\":\(result.rowCount),\"heightPixels\":\(result.heightPixels),\"height\":\(JSONNumber.fixed(result.height, 3))"
+                if let rows = result.rowHeightPixels {
+                    line += ",\"rowHeightPixels\":[" + rows.map(String.init).joined(separator: ",") + "]"
+                }
+                out.write(line + "}\n")
+            }
+            out.flush()
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(1)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
