@@ -53,7 +53,7 @@ struct Layout: ParsableCommand {
     static let batchSize = 1024
 
     func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
+        guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
         if let rows, Self.parseRows(rows) == nil {
             throw ValidationError("--rows must be A:B with 0 ≤ A ≤ B (A: or :B allowed), got \"\(rows)\"")
         }
@@ -75,7 +75,7 @@ struct Layout: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            printErrorLine(error.description)
             throw ExitCode(1)
         } catch {
             printError("\(error)")
@@ -250,7 +250,7 @@ private final class OutputSink {
         if let file {
             try file.write(Data(bytes))
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            try DescriptorOutput.writeStandardOutput(bytes)
         }
     }
 

@@ -102,10 +102,10 @@ struct Preview: ParsableCommand {
         }
         var out = OutputBuffer()
         for line in preview.canvas(lines: lines, cell: doc.cell).lines(color: useColor) {
-            out.write(line)
-            out.write("\n")
+            try out.write(line)
+            try out.write("\n")
         }
-        out.flush()
+        try out.flush()
     }
 
     /// Colour when asked, or (auto) when stdout is a terminal, NO_COLOR is unset and TERM is not dumb.
