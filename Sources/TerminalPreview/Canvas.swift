@@ -119,8 +119,9 @@ public struct Canvas: Sendable, Equatable {
 
     /// Fills `x` × `y` with `character` (one column wide).
     mutating func fill(x: Range<Int>, y: Range<Int>, character: String, style: TerminalStyle) {
-        for row in y {
-            for col in x { put(character, columns: 1, x: col, y: row, style: style) }
+        // Only the clipped part is visited: a picture can be far larger than the slice drawn.
+        for row in y.clamped(to: clipY) {
+            for col in x.clamped(to: clipX) { put(character, columns: 1, x: col, y: row, style: style) }
         }
     }
 

@@ -76,7 +76,9 @@ struct Bench: ParsableCommand {
             }
             if let last { report.queries.append(Self.queries(last, width: width)) }
         }
-        print(json ? report.json() : report.table())
+        var out = OutputBuffer()
+        try out.write((json ? report.json() : report.table()) + "\n")
+        try out.flush()
     }
 
     enum Mode: String {

@@ -52,7 +52,7 @@ struct Layout: ParsableCommand {
     var yOrigin = 0.0
 
     func validate() throws {
-        guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
+        guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
         guard rowOrigin >= 0 else { throw ValidationError("--row-origin must be ≥ 0") }
         guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
         if let rows, Self.parseRows(rows) == nil {
@@ -76,7 +76,7 @@ struct Layout: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            printErrorLine(error.description)
             throw ExitCode(1)
         } catch {
             printError("\(error)")
@@ -142,7 +142,7 @@ private final class OutputSink {
         if let file {
             try file.write(Data(bytes))
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            try DescriptorOutput.writeStandardOutput(bytes)
         }
     }
 
