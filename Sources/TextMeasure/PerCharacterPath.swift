@@ -11,7 +11,10 @@ extension TextMeasurer {
         buffers.breaks.reserve(n + 1)
         let breaks = buffers.breaks.base
         TextBreaks.analyze(u, writingInto: breaks)
-        if ThaiBreaks.hasThai(u) { addThaiBreaks(text, u, breaks) }
+        if ThaiBreaks.needsPass(u) {
+            ThaiBreaks.joinSpacingMarks(u, breaks)
+            addThaiBreaks(text, u, breaks)
+        }
         var word = WordState()
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(

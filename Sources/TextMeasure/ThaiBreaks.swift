@@ -21,12 +21,38 @@ enum ThaiBreaks {
     private static let breaker = Locked(Breaker(handle: th_brk_new(nil)))
     private static let thai = UnicodeScript.of(0x0E01)
 
-    /// Whether the text has a Thai letter (U+0E01–U+0E5B): only then is there work to do.
+    /// Whether the text has a Thai letter (U+0E01–U+0E5B), or a unit of the blocks that hold
+    /// the spacing marks `joinSpacingMarks` handles (Myanmar, Tai Tham, Myanmar Extended-A):
+    /// only then is there work to do. One pass over the units, no branch per unit.
     @inline(__always)
-    static func hasThai(_ u: UnsafeBufferPointer<UInt16>) -> Bool {
+    static func needsPass(_ u: UnsafeBufferPointer<UInt16>) -> Bool {
         var found = false
-        for c in u { found = found || (c &- 0x0E01 < 0x5B) }
+        for c in u { found = found || (c &- 0x0E01 < 0x5B) || (c &- 0x102B < 0x72) || (c &- 0x1A61 < 4) || (c &- 0xAA7B < 3) }
         return found
+    }
+
+    /// Pango 1.50 gives every spacing mark (general category Mc) the grapheme class SpacingMark,
+    /// without UAX #29's exceptions (U+102B, U+102C, U+1038, U+1062–U+1064, U+1067–U+106D,
+    /// U+1083, U+1087–U+108C, U+108F, U+109A–U+109C, U+1A61, U+1A63, U+1A64, U+AA7B, U+AA7D,
+    /// U+11720, U+11721): no cluster ends before them (unless after a control or line break, GB4).
+    /// Removes those grapheme boundaries from `breaks`, so that clusters, and the places a word
+    /// too long for a line breaks, are Pango's.
+    static func joinSpacingMarks(_ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>) {
+        for i in 1..<max(1, u.count) {
+            var v = UInt32(u[i])
+            if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
+            }
+            switch v {
+            case 0x102B, 0x102C, 0x1038, 0x1062...0x1064, 0x1067...0x106D, 0x1083, 0x1087...0x108C, 0x108F,
+                0x109A...0x109C, 0x1A61, 0x1A63, 0x1A64, 0xAA7B, 0xAA7D, 0x11720, 0x11721:
+                let before = u[i - 1]
+                if before < 0x20 || (before >= 0x7F && before < 0xA0) || before == 0x2028 || before == 0x2029 { continue }
+                if !breaks[i].contains(.lineAllowed) { breaks[i].remove(.grapheme) }
+            default:
+                continue
+            }
+        }
     }
 
     /// Adds libthai's breaks inside the Thai items of `u` to `breaks` (`u.count + 1` flags).

@@ -162,6 +162,11 @@ final class TabsAndDictionaryBreakTests: XCTestCase {
         XCTAssertEqual(starts("中文สวัสดีครับขอบคุณ中文", 70), [0, 2, 6, 8, 12, 17])
         XCTAssertEqual(starts("วันนี้อากาศดีมาก ไปเที่ยวทะเล", 80), [0, 6, 11, 17, 19, 25])
         XCTAssertEqual(starts("ສະບາຍດີຂອບໃຈລາວພາສາລາວ", 60), [0, 7, 13, 19])
+        // Myanmar: Pango keeps U+102C (a spacing mark UAX #29 lets a cluster end before) in the
+        // cluster before it, so a word too long for its line breaks one unit earlier.
+        let my = m.prepare(AttributedText("မာ", size: 15))
+        XCTAssertEqual(my.clusterCount, 1)
+        XCTAssertEqual(TextBreaks.graphemeBoundaries("မာ"), [0, 1, 2])  // UAX #29 itself: two clusters
         // Opportunities, independent of widths: after each word of "สวัสดีครับ".
         let p = m.prepare(AttributedText("สวัสดีครับ", size: 15))
         var opportunities: [Int] = []
