@@ -4,7 +4,7 @@
 //
 // Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
 //
-//   CFreeType, CHarfBuzz, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
+//   CFreeType, CHarfBuzz, CThai, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
 //   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 import PackageDescription
@@ -26,12 +26,13 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "UnicodeText"),
         .target(name: "StatusModel"),
-        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "CPrefetch", "UnicodeText"]),
+        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "CThai", "CPrefetch", "UnicodeText"]),
         .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel", "CPrefetch"]),
         .target(name: "TableLayout", dependencies: ["CellLayout"]),
         .target(name: "FrameExport", dependencies: ["TableLayout"]),

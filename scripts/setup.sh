@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev fonts-noto-cjk fonts-noto-color-emoji
-          fonts-dejavu-core unicode-data tmux libjemalloc-dev)
+          fonts-dejavu-core unicode-data tmux libjemalloc-dev libthai-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -105,6 +105,7 @@ package struct TextKey: Hashable, @unchecked Sendable {
             h = StringBytes.mix(h, a.size.bitPattern)
             h = StringBytes.mix(h, UInt64(a.weight.rawValue) | UInt64(a.role.rawValue) << 8 | UInt64(text.runs[0].range.upperBound) << 24)
         }
+        if text.tabStops != .pango { h = StringBytes.mix(h, UInt64(truncatingIfNeeded: text.tabStops.hashValue)) }
         hash = Int(truncatingIfNeeded: h ^ (h >> 32))
     }
 
@@ -115,7 +116,8 @@ package struct TextKey: Hashable, @unchecked Sendable {
 
     package static func == (a: TextKey, b: TextKey) -> Bool {
         guard a.hash == b.hash, a.text.utf16Count == b.text.utf16Count, a.text.runs == b.text.runs,
-            a.text.attachments == b.text.attachments, a.text.entities == b.text.entities
+            a.text.attachments == b.text.attachments, a.text.entities == b.text.entities,
+            a.text.tabStops == b.text.tabStops
         else { return false }
         return StringBytes.equal(a.text.string, b.text.string)
     }
