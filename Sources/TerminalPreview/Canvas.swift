@@ -79,6 +79,16 @@ public struct Canvas: Sendable, Equatable {
         if columns == 2 { cells[y * width + x + 1] = Cell(text: "", style: style) }
     }
 
+    /// Appends zero-width scalars (combining marks that the text engine measured as a cluster of
+    /// their own, such as a mark on a space) to the character drawn at (x, y), so they combine
+    /// with it on the terminal as they did in the text.
+    mutating func combine(_ marks: String, x: Int, y: Int) {
+        guard clipY.contains(y), clipX.contains(x) else { return }
+        var i = y * width + x
+        if cells[i].text.isEmpty, x > 0 { i -= 1 }  // the right half of a wide character
+        cells[i].text += marks
+    }
+
     /// Blanks the other half of a wide character at (x, y), if any.
     private mutating func unlink(x: Int, y: Int) {
         let i = y * width + x

@@ -250,9 +250,15 @@ struct CellDrawer {
                 if k == line.clusters.upperBound - 1, piece.unicodeScalars.allSatisfy({ Self.isLineBreak($0.value) }) {
                     continue  // the hard break that ended the line
                 }
-                for ch in TerminalText.sanitized(piece) {
+                // Marks the engine split from their base (a mark on a space) join the character
+                // before them on the same line; at the start of a line a space carries them.
+                let carry = x > lineStart
+                for ch in TerminalText.sanitized(piece, carryingOrphanMarks: !carry) {
                     let cols = UnicodeProperties.terminalColumns(ofCluster: ch.unicodeScalars.lazy.map(\.value))
-                    if cols == 0 { continue }
+                    if cols == 0 {
+                        if carry { c.combine(String(ch), x: x - 1, y: y) }
+                        continue
+                    }
                     c.put(String(ch), columns: cols, x: x, y: y, style: style)
                     x += cols
                 }
