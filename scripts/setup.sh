@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev fonts-noto-cjk fonts-noto-color-emoji
+PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev libcairo2-dev fonts-noto-cjk fonts-noto-color-emoji
           fonts-dejavu-core unicode-data tmux libjemalloc-dev)
 
 missing=()
