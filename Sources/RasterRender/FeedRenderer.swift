@@ -361,12 +361,40 @@ final class CellPainter {
                 let font = p.font(ofCluster: c)
                 var pen = (box.frame.minX + xs[k]) * scale
                 for g in firstGlyph[c]..<firstGlyph[c + 1] {
+                    if glyphs.glyphID[g] == 0 {
+                        // No face maps the character: a box with its code point, as Pango draws it
+                        // (the layout measured the box's width).
+                        let scalar = String(decoding: Array(p.text.string.utf16)[p.utf16Range(ofCluster: c)], as: UTF16.self)
+                            .unicodeScalars.first?.value ?? 0xFFFD
+                        try hexBox(scalar, x: pen, advance: Double(glyphs.xAdvance[g]) * scale, baseline: baseline,
+                                   size: font.size * scale, color: ink)
+                        pen += Double(glyphs.xAdvance[g]) * scale
+                        continue
+                    }
                     let gx = pen + Double(glyphs.xOffset[g]) * scale
                     let gy = baseline - Int((Double(glyphs.yOffset[g]) * scale).rounded())
                     try drawGlyph(glyphs.glyphID[g], slot: font.slot, pixelSize: font.size * scale, x: gx, baseline: gy, color: ink)
                     pen += Double(glyphs.xAdvance[g]) * scale
                 }
             }
+        }
+    }
+
+    /// The box drawn for a character no face maps: an outline the advance wide and the digits
+    /// of its code point in two rows (4 digits in the BMP, 6 above), at size / 2.2.
+    private func hexBox(_ scalar: UInt32, x: Double, advance: Double, baseline: Int, size: Double, color: RGBA) throws(RasterRenderError) {
+        let hex = String(scalar, radix: 16, uppercase: true)
+        let digits = String(repeating: "0", count: max(0, (scalar > 0xFFFF ? 6 : 4) - hex.count)) + hex
+        let half = digits.count / 2
+        let pad = max(1, size / 16)
+        let top = Double(baseline) - size * 0.82, height = size * 0.94
+        canvas.rect(x + pad + 0.5, top + 0.5, max(1, advance - 2 * pad - 1), height - 1)
+        canvas.stroke(color, width: max(1, size / 24), roundCaps: false)
+        let mini = size / 2.2
+        for (row, text) in [String(digits.prefix(half)), String(digits.suffix(half))].enumerated() {
+            let w = try labelWidth(text, pixelSize: mini)
+            let rowBaseline = top + height / 2 + (row == 0 ? -mini * 0.12 : mini * 0.86)
+            try drawLabel(text, x: x + (advance - w) / 2, baseline: Int(rowBaseline.rounded()), pixelSize: mini, color: color)
         }
     }
 
