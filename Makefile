@@ -17,11 +17,13 @@ release: setup
 demo: release
 	@.build/release/feedlayout preview
 
-# Every test: unit, conformance, goldens, end-to-end CLI runs and the tmux-driven interactive preview.
+# Every test: unit, conformance, goldens, end-to-end CLI runs, the tmux-driven interactive preview and
+# a dependent package built against the library products (scripts/test-dependent-package.sh).
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/test-interactive.sh
+	bash scripts/test-dependent-package.sh
 
 bench: setup
 	cd benchmarks && bash run.sh

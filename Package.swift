@@ -5,7 +5,7 @@
 // Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
 //
 //   CFreeType, CHarfBuzz, CThai, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
-//   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
+//   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG, CCairo) -> feedlayout
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 import PackageDescription
 
@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "UnicodeText"),
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "FrameExport", dependencies: ["TableLayout"]),
         .target(name: "FeedPipeline", dependencies: ["StatusModel", "CellLayout", "TableLayout", "FrameExport"]),
         .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),
-        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType"]),
+        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType", "CCairo"]),
         .executableTarget(
             name: "feedlayout",
             dependencies: [

@@ -25,7 +25,9 @@ enum CLIEnvironment {
                 ?? FontSet.loadDefault()
             return TextMeasurer(fonts: fonts, retainGlyphs: retainGlyphs)
         } catch {
-            throw CLIError.input("feedlayout: \(error)")
+            // The library's message names its API; the command line's way is the flag.
+            let hint = if case .manifestMissing? = error as? TextMeasureError { " (feedlayout: --fonts DIR)" } else { "" }
+            throw CLIError.input("feedlayout: \(error)\(hint)")
         }
     }
 }
