@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Builds a small package that depends on FeedLayout's library products by path, in a temporary
 # directory, runs it, and checks what it prints against the command line's output:
+#   - the README's library example, its Package.swift and its code taken verbatim from README.md
+#     (the swift blocks between the example-manifest and example markers), run on
+#     Fixtures/feed.plist: the rows it prints for a y range are those of `feedlayout query`, and
+#     its frames.json and frames.jsonl are byte-identical to `feedlayout layout` (JSON, JSON Lines);
 #   - fonts loaded without any command-line help (FontSet.load(directory:) from a directory made
 #     by `scripts/setup.sh --fonts-to DIR`, and FontSet.loadDefault() finding the package's Fonts/);
 #   - several files loaded into one feed (FeedLoader.load(contentsOf: [URL]));
@@ -20,30 +24,42 @@ feedlayout=${FEEDLAYOUT_BIN:-$root/.build/debug/feedlayout}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/feedlayout-dependent.XXXXXX")
 [ -n "${KEEP_DEPENDENT:-}" ] || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/app/Sources/app"
+# The README's manifest depends on `.package(path: "../FeedLayout")`: a link of that name next to
+# the package makes the line work as written.
+ln -s "$root" "$work/FeedLayout"
+mkdir -p "$work/app/Sources/app" "$work/app/Sources/checks"
 
-cat > "$work/app/Package.swift" <<EOF
-// swift-tools-version:6.1
-import PackageDescription
+# The fenced swift block between README.md's markers $1:begin and $1:end.
+readme_block() {
+  python3 - "$root/README.md" "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+name = re.escape(sys.argv[2])
+m = re.search(rf"<!-- {name}:begin -->\n```swift\n(.*?)```\n<!-- {name}:end -->", text, re.S)
+if not m:
+    sys.exit(f"test-dependent-package: README.md has no swift block between its {sys.argv[2]} markers")
+sys.stdout.write(m.group(1))
+PY
+}
+readme_block example-manifest > "$work/app/Package.swift"
+readme_block example > "$work/app/Sources/app/main.swift"
 
-let package = Package(
-    name: "app",
-    dependencies: [.package(name: "FeedLayout", path: "$root")],
-    targets: [
-        .executableTarget(
-            name: "app",
-            dependencies: [
-                .product(name: "StatusModel", package: "FeedLayout"),
-                .product(name: "TextMeasure", package: "FeedLayout"),
-                .product(name: "CellLayout", package: "FeedLayout"),
-                .product(name: "TableLayout", package: "FeedLayout"),
-                .product(name: "FrameExport", package: "FeedLayout"),
-            ])
-    ]
-)
+# A second target for the checks below, appended to the README's manifest.
+cat >> "$work/app/Package.swift" <<'EOF'
+
+package.targets.append(
+    .executableTarget(
+        name: "checks",
+        dependencies: [
+            .product(name: "StatusModel", package: "FeedLayout"),
+            .product(name: "TextMeasure", package: "FeedLayout"),
+            .product(name: "CellLayout", package: "FeedLayout"),
+            .product(name: "TableLayout", package: "FeedLayout"),
+            .product(name: "FrameExport", package: "FeedLayout"),
+        ]))
 EOF
 
-cat > "$work/app/Sources/app/main.swift" <<'EOF'
+cat > "$work/app/Sources/checks/main.swift" <<'EOF'
 import CellLayout
 import Foundation
 import FrameExport
@@ -51,7 +67,7 @@ import StatusModel
 import TableLayout
 import TextMeasure
 
-// app FONTS_DIR|default FILE... : the frames of FILE... laid out as one feed at 375 pt, as JSON.
+// checks FONTS_DIR|default FILE... : the frames of FILE... laid out as one feed at 375 pt, as JSON.
 let args = CommandLine.arguments
 do {
     let fonts = args[1] == "default" ? try FontSet.loadDefault() : try FontSet.load(directory: URL(fileURLWithPath: args[1]))
@@ -60,14 +76,14 @@ do {
     let layout = try engine.layout(feed.statuses, options: FeedOptions(width: 375), retainCells: true)
     FileHandle.standardOutput.write(Data(try FrameExport.data(layout, header: FrameExportHeader(fonts: fonts))))
 } catch {
-    FileHandle.standardError.write(Data("app: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("checks: \(error)\n".utf8))
     exit(1)
 }
 EOF
 
 echo "test-dependent-package: building a dependent package in $work (path dependency)" >&2
 start=$(date +%s)
-(cd "$work/app" && "$SWIFT" build --product app --scratch-path "$work/build" 2>&1) > "$work/build.log" || {
+(cd "$work/app" && "$SWIFT" build --scratch-path "$work/build" 2>&1) > "$work/build.log" || {
   cat "$work/build.log" >&2
   echo "test-dependent-package: FAILED: the dependent package does not build" >&2
   exit 1
@@ -86,10 +102,42 @@ check "swift-argument-parser is not compiled" '! ls "$work/build/debug/ArgumentP
 fetched=$(ls "$work/build/checkouts" 2>/dev/null | tr '\n' ' ')
 echo "test-dependent-package: packages fetched: ${fetched:-none}" >&2
 
-app="$work/build/debug/app"
 corpus="$root/Fixtures"
 a="$corpus/feed.plist"
 b="$corpus/StatusInfo.plist"
+
+# The README's example, run from an empty directory (it writes frames.json and frames.jsonl there).
+mkdir "$work/run"
+(cd "$work/run" && "$work/build/debug/app" "$a") > "$work/example.txt"
+cat "$work/example.txt" >&2
+"$feedlayout" query "$a" --width 375 --y 1000:1812 > "$work/query.tsv"
+"$feedlayout" layout "$a" --width 375 > "$work/cli-one.json"
+"$feedlayout" layout "$a" --width 375 --format jsonl > "$work/cli-one.jsonl"
+same_rows() {
+  python3 - "$work/example.txt" "$work/query.tsv" <<'PY'
+import re, sys
+printed = [(int(r), int(i), float(y), float(h))
+           for r, i, y, h in re.findall(r"^row (\d+): id (\d+), y ([\d.]+), height ([\d.]+),", open(sys.argv[1]).read(), re.M)]
+lines = open(sys.argv[2]).read().splitlines()[1:]
+queried = [(int(r), int(i), float(y), float(h)) for _, r, i, y, h in (l.split("\t") for l in lines)]
+sys.exit(0 if printed and printed == queried else 1)
+PY
+}
+check "README example: the rows of 1000..<1812 are those of feedlayout query" 'same_rows'
+same_total() {
+  python3 - "$work/example.txt" "$work/cli-one.json" <<'PY'
+import json, re, sys
+m = re.match(r"(\d+) rows, ([\d.]+) pt$", open(sys.argv[1]).readline().strip())
+d = json.load(open(sys.argv[2]))
+sys.exit(0 if m and (int(m[1]), float(m[2])) == (d["rowCount"], float(d["contentHeight"])) else 1)
+PY
+}
+check "README example: the row count and height are those of feedlayout layout" 'same_total'
+check "README example: frames.json is byte-identical to feedlayout layout" 'cmp -s "$work/run/frames.json" "$work/cli-one.json"'
+check "README example: frames.jsonl (FrameExportJob) is byte-identical to feedlayout layout --format jsonl" \
+  'cmp -s "$work/run/frames.jsonl" "$work/cli-one.jsonl"'
+
+app="$work/build/debug/checks"
 "$root/scripts/setup.sh" --fonts-to "$work/fonts" 2>/dev/null
 "$app" "$work/fonts" "$a" "$b" > "$work/app.json"
 "$feedlayout" layout "$a" "$b" --width 375 > "$work/cli.json"
