@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SETUP := scripts/setup.sh
 
-.PHONY: setup build release demo test test-interactive bench sanitize fuzz clean
+.PHONY: setup build release demo test test-interactive bench sanitize fuzz docs clean
 
 setup:
 	@bash $(SETUP)
@@ -37,6 +37,11 @@ sanitize: setup
 
 fuzz: setup
 	bash scripts/fuzz.sh
+
+# DocC archives of the six library products in .build/docs/ (swift-docc-plugin); fails on any
+# DocC warning.
+docs: setup
+	bash scripts/docs.sh
 
 clean:
 	rm -rf .build .build-*

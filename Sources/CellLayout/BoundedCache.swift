@@ -51,7 +51,9 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     public let budgetBytes: Int
     private let size: @Sendable (Value) -> Int
 
-    /// - Parameter size: the bytes an entry holds (key and value).
+    /// - Parameters:
+    ///   - budgetBytes: the bound of the entries' bytes (0 keeps nothing).
+    ///   - size: the bytes an entry holds (key and value).
     public init(budgetBytes: Int, size: @escaping @Sendable (Value) -> Int) {
         self.budgetBytes = budgetBytes
         self.size = size

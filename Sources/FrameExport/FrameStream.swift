@@ -96,11 +96,17 @@ public struct FrameStream: Sendable {
     private let widthPixels: Int64
 
     /// - Parameters:
+    ///   - options: the layout's options (width, style, scale, line limit, table style).
+    ///   - header: the generator and fonts written at the top of the document.
+    ///   - format: one JSON document, or JSON Lines.
     ///   - rows: the rows written (feed row indices); nil writes every row.
-    ///   - rowOrigin, yOrigin: the index and y (points, on the pixel grid) of the first row appended,
-    ///     for a stream that writes a part of a feed whose rows above were laid out elsewhere (one
-    ///     partition of a distributed export): its rows are then byte-identical to the same rows of
-    ///     the whole feed's stream, and its totals (`rowCount`, `contentHeight`) count the rows above.
+    ///   - isNested: the document is one of several layouts inside a `{"layouts": [...]}` wrapper
+    ///     (no header of its own).
+    ///   - rowOrigin: the index of the first row appended, for a stream that writes a part of a
+    ///     feed whose rows above were laid out elsewhere (one partition of a distributed export):
+    ///     its rows are then byte-identical to the same rows of the whole feed's stream, and its
+    ///     totals (`rowCount`, `contentHeight`) count the rows above.
+    ///   - yOrigin: the y (points, on the pixel grid) of the first row appended, for the same use.
     /// - Throws: `.invalidOptions` when `options.validate()` fails.
     public init(
         options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
@@ -166,7 +172,10 @@ public struct FrameStream: Sendable {
     }
 
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
-    /// - Parameter threads: workers that encode slices of the batch (the output does not depend on it).
+    /// - Parameters:
+    ///   - cells: the next rows' cells.
+    ///   - threads: workers that encode slices of the batch (the output does not depend on it).
+    ///   - out: the bytes are appended to it.
     /// - Complexity: O(total size of the cells), divided over the workers.
     public mutating func append(_ cells: [CellLayout], threads: Int = 1, into out: inout [UInt8]) {
         append(cells[...], threads: threads, into: &out)

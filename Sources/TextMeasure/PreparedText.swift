@@ -237,10 +237,14 @@ public struct PreparedTextBuilder {
 
     /// Appends a cluster that ends at UTF-16 offset `end`.
     /// - Parameters:
+    ///   - end: the UTF-16 offset where the cluster ends.
+    ///   - advance: its advance in points.
+    ///   - font: the face and size it was measured in.
     ///   - breakAfter: a line may break after it.
     ///   - mandatoryAfter: a line must break after it (it ends with a hard break character).
     ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
     ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
+    ///   - attachment: it is an inline object (U+FFFC standing for an attachment).
     public mutating func appendCluster(
         end: Int, advance: Double, font: RunFont,
         breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,

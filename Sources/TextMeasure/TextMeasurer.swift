@@ -42,6 +42,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     package let shapesWholeRuns: Bool
 
     /// - Parameters:
+    ///   - fonts: the loaded pinned fonts (share one `FontSet` per process).
+    ///   - retainGlyphs: keep glyph ids and positions in prepared texts (renderers need them).
     ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
     ///   - preparedCacheBudgetBytes: bound of the prepared-text cache (default 64 MiB; 0 disables it).
     public convenience init(

@@ -509,7 +509,7 @@ private struct Parser {
         }
     }
 
-    func hex4(at at: Int) throws(JSONTape.SyntaxError) -> UInt32 {
+    func hex4(at: Int) throws(JSONTape.SyntaxError) -> UInt32 {
         guard at + 4 <= n else { throw fail("unterminated \\u escape") }
         var v: UInt32 = 0
         for k in 0..<4 {
