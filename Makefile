@@ -17,9 +17,11 @@ release: setup
 demo: release
 	@.build/release/feedlayout preview
 
-# Every test: unit, conformance, goldens, end-to-end CLI runs, the tmux-driven interactive preview and
-# a dependent package built against the library products (scripts/test-dependent-package.sh).
+# Every test: the documents' check (scripts/check-docs.sh), unit, conformance, goldens, end-to-end CLI
+# runs, the tmux-driven interactive preview and a dependent package built against the library
+# products from the README's example (scripts/test-dependent-package.sh).
 test: setup
+	bash scripts/check-docs.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/test-interactive.sh
