@@ -200,7 +200,7 @@ public struct GlyphStorage: Sendable, Equatable {
 
 /// Builds a `PreparedText` cluster by cluster. Measurers (the real one and test fakes) use it, so
 /// both produce values the same layout code reads.
-public struct PreparedTextBuilder {
+package struct PreparedTextBuilder {
     private var prepared: PreparedText
     private var lastRef: UInt16 = 0
     /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
@@ -208,7 +208,7 @@ public struct PreparedTextBuilder {
     private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
-    public init(text: AttributedText, baseFont: RunFont) {
+    package init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
         // Room for the base font and the few a text adds (emoji, links, bold): one allocation.
@@ -241,7 +241,7 @@ public struct PreparedTextBuilder {
     ///   - mandatoryAfter: a line must break after it (it ends with a hard break character).
     ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
     ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
-    public mutating func appendCluster(
+    package mutating func appendCluster(
         end: Int, advance: Double, font: RunFont,
         breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
         lineSeparator: Bool = false, attachment: Bool = false
@@ -309,7 +309,7 @@ public struct PreparedTextBuilder {
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    public consuming func finish() -> PreparedText { prepared }
+    package consuming func finish() -> PreparedText { prepared }
 }
 
 extension PreparedText {

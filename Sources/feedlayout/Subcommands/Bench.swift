@@ -1,5 +1,6 @@
 import ArgumentParser
 import CellLayout
+import FeedLayoutSupport
 import Dispatch
 import FeedPipeline
 import Foundation
