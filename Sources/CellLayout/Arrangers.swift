@@ -68,7 +68,7 @@ func label(
     return makeTextBox(prepared, l, frame: frame, grid: grid)
 }
 
-// MARK: - classic (spec section 1)
+// MARK: - classic (docs/cell-spec.md, section 1)
 
 struct ClassicArranger {
     let shared: Shared<ClassicParts>
@@ -138,7 +138,7 @@ struct ClassicArranger {
     }
 }
 
-// MARK: - stacked (spec section 2)
+// MARK: - stacked (docs/cell-spec.md, section 2)
 
 struct StackedArranger {
     let shared: Shared<StackedParts>

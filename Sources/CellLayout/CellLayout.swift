@@ -328,7 +328,7 @@ public struct PictureFrame: Sendable, Equatable {
     public var badge: ImageFrame?
 }
 
-/// A picture grid (one to nine pictures, spec section 2).
+/// A picture grid (one to nine pictures, docs/cell-spec.md section 2).
 public struct PictureGridLayout: Sendable, Equatable {
     /// The bounding frame of the pictures.
     public var frame: Rect
