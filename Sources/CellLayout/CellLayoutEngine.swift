@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 import StatusModel
 import TextMeasure
@@ -26,7 +27,13 @@ public struct CellLayoutEngine: Sendable {
     /// preparing a status again (another width, another table, a reload that changed nothing)
     /// costs a hash of the status and a lookup. Bounded by bytes with LRU eviction, thread-safe,
     /// counted; shared by copies of this engine. A budget of 0 turns it off.
-    public let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+    package let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+
+    /// Counters of the prepared-cell cache.
+    public var preparedCellStatistics: CacheStatistics { CacheStatistics(preparedCells.statistics) }
+
+    /// Empties the prepared-cell cache (its counters are kept).
+    public func removeCachedPreparedCells() { preparedCells.removeAll() }
 
     /// Default bound of the prepared-cell cache: 256 MiB, about 60 000 corpus cells.
     public static let defaultPreparedCellBudgetBytes = 256 << 20

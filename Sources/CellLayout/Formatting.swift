@@ -1,6 +1,6 @@
 import Foundation
 
-/// Toolbar count labels (spec section 2): a zero count shows the button's word, counts up to
+/// Toolbar count labels (docs/cell-spec.md, section 2): a zero count shows the button's word, counts up to
 /// 9 999 as is, then whole ten-thousands ("N万"), from 10 000 000 whole ten-millions ("N千万").
 package enum CountFormat {
     /// The label of a toolbar button with `count`; `word` is shown for zero (and negative) counts.
@@ -23,7 +23,7 @@ package enum CountFormat {
     }
 }
 
-/// Relative time of a status (spec section 2), computed against a given `now` in a fixed UTC
+/// Relative time of a status (docs/cell-spec.md, section 2), computed against a given `now` in a fixed UTC
 /// offset, so results never depend on the wall clock or the machine's time zone.
 ///
 /// Under 10 minutes "刚刚" (also for dates in the future); under an hour "N分钟前"; the same day

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FeedLayoutSupport
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -6,10 +7,10 @@ import Darwin
 import StatusModel
 import TextMeasure
 
-// Status text → attributed text with entities (spec section 2).
+// Status text → attributed text with entities (docs/cell-spec.md, section 2).
 //
 // Design. The text is split into pieces over its UTF-8 bytes, one entity kind at a time and in
-// the spec's priority order: short URLs (from `url_struct`), `#topic#` (from `topic_struct`),
+// the priority order of docs/cell-spec.md: short URLs (from `url_struct`), `#topic#` (from `topic_struct`),
 // @mentions (`@[-_a-zA-Z0-9\u4E00-\u9FA5]+`), then emoticon codes (`\[[^ \[\]]+?\]` naming a known
 // emoticon). Each pass only looks inside the plain pieces the previous passes left, so entities
 // never overlap. The matchers are written by hand over bytes (no regular expressions): the ASCII

@@ -200,14 +200,14 @@ final class CellPainter {
         if let c = cell.card { try card(c, background: color(palette.fill[.cardBackground] ?? 0xF7F7F7)) }
         if let tag = cell.tag {
             if let i = tag.icon {
-                icon(tag.isPlace ? .pin : .topic, in: i, ink: color(palette.color(tag.label.text.prepared.text.baseAttributes.role)))
+                icon(tag.isPlace ? .pin : .topic, in: i, ink: color(palette.color(tag.label.prepared.text.baseAttributes.role)))
             }
             try text(tag.label)
         }
         if let bar = cell.toolbar {
             hairline(y: bar.frame.minY, from: bar.frame.minX, to: bar.frame.maxX, RenderColors.separator)
             for b in bar.buttons {
-                let role = b.label.text.prepared.text.baseAttributes.role
+                let role = b.label.prepared.text.baseAttributes.role
                 let ink = color(palette.color(role))
                 let kind: Icon = switch b.kind {
                 case .repost: .repost
@@ -326,7 +326,7 @@ final class CellPainter {
     /// glyph at its shaped offset, in its run's colour and from the face the layout measured it
     /// in; inline objects and the read-more token.
     private func text(_ box: TextBox) throws(RasterRenderError) {
-        let p = box.text.prepared
+        let p = box.prepared
         let emoticons = box.entities.filter { $0.kind == .emoticon }
         for a in box.attachments {
             if a.name == "link-icon" {

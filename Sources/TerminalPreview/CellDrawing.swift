@@ -196,7 +196,7 @@ struct CellDrawer {
     private mutating func text(_ box: TextBox, top: Int, into c: inout Canvas) -> Int? {
         let layout = box.layout
         guard let firstLine = layout.lines.first else { return nil }
-        let prepared = box.text.prepared
+        let prepared = box.prepared
         let attributed = prepared.text
         let x0 = scale.column(ofX: box.frame.minX)
         let first = top + scale.line(ofY: box.frame.minY + (firstLine.top + firstLine.bottom) / 2)

@@ -200,7 +200,7 @@ public struct GlyphStorage: Sendable, Equatable {
 
 /// Builds a `PreparedText` cluster by cluster. Measurers (the real one and test fakes) use it, so
 /// both produce values the same layout code reads.
-public struct PreparedTextBuilder {
+package struct PreparedTextBuilder {
     private var prepared: PreparedText
     private var lastRef: UInt16 = 0
     /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
@@ -208,7 +208,7 @@ public struct PreparedTextBuilder {
     private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
-    public init(text: AttributedText, baseFont: RunFont) {
+    package init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
         // Room for the base font and the few a text adds (emoji, links, bold): one allocation.
@@ -245,7 +245,7 @@ public struct PreparedTextBuilder {
     ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
     ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
     ///   - attachment: it is an inline object (U+FFFC standing for an attachment).
-    public mutating func appendCluster(
+    package mutating func appendCluster(
         end: Int, advance: Double, font: RunFont,
         breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
         lineSeparator: Bool = false, attachment: Bool = false
@@ -313,7 +313,7 @@ public struct PreparedTextBuilder {
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    public consuming func finish() -> PreparedText { prepared }
+    package consuming func finish() -> PreparedText { prepared }
 }
 
 extension PreparedText {

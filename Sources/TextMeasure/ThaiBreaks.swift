@@ -1,4 +1,5 @@
 internal import CThai
+import FeedLayoutSupport
 import UnicodeText
 
 /// Line breaks inside Thai words, found with libthai's dictionary.

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import ArgumentParser
 import Foundation
 import CellLayout

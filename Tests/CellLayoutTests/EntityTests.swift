@@ -110,7 +110,7 @@ final class EntityTests: XCTestCase {
     /// right, within the range only, on seeded random texts over a small alphabet (so that
     /// overlapping and repeated needles such as "aa" in "aaaa" come up often).
     func testFindAllMatchesAByteScan() {
-        var rng = SeededRandom(seed: 0x51AB)
+        var rng = SplitMix64(seed: 0x51AB)
         func next() -> Int { Int(rng.next() % 1_000_000) }
         let alphabet: [UInt8] = [0x61, 0x62, 0x23, 0xE4]  // a b # and a lead byte
         func reference(_ needle: [UInt8], _ s: [UInt8], _ range: Range<Int>) -> [Range<Int>] {

@@ -204,7 +204,7 @@ final class DrawingTests: XCTestCase {
             $0.retweetedStatus = nil
         }
         let text = try XCTUnwrap(r.cells[0].text)
-        let p = text.text.prepared
+        let p = text.prepared
         let offset = Array(text.string.utf16).firstIndex(of: 0x2727)!
         let c = p.cluster(containing: offset)
         XCTAssertEqual(p.font(ofCluster: c).slot, .fallback, "✧ was not measured in DejaVu Sans")
@@ -241,7 +241,7 @@ final class DrawingTests: XCTestCase {
                 boxes += [cell.source, cell.text, cell.retweet?.text, cell.card?.text, cell.retweet?.card?.text, cell.tag?.label,
                           cell.titleBar?.label].compactMap { $0 }
                 for box in boxes {
-                    let p = box.text.prepared
+                    let p = box.prepared
                     guard let glyphs = p.glyphs else { continue }
                     texts += 1
                     let units = Array(box.string.utf16)
@@ -276,7 +276,7 @@ final class DrawingTests: XCTestCase {
             $0.retweetedStatus = nil
         }, scale: 3)
         let text = try XCTUnwrap(r.cells[0].text)
-        let p = text.text.prepared
+        let p = text.prepared
         let c = p.cluster(containing: 1)
         let glyphs = try XCTUnwrap(p.glyphs)
         XCTAssertEqual(zip(glyphs.cluster, glyphs.glyphID).first { Int($0.0) == c }?.1, 0)

@@ -22,9 +22,9 @@ import Glibc
 #endif
 
 /// Writes all of `bytes` to a file descriptor, retrying short writes and EINTR.
-public enum DescriptorOutput {
+package enum DescriptorOutput {
     /// - Throws: `.unwritable(file: name, …)` with the system's reason.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, name: String) throws(StatusModelError) {
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, name: String) throws(StatusModelError) {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
@@ -39,7 +39,7 @@ public enum DescriptorOutput {
         }
     }
 
-    public static func write(_ bytes: [UInt8], to fd: Int32, name: String) throws(StatusModelError) {
+    package static func write(_ bytes: [UInt8], to fd: Int32, name: String) throws(StatusModelError) {
         // (A typed-throws closure here crashes the 6.3 compiler: the error is carried out instead.)
         let failure: StatusModelError? = bytes.withUnsafeBytes { b in
             do throws(StatusModelError) { try write(b, to: fd, name: name) } catch { return error }
@@ -48,26 +48,26 @@ public enum DescriptorOutput {
         if let failure { throw failure }
     }
 
-    public static func write(_ data: Data, to fd: Int32, name: String) throws(StatusModelError) {
+    package static func write(_ data: Data, to fd: Int32, name: String) throws(StatusModelError) {
         try write([UInt8](data), to: fd, name: name)
     }
 
     /// Standard output, for errors: `<stdout>`.
-    public static let standardOutputName = "<stdout>"
+    package static let standardOutputName = "<stdout>"
 
     /// Writes to standard output (file descriptor 1).
-    public static func writeStandardOutput(_ bytes: [UInt8]) throws(StatusModelError) {
+    package static func writeStandardOutput(_ bytes: [UInt8]) throws(StatusModelError) {
         try write(bytes, to: 1, name: standardOutputName)
     }
 
-    public static func writeStandardOutput(_ data: Data) throws(StatusModelError) {
+    package static func writeStandardOutput(_ data: Data) throws(StatusModelError) {
         try write([UInt8](data), to: 1, name: standardOutputName)
     }
 }
 
 /// Writes one output file: atomically for regular files, directly for devices and pipes (see the
 /// file comment). Drop it uncommitted and nothing changes at the destination.
-public final class AtomicFileWriter {
+package final class AtomicFileWriter {
     private let fd: Int32
     /// The temporary file, nil when writing directly.
     private let tempPath: String?
@@ -80,7 +80,7 @@ public final class AtomicFileWriter {
 
     /// - Throws: `.unwritable` for a directory, a file the user may not write, or a directory
     ///   where no temporary file can be created.
-    public init(url: URL) throws(StatusModelError) {
+    package init(url: URL) throws(StatusModelError) {
         let path = url.path
         name = url.lastPathComponent
         var st = stat()
@@ -130,16 +130,16 @@ public final class AtomicFileWriter {
         }
     }
 
-    public func write(_ data: Data) throws(StatusModelError) {
+    package func write(_ data: Data) throws(StatusModelError) {
         try DescriptorOutput.write(data, to: fd, name: name)
     }
 
-    public func write(_ bytes: [UInt8]) throws(StatusModelError) {
+    package func write(_ bytes: [UInt8]) throws(StatusModelError) {
         try DescriptorOutput.write(bytes, to: fd, name: name)
     }
 
     /// Flushes and renames the temporary file over the destination (closes a direct output).
-    public func commit() throws(StatusModelError) {
+    package func commit() throws(StatusModelError) {
         guard !committed else { return }
         if let tempPath {
             if fsync(fd) != 0 && errno != EINVAL {

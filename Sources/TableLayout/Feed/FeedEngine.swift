@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import CellLayout
 import Dispatch
 import Foundation
@@ -62,12 +63,19 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Thread-safety: `Sendable`; every method MAY be called concurrently.
 public final class FeedEngine: Sendable {
     public let cellEngine: CellLayoutEngine
-    public let layouts: BoundedCache<CellKey, CellLayout>
+    /// Cell layouts by content, width, scale and line limit.
+    package let layouts: BoundedCache<CellKey, CellLayout>
+    /// Counters of the cell-layout cache.
+    public var layoutCacheStatistics: CacheStatistics { CacheStatistics(layouts.statistics) }
+    /// Empties the cell-layout cache (its counters are kept); prepared cells stay cached.
+    public func removeCachedLayouts() { layouts.removeAll() }
     /// The default bound of the cell-layout cache. (It was 256 MiB while `CellLayout.residentBytes`
     /// counted ~1.1 KB too little per cell; 384 MiB holds as many cells, in the same real memory.)
     public static let defaultLayoutBudgetBytes = 384 << 20
     /// The prepared-cell cache: the cell engine's.
-    public var preparedCells: BoundedCache<PreparedKey, PreparedCell> { cellEngine.preparedCells }
+    package var preparedCells: BoundedCache<PreparedKey, PreparedCell> { cellEngine.preparedCells }
+    /// Counters of the prepared-cell cache (the cell engine's).
+    public var preparedCellStatistics: CacheStatistics { cellEngine.preparedCellStatistics }
 
     /// - Parameters:
     ///   - cellEngine: prepares and arranges the cells (its prepared-cell cache is shared unless
