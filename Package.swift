@@ -54,7 +54,7 @@ let package = Package(
             ],
             // jemalloc replaces glibc's malloc in the command (not in the libraries): its
             // per-thread caches take the export on 2 threads from 1.5-1.9x to 1.9x the one-thread
-            // speed and cut 5-10 % of its CPU time (benchmarks/README.md, "Pipeline").
+            // speed and cut 5-10 % of its CPU time (benchmarks/README.md, "End-to-end jobs").
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         .target(name: "_LayoutTestSupport", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel"]),
