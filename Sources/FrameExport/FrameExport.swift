@@ -10,37 +10,35 @@ public enum FrameExport {
     /// The version of the document format; bumped on any incompatible change of the schema.
     public static let schemaVersion = 1
 
-    /// The export of a laid-out feed (its cells retained), in `format`.
+    /// The export of a laid-out feed with its cells, in `format`.
     ///
     /// - Parameters:
-    ///   - layout: a feed laid out with `retainCells: true`.
+    ///   - feed: a feed laid out with its cells (`FeedEngine.layoutCells`).
     ///   - header: the generator and fonts written at the top of the document.
     ///   - format: one JSON document, or JSON Lines.
     ///   - rows: the rows written (nil: all); y offsets and the content height stay the whole feed's.
     ///   - threads: encoding workers; the bytes do not depend on it.
-    /// - Throws: `.cellsNotRetained` when `layout.cells` is nil.
     /// - Complexity: O(size of the output).
     public static func data(
-        _ layout: FeedLayout, header: FrameExportHeader, format: FrameFormat = .json, rows: Range<Int>? = nil, threads: Int = 1
+        _ feed: FeedCells, header: FrameExportHeader, format: FrameFormat = .json, rows: Range<Int>? = nil, threads: Int = 1
     ) throws(FrameExportError) -> [UInt8] {
-        try data([layout], header: header, format: format, rows: rows, threads: threads)
+        try data([feed], header: header, format: format, rows: rows, threads: threads)
     }
 
     /// The export of several layouts of the same feed (one per width). In JSON, one layout is the
     /// root document itself; several are wrapped in `{"schemaVersion", "generator", "layouts": [...]}`.
     /// In JSON Lines the layouts' rows follow each other, each line naming its width.
     public static func data(
-        _ layouts: [FeedLayout], header: FrameExportHeader, format: FrameFormat = .json, rows: Range<Int>? = nil, threads: Int = 1
+        _ feeds: [FeedCells], header: FrameExportHeader, format: FrameFormat = .json, rows: Range<Int>? = nil, threads: Int = 1
     ) throws(FrameExportError) -> [UInt8] {
         var out: [UInt8] = []
-        let nested = format == .json && layouts.count > 1
+        let nested = format == .json && feeds.count > 1
         if nested { beginLayouts(header: header, into: &out) }
-        for (i, layout) in layouts.enumerated() {
-            guard let cells = layout.cells else { throw .cellsNotRetained }
+        for (i, feed) in feeds.enumerated() {
             if nested && i > 0 { separateLayouts(into: &out) }
-            var stream = try FrameStream(options: layout.options, header: header, format: format, rows: rows, isNested: nested)
+            var stream = try FrameStream(options: feed.layout.options, header: header, format: format, rows: rows, isNested: nested)
             stream.begin(into: &out)
-            stream.append(cells, threads: threads, into: &out)
+            stream.append(feed.cells, threads: threads, into: &out)
             stream.finish(into: &out)
         }
         if nested { endLayouts(into: &out) }

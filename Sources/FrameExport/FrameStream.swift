@@ -60,13 +60,10 @@ public struct FrameExportHeader: Sendable, Equatable {
 public enum FrameExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The layout options cannot be exported (invalid width or scale).
     case invalidOptions(String)
-    /// The feed layout was computed without `retainCells`, so it has no frames to write.
-    case cellsNotRetained
 
     public var description: String {
         switch self {
         case .invalidOptions(let m): return "cannot export: \(m)"
-        case .cellsNotRetained: return "cannot export: the feed layout did not retain its cells (layout with retainCells: true)"
         }
     }
 }

@@ -43,11 +43,11 @@ final class FeedPipelineTests: XCTestCase {
         for format in [FrameFormat.json, .jsonl] {
             // The reference: the whole feed laid out at once and written by FrameExport's stream.
             let options = FeedOptions(width: 375)
-            let layout = try FeedEngine(cellEngine: CellLayoutEngine(measurer: Self.measurer)).layout(statuses, options: options, threads: 1)
+            let layout = try FeedEngine(cellEngine: CellLayoutEngine(measurer: Self.measurer)).layoutCells(statuses, options: options, threads: 1)
             var reference: [UInt8] = []
             var stream = try FrameStream(options: options, header: header, format: format)
             stream.begin(into: &reference)
-            stream.append(layout.cells!, into: &reference)
+            stream.append(layout.cells, into: &reference)
             stream.finish(into: &reference)
             for (threads, batchBytes, batchStatuses) in [(1, 1 << 20, 512), (2, 4096, 7), (3, 50_000, 100), (8, 1000, 1)] {
                 var job = FrameExportJob(inputs: [url.path], format: format, threads: threads, header: header)

@@ -89,7 +89,7 @@ final class FrameExportTests: XCTestCase {
     func testValidatorRejectsWhatTheSchemaForbids() throws {
         let v = try validator()
         let statuses = try Array(fixture("feed.plist").prefix(2))
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 375))
+        let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 375))
         let good = try JSONParser.parse(FrameExport.data(layout, header: header()))
         XCTAssertEqual(v.errors(good), [])
         guard case .object(var root) = good else { return XCTFail("root is not an object") }
@@ -124,7 +124,7 @@ final class FrameExportTests: XCTestCase {
             for style in [CellStyle.weibo, .classic] {
                 for (width, scale) in [(320.0, 2.0), (375, 3), (414, 2), (768, 1)] {
                     let options = FeedOptions(width: width, style: style, scale: scale, maxTextLines: width == 320 ? 3 : 0)
-                    let layout = try engine.layout(statuses, options: options, threads: 2)
+                    let layout = try engine.layoutCells(statuses, options: options, threads: 2)
                     let context = "\(name) \(style.name) \(width)@\(scale)"
                     let docs = try checkExport(FrameExport.data(layout, header: header), format: .json, scale: scale, context)
                     XCTAssertEqual(docs.first?["sections"]?.array?.first?["rows"]?.array?.count, statuses.count, context)
@@ -141,15 +141,15 @@ final class FrameExportTests: XCTestCase {
         let engine = try engine()
         let v = try validator()
         for style in [CellStyle.weibo, .classic] {
-            let layouts = try [320.0, 414].map { try engine.layout(statuses, options: FeedOptions(width: $0, style: style, maxTextLines: 4), threads: 2) }
+            let layouts = try [320.0, 414].map { try engine.layoutCells(statuses, options: FeedOptions(width: $0, style: style, maxTextLines: 4), threads: 2) }
             let docs = try checkExport(FrameExport.data(layouts, header: header()), format: .json, scale: 2, "corpus \(style.name)", validator: v)
             XCTAssertEqual(docs.first?["layouts"]?.array?.count, 2)
         }
         // The JSON Lines row form too, and the classic plist fixture (member badges, which the
         // Weibo corpus does not have) in both forms.
-        let weibo = try engine.layout(statuses, options: FeedOptions(width: 375))
+        let weibo = try engine.layoutCells(statuses, options: FeedOptions(width: 375))
         try checkExport(FrameExport.data(weibo, header: header(), format: .jsonl), format: .jsonl, scale: 2, "corpus jsonl", validator: v)
-        let classic = try engine.layout(fixture("StatusInfo.plist"), options: FeedOptions(width: 375, style: .classic))
+        let classic = try engine.layoutCells(fixture("StatusInfo.plist"), options: FeedOptions(width: 375, style: .classic))
         for format in FrameFormat.allCases {
             try checkExport(FrameExport.data(classic, header: header(), format: format), format: format, scale: 2, "classic \(format)", validator: v)
         }
@@ -169,7 +169,7 @@ final class FrameExportTests: XCTestCase {
         for threads in [1, 2, 4] {
             // A fresh engine per run: nothing is shared but the measurer.
             let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: m))
-            let layout = try engine.layout(statuses, options: FeedOptions(width: 375, maxTextLines: 5), threads: threads, chunkSize: 16)
+            let layout = try engine.layoutCells(statuses, options: FeedOptions(width: 375, maxTextLines: 5), threads: threads, chunkSize: 16)
             outputs.append(try FrameExport.data(layout, header: header, threads: threads))
             outputs.append(try FrameExport.data(layout, header: header, format: .jsonl, threads: threads))
         }
@@ -182,7 +182,7 @@ final class FrameExportTests: XCTestCase {
 
     func testStreamingInBatchesGivesTheSameBytes() throws {
         let statuses = try fixture("feed.plist") + fixture("StatusInfo.plist")
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 375, style: .classic))
+        let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 375, style: .classic))
         let header = try header()
         for format in FrameFormat.allCases {
             for rows: Range<Int>? in [nil, 5..<17] {
@@ -192,7 +192,7 @@ final class FrameExportTests: XCTestCase {
                 var out: [UInt8] = []
                 stream.begin(into: &out)
                 var start = 0
-                let cells = layout.cells!
+                let cells = layout.cells
                 while start < cells.count {
                     let end = min(cells.count, start + Int(rng.next() % 9))
                     stream.append(cells[start..<end], threads: 2, into: &out)
@@ -208,7 +208,7 @@ final class FrameExportTests: XCTestCase {
 
     func testRoundTripMatchesInMemoryLayout() throws {
         let statuses = try fixture("feed.plist")
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 390, scale: 3, maxTextLines: 1))
+        let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 390, scale: 3, maxTextLines: 1))
         let data = Data(try FrameExport.data(layout, header: header()))
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(root["contentHeight"] as? Double ?? -1, layout.contentHeight, accuracy: 0.0011)
@@ -252,10 +252,10 @@ final class FrameExportTests: XCTestCase {
         }
         var truncatedSeen = false
         for (i, row) in rows.enumerated() {
-            let cell = layout.cells![i]
+            let cell = layout.cells[i]
             XCTAssertEqual(row["row"] as? Int, i)
             XCTAssertEqual((row["id"] as? NSNumber)?.int64Value, cell.statusID)
-            XCTAssertEqual(row["y"] as? Double ?? -1, layout.y(ofRow: i), accuracy: 0.0011)
+            XCTAssertEqual(row["y"] as? Double ?? -1, layout.layout.y(ofRow: i), accuracy: 0.0011)
             XCTAssertEqual(row["height"] as? Double ?? -1, cell.height, accuracy: 0.0011)
             XCTAssertEqual(row["truncated"] as? Bool, cell.isTextTruncated)
             truncatedSeen = truncatedSeen || cell.isTextTruncated
@@ -293,12 +293,12 @@ final class FrameExportTests: XCTestCase {
 
     func testGroupedTablePlacesRowsLikeTheGeometry() throws {
         let statuses = try fixture("StatusInfo.plist")
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 414, scale: 3, tableStyle: .grouped))
+        let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 414, scale: 3, tableStyle: .grouped))
         let root = try JSONParser.parse(FrameExport.data(layout, header: header()))
         let section = try XCTUnwrap(root["sections"]?.array?.first)
         let rows = try XCTUnwrap(section["rows"]?.array)
         for (i, row) in rows.enumerated() {
-            XCTAssertEqual(row["y"]?.double ?? -1, layout.y(ofRow: i), accuracy: 0.0011)
+            XCTAssertEqual(row["y"]?.double ?? -1, layout.layout.y(ofRow: i), accuracy: 0.0011)
         }
         func rect(_ v: JSONValue?) -> [Double] { v?.array?.compactMap(\.double) ?? [] }
         let h = layout.geometry.rectForHeader(inSection: 0), f = layout.geometry.rectForFooter(inSection: 0)
@@ -312,7 +312,7 @@ final class FrameExportTests: XCTestCase {
 
     func testRowRangeWritesThoseRowsWithWholeFeedOffsets() throws {
         let statuses = try fixture("feed.plist")
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 375))
+        let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 375))
         let header = try header()
         let all = try JSONParser.parse(FrameExport.data(layout, header: header))
         let part = try JSONParser.parse(FrameExport.data(layout, header: header, rows: 3..<7))
@@ -333,7 +333,7 @@ final class FrameExportTests: XCTestCase {
     func testJSONLinesAreTheDocumentRowsWithTheirWidth() throws {
         let statuses = try fixture("feed.plist")
         let engine = try engine()
-        let layouts = try [320.0, 414].map { try engine.layout(statuses, options: FeedOptions(width: $0)) }
+        let layouts = try [320.0, 414].map { try engine.layoutCells(statuses, options: FeedOptions(width: $0)) }
         let header = try header()
         let lines = try checkExport(FrameExport.data(layouts, header: header, format: .jsonl), format: .jsonl, scale: 2, "jsonl")
         XCTAssertEqual(lines.count, 2 * statuses.count)
@@ -353,18 +353,15 @@ final class FrameExportTests: XCTestCase {
     func testGoldenRows() throws {
         let engine = try engine()
         let header = FrameExportHeader(generatorVersion: "golden", manifest: try measurer().fonts.manifest)
-        let weibo = try engine.layout(fixture("feed.plist"), options: FeedOptions(width: 375, maxTextLines: 4))
+        let weibo = try engine.layoutCells(fixture("feed.plist"), options: FeedOptions(width: 375, maxTextLines: 4))
         assertGolden(String(decoding: try FrameExport.data(weibo, header: header, rows: 0..<3), as: UTF8.self), named: "weibo-feed-375-rows-0-3.json")
-        let classic = try engine.layout(fixture("StatusInfo.plist"), options: FeedOptions(width: 320, style: .classic, scale: 3))
+        let classic = try engine.layoutCells(fixture("StatusInfo.plist"), options: FeedOptions(width: 320, style: .classic, scale: 3))
         assertGolden(
             String(decoding: try FrameExport.data(classic, header: header, format: .jsonl, rows: 0..<2), as: UTF8.self),
             named: "classic-StatusInfo-320@3-rows-0-2.jsonl")
     }
 
-    func testUnretainedCellsAndInvalidOptionsAreErrors() throws {
-        let statuses = try fixture("StatusInfo.plist")
-        let layout = try engine().layout(statuses, options: FeedOptions(width: 375), retainCells: false)
-        XCTAssertThrowsError(try FrameExport.data(layout, header: header())) { XCTAssertEqual($0 as? FrameExportError, .cellsNotRetained) }
+    func testInvalidOptionsAreErrors() throws {
         XCTAssertThrowsError(try FrameStream(options: FeedOptions(width: -1), header: header(), format: .json)) {
             guard case .invalidOptions = $0 as? FrameExportError else { return XCTFail("\($0)") }
         }

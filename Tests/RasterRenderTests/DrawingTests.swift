@@ -299,13 +299,13 @@ final class DrawingTests: XCTestCase {
     func testSameRowsGiveIdenticalPNGBytesOnAnyThread() throws {
         let (fonts, engine) = try Shared.require()
         let statuses = try Shared.demoStatuses()
-        let feed = try engine.layout(statuses, options: FeedOptions(width: 375), retainCells: true)
-        let cells = feed.cells!
+        let feed = try engine.layoutCells(statuses, options: FeedOptions(width: 375))
+        let cells = feed.cells
         let renderer = FeedRenderer(fonts: fonts)
-        let reference = try PNGCodec.encode(try renderer.render(feed: feed, rows: 0..<4) { cells[$0] })
+        let reference = try PNGCodec.encode(try renderer.render(feed: feed.layout, rows: 0..<4) { cells[$0] })
         let results = Locked([Data?](repeating: nil, count: 4))
         DispatchQueue.concurrentPerform(iterations: 4) { i in
-            let png = try? PNGCodec.encode(try renderer.render(feed: feed, rows: 0..<4) { cells[$0] })
+            let png = try? PNGCodec.encode(try renderer.render(feed: feed.layout, rows: 0..<4) { cells[$0] })
             results.withLock { $0[i] = png }
         }
         for (i, png) in results.withLock({ $0 }).enumerated() {

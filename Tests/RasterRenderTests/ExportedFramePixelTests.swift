@@ -14,7 +14,7 @@ final class ExportedFramePixelTests: XCTestCase {
     private func check(_ statuses: [Status], rows: Range<Int>) throws {
         let r = try RenderedRows(statuses, rows: rows)
         let header = FrameExportHeader(generatorVersion: "test", manifest: try Shared.require().0.manifest)
-        let bytes = try FrameExport.data(r.feed, header: header, format: .jsonl, rows: rows)
+        let bytes = try FrameExport.data(r.feedCells, header: header, format: .jsonl, rows: rows)
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")  // one row per line
         var pictures = 0, toolbars = 0
         for line in lines {

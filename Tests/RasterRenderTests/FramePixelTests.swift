@@ -243,10 +243,10 @@ final class FramePixelTests: XCTestCase {
 
     func testRowsOutsideTheFeedThrow() throws {
         let (fonts, engine) = try Shared.require()
-        let feed = try engine.layout(try Shared.demoStatuses(), options: FeedOptions(width: 375), retainCells: true)
+        let feed = try engine.layoutCells(try Shared.demoStatuses(), options: FeedOptions(width: 375))
         let renderer = FeedRenderer(fonts: fonts)
         for rows in [0..<0, 12..<20, 20..<21] {
-            XCTAssertThrowsError(try renderer.render(feed: feed, rows: rows) { feed.cells![$0] }) { error in
+            XCTAssertThrowsError(try renderer.render(feed: feed.layout, rows: rows) { feed.cells[$0] }) { error in
                 XCTAssertEqual(error as? RasterRenderError, .rowsOutOfRange(requested: rows, rowCount: feed.count))
             }
         }

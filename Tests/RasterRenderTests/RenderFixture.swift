@@ -29,6 +29,8 @@ enum Shared {
 /// A rendered run of rows with what the tests need to compare pixels with frames.
 struct RenderedRows {
     let feed: FeedLayout
+    /// The laid-out feed with every row's cell.
+    let feedCells: FeedCells
     let rows: Range<Int>
     let cells: [CellLayout]
     /// The image as read back from the PNG by libpng.
@@ -42,13 +44,14 @@ struct RenderedRows {
     ) throws {
         let (fonts, engine) = try Shared.require()
         let options = FeedOptions(width: width, style: style, scale: scale, maxTextLines: maxTextLines)
-        let feed = try engine.layout(statuses, options: options, retainCells: true)
-        let all = feed.cells!
-        self.feed = feed
+        let feed = try engine.layoutCells(statuses, options: options)
+        let all = feed.cells
+        self.feed = feed.layout
+        feedCells = feed
         self.rows = rows
         cells = rows.map { all[$0] }
         let rendered = try FeedRenderer(fonts: fonts, options: RenderOptions(debugFrames: debugFrames))
-            .render(feed: feed, rows: rows) { all[$0] }
+            .render(feed: feed.layout, rows: rows) { all[$0] }
         let png = try PNGCodec.encode(rendered)
         let image = try PNGCodec.decode(png)
         self.png = png

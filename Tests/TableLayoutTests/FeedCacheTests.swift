@@ -161,14 +161,14 @@ final class FeedCacheTests: XCTestCase {
         statuses[17] = FeedFixtures.liked(statuses[17])
         XCTAssertNotEqual(statuses[17].contentFingerprint, oldFingerprint, "a like changes the fingerprint")
         statuses[42].text += "（更新）"
-        let relaid = try engine.layout(statuses, options: options, threads: 2)
+        let relaid = try engine.layoutCells(statuses, options: options, threads: 2)
         let after = (engine.layouts.statistics, engine.preparedCells.statistics, measurer.prepareCount)
         XCTAssertEqual(after.0.misses - before.0.misses, 2, "two changed rows miss")
         XCTAssertEqual(after.0.hits - before.0.hits, 78, "the others hit")
         XCTAssertEqual(after.1.misses - before.1.misses, 2, "two cells prepared again")
         XCTAssertGreaterThan(after.2, before.2)
-        XCTAssertEqual(relaid.cells![17], engine.cellEngine.layout(statuses[17], width: 375, style: .weibo, scale: 2))
-        XCTAssertEqual(relaid.cells![42], engine.cellEngine.layout(statuses[42], width: 375, style: .weibo, scale: 2))
+        XCTAssertEqual(relaid.cells[17], engine.cellEngine.layout(statuses[17], width: 375, style: .weibo, scale: 2))
+        XCTAssertEqual(relaid.cells[42], engine.cellEngine.layout(statuses[42], width: 375, style: .weibo, scale: 2))
         // The same document edit through FeedDocument: one reload, one miss.
         var doc = try FeedDocument(engine: engine, options: options, statuses: statuses, threads: 1)
         let m0 = engine.layouts.statistics.misses

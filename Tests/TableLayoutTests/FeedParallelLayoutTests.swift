@@ -17,18 +17,17 @@ final class FeedParallelLayoutTests: XCTestCase {
     ) throws {
         let options = FeedOptions(width: 375, style: style, scale: 2)
         // A fresh engine per run, so every run computes its cells (no sharing through the cache).
-        let serial = try makeEngine().layout(statuses, options: options, threads: 1)
+        let serial = try makeEngine().layoutCells(statuses, options: options, threads: 1)
         XCTAssertEqual(serial.count, statuses.count)
         XCTAssertTrue(serial.heights.allSatisfy { $0 > 0 })
         for (threads, chunk) in runs {
-            let parallel = try makeEngine().layout(statuses, options: options, threads: threads, chunkSize: chunk)
+            let parallel = try makeEngine().layoutCells(statuses, options: options, threads: threads, chunkSize: chunk)
             assertSameLayout(serial, parallel, "\(style.name) threads \(threads) chunk \(chunk)")
         }
         // Heights-only layouts agree with the retained cells.
-        let heightsOnly = try makeEngine().layout(statuses, options: options, threads: 2, retainCells: false, chunkSize: 5)
-        XCTAssertNil(heightsOnly.cells)
-        XCTAssertEqual(heightsOnly.heights, serial.cells!.map(\.height))
-        XCTAssertEqual(heightsOnly.geometry, serial.geometry)
+        let heightsOnly = try makeEngine().layout(statuses, options: options, threads: 2, chunkSize: 5)
+        XCTAssertEqual(heightsOnly.heights, serial.cells.map(\.height))
+        XCTAssertEqual(heightsOnly.geometry, serial.layout.geometry)
     }
 
     func testParallelEqualsSerialOnGeneratedFeed() throws {
@@ -54,7 +53,7 @@ final class FeedParallelLayoutTests: XCTestCase {
             let ranges = Locked<[Range<Int>]>([])
             let progress = Locked<[Int]>([])
             let layout = try engine.layout(
-                statuses, options: FeedOptions(width: 320), threads: threads, retainCells: false, chunkSize: chunk,
+                statuses, options: FeedOptions(width: 320), threads: threads, chunkSize: chunk,
                 progress: { n in progress.withLock { $0.append(n) } },
                 onRows: { r in ranges.withLock { $0.append(r) } })
             let rs = ranges.withLock { $0 }

@@ -60,18 +60,21 @@ enum FeedFixtures {
     }
 }
 
-/// Compares two feed layouts row by row: ids, heights and cells.
+/// Compares two feed layouts row by row: ids, fingerprints, heights and the table.
 func assertSameLayout(_ a: FeedLayout, _ b: FeedLayout, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(a.statusIDs, b.statusIDs, message, file: file, line: line)
     XCTAssertEqual(a.fingerprints, b.fingerprints, message, file: file, line: line)
     XCTAssertEqual(a.heights, b.heights, message, file: file, line: line)
     XCTAssertEqual(a.geometry, b.geometry, message, file: file, line: line)
-    XCTAssertEqual(a.cells?.count, b.cells?.count, message, file: file, line: line)
-    if let ca = a.cells, let cb = b.cells {
-        for i in ca.indices where ca[i] != cb[i] {
-            XCTFail("\(message): cell \(i) differs", file: file, line: line)
-            return
-        }
+}
+
+/// Compares two feeds with their cells row by row.
+func assertSameLayout(_ a: FeedCells, _ b: FeedCells, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    assertSameLayout(a.layout, b.layout, message, file: file, line: line)
+    XCTAssertEqual(a.cells.count, b.cells.count, message, file: file, line: line)
+    for i in a.cells.indices where i < b.cells.count && a.cells[i] != b.cells[i] {
+        XCTFail("\(message): cell \(i) differs", file: file, line: line)
+        return
     }
 }
 

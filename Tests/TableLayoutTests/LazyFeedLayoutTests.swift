@@ -34,7 +34,7 @@ final class LazyFeedLayoutTests: XCTestCase {
         let statuses = FeedFixtures.generated(400, seed: 5)
         let (engine, _) = FeedFixtures.fakeEngine()
         let options = FeedOptions(width: 375)
-        let full = try FeedFixtures.fakeEngine().0.layout(statuses, options: options, retainCells: false)
+        let full = try FeedFixtures.fakeEngine().0.layout(statuses, options: options)
         for seed: UInt64 in [1, 2] {
             var rng = SplitMix64(seed: seed)
             var lazy = try LazyFeedLayout(engine: engine, statuses: statuses, options: options)
@@ -70,7 +70,7 @@ final class LazyFeedLayoutTests: XCTestCase {
         let options = FeedOptions(width: 320, style: .classic)
         var lazy = try LazyFeedLayout(engine: engine, statuses: statuses, options: options)
         let ranges = Locked<[Range<Int>]>([])
-        let full = try engine.layout(statuses, options: options, threads: 2, retainCells: false, chunkSize: 32,
+        let full = try engine.layout(statuses, options: options, threads: 2, chunkSize: 32,
                                      onRows: { r in ranges.withLock { $0.append(r) } })
         var rng = SplitMix64(seed: 4)
         for r in ranges.withLock({ $0 }) {

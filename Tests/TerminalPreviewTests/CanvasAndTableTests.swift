@@ -51,7 +51,7 @@ final class CanvasAndTableTests: XCTestCase {
             let n = Int(rng.next() % 40) + 1
             let feed = (0..<n).map { _ in statuses[Int(rng.next() % UInt64(statuses.count))] }
             let width = Double(240 + Int(rng.next() % 600))
-            let layout = try engine.layout(feed, options: FeedOptionsFactory.make(width: width), threads: 1, retainCells: false)
+            let layout = try engine.layout(feed, options: FeedOptionsFactory.make(width: width), threads: 1)
             let preview = try FeedPreview(layout: layout, title: "t")
             var starts: [Int] = []
             var line = 1

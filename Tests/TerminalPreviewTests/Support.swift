@@ -26,7 +26,7 @@ enum Shared {
     static func document(_ statuses: [Status], width: Double, style: CellStyle, title: String) throws -> PreviewDocument {
         let engine = try requireEngine()
         let options = FeedOptions(width: width, style: style)
-        let layout = try engine.layout(statuses, options: options, threads: 1, retainCells: false)
+        let layout = try engine.layout(statuses, options: options, threads: 1)
         let widthText = width == width.rounded() ? String(Int(width)) : String(width)
         let preview = try FeedPreview(layout: layout, title: "\(title) · \(statuses.count) rows · \(style.name) \(widthText) pt")
         return PreviewDocument(preview: preview) { engine.cell(for: statuses[$0], options: options) }

@@ -20,7 +20,7 @@ final class TextPlacementTests: XCTestCase {
         for style in [CellStyle.weibo, .classic] {
             for width in widths {
                 let options = FeedOptionsFactory.make(width: width, style: style)
-                let layout = try engine.layout(statuses, options: options, threads: 1, retainCells: false)
+                let layout = try engine.layout(statuses, options: options, threads: 1)
                 let preview = try FeedPreview(layout: layout, title: "t")
                 for row in 0..<statuses.count {
                     let cell = engine.cell(for: statuses[row], options: options)

@@ -147,7 +147,12 @@ public final class FeedEngine: Sendable {
             .heights(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines).height
     }
 
-    /// Lays out every status as one row of a single-section table.
+    /// Lays out every status as one row of a single-section table: the rows' heights and the
+    /// table that places them. Each row's cell is laid out (and cached by content, so
+    /// `cell(for:options:)` of a row on screen is a lookup), but not kept in the result: for
+    /// feeds of millions of rows, cells are asked for by range. `layoutCells` keeps them,
+    /// `layoutHeights` computes heights without frames, `prepareFeed` keeps the prepared cells
+    /// for width changes.
     ///
     /// Rows are computed in chunks on `threads` workers; the result is identical to a serial run,
     /// whatever the thread count. `onRows` receives completed row ranges in order (a prefix at a
@@ -163,14 +168,6 @@ public final class FeedEngine: Sendable {
     ///     statuses on demand, so a feed of millions of rows need not be held as `Status` values).
     ///   - options: width, style, scale, line limit and table style; validated first.
     ///   - threads: workers (all cores by default); the result does not depend on it.
-    ///   - retainCells: keep every `CellLayout` in the result (false keeps heights only: for feeds
-    ///     of millions of rows, cells are then asked for by range through `cell(for:options:)`).
-    ///   - heightsOnly: compute heights through `height(for:options:)` (no frames, no cell-layout
-    ///     cache; implies no retained cells): the fast path of width changes on huge feeds.
-    ///   - retainPrepared: keep every row's prepared cell in the result (`FeedLayout.prepared`),
-    ///     so that `relayout(_:width:)` lays the feed out at another width without looking
-    ///     anything up (rotation, split view). Costs the cells' memory for as long as the layout
-    ///     lives, whatever the cache's budget.
     ///   - chunkSize: rows per unit of work handed to a worker.
     ///   - progress: the number of rows done so far.
     ///   - onRows: each completed range of rows, in order, one call at a time.
@@ -178,55 +175,107 @@ public final class FeedEngine: Sendable {
     /// - Throws: `.invalidOptions`, or `.cancelled(completedRows:)` with the delivered prefix.
     /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
     public func layout<C: RandomAccessCollection & Sendable>(
-        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        retainCells: Bool = true, heightsOnly: Bool = false, retainPrepared: Bool = false, chunkSize: Int = 256,
-        progress: (@Sendable (Int) -> Void)? = nil,
-        onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
     ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
-        let retain = retainCells && !heightsOnly
+        let rows = try pass(
+            statuses, options: options, threads: threads, mode: .cells(retained: false), chunkSize: chunkSize, progress: progress,
+            onRows: onRows, isCancelled: isCancelled)
+        return try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+    }
+
+    /// `layout`, keeping every row's cell in the result (snapshot tests, exports of a whole feed).
+    /// - Complexity: as `layout`; memory: every cell for as long as the result lives.
+    public func layoutCells<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(FeedError) -> FeedCells where C.Element == Status, C.Index == Int {
+        let rows = try pass(
+            statuses, options: options, threads: threads, mode: .cells(retained: true), chunkSize: chunkSize, progress: progress,
+            onRows: onRows, isCancelled: isCancelled)
+        let layout = try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        return FeedCells(layout: layout, cells: rows.cells ?? [])
+    }
+
+    /// The rows' heights from their prepared cells (`height(for:options:)`: no frames, no
+    /// cell-layout cache): the fast path of width changes on huge feeds whose prepared cells
+    /// are cached.
+    public func layoutHeights<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
+        let rows = try pass(
+            statuses, options: options, threads: threads, mode: .heights(keepingPrepared: false), chunkSize: chunkSize,
+            progress: progress, onRows: onRows, isCancelled: isCancelled)
+        return try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+    }
+
+    /// `layoutHeights`, keeping every row's prepared cell in the result, so that `relayout`
+    /// lays the feed out at another width without looking anything up (rotation, split view).
+    /// Costs the cells' memory for as long as the result lives, whatever the cache's budget.
+    public func prepareFeed<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
+        progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(FeedError) -> PreparedFeed where C.Element == Status, C.Index == Int {
+        let rows = try pass(
+            statuses, options: options, threads: threads, mode: .heights(keepingPrepared: true), chunkSize: chunkSize,
+            progress: progress, onRows: onRows, isCancelled: isCancelled)
+        let layout = try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        return PreparedFeed(layout: layout, prepared: rows.prepared ?? [])
+    }
+
+    /// What a bulk pass computes and keeps.
+    enum PassMode {
+        /// Full cells (through the cell-layout cache), kept in the result or not.
+        case cells(retained: Bool)
+        /// Heights from prepared cells, the prepared cells kept in the result or not.
+        case heights(keepingPrepared: Bool)
+    }
+
+    private func pass<C: RandomAccessCollection & Sendable>(
+        _ statuses: C, options: FeedOptions, threads: Int, mode: PassMode, chunkSize: Int,
+        progress: (@Sendable (Int) -> Void)?, onRows: (@Sendable (Range<Int>) -> Void)?, isCancelled: (@Sendable () -> Bool)?
+    ) throws(FeedError) -> Rows where C.Element == Status, C.Index == Int {
+        let (retainCells, heightsOnly, retainPrepared): (Bool, Bool, Bool) =
+            switch mode {
+            case .cells(let retained): (retained, false, false)
+            case .heights(let keeping): (false, true, keeping)
+            }
         // An array (the common case) goes through the copy of `computeRows` specialized for it in
         // this module: callers in other modules would otherwise reach every status through the
         // collection's protocol witnesses.
-        let rows =
-            if let array = statuses as? [Status] {
-                try computeRows(
-                    array, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
-                    retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows,
-                    isCancelled: isCancelled)
-            } else {
-                try computeRows(
-                    statuses, options: options, threads: threads, retainCells: retain, heightsOnly: heightsOnly,
-                    retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows,
-                    isCancelled: isCancelled)
-            }
-        return try FeedLayout(
-            options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights, cells: rows.cells,
-            prepared: rows.prepared)
+        if let array = statuses as? [Status] {
+            return try computeRows(
+                array, options: options, threads: threads, retainCells: retainCells, heightsOnly: heightsOnly,
+                retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
+        }
+        return try computeRows(
+            statuses, options: options, threads: threads, retainCells: retainCells, heightsOnly: heightsOnly,
+            retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
     }
 
-    /// The feed of `layout` at another width (and optionally scale and line limit), from the
-    /// prepared cells it holds: every row's height by arithmetic (`PreparedCell.heights`), no
-    /// lookup, no shaping, no frames; bit-identical to laying the statuses out again with the new
-    /// options. The result holds the same prepared cells, so it can be laid out again.
+    typealias Rows = (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?, prepared: [PreparedCell]?)
+
+    /// The feed at another width (and optionally scale and line limit), from the prepared cells
+    /// it holds: every row's height by arithmetic (`PreparedCell.heights`), no lookup, no
+    /// shaping, no frames; bit-identical to laying the statuses out again with the new options.
     /// - Parameters:
-    ///   - layout: a layout made with `retainPrepared: true` (or by this method).
-    ///   - width: the new width.
-    ///   - scale: the new scale; nil keeps the layout's.
-    ///   - maxTextLines: the new line limit; nil keeps the layout's. (Style and table style are
-    ///     always the layout's.)
-    ///   - threads: workers (all cores by default); the result does not depend on it.
-    ///   - chunkSize: rows per unit of work handed to a worker.
-    /// - Throws: `.invalidOptions` for invalid options or a layout without prepared cells.
+    ///   - feed: a feed from `prepareFeed` (or from this method).
+    ///   - width, scale, maxTextLines: the new options; nil keeps the feed's (its style and table
+    ///     style are kept).
+    /// - Throws: `.invalidOptions` for invalid options.
     /// - Complexity: O(clusters of the rows' variable texts) divided over the workers, plus O(n)
     ///   to build the table.
     public func relayout(
-        _ layout: FeedLayout, width: Double, scale: Double? = nil, maxTextLines: Int? = nil,
+        _ feed: PreparedFeed, width: Double, scale: Double? = nil, maxTextLines: Int? = nil,
         threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 1024
-    ) throws(FeedError) -> FeedLayout {
-        guard let prepared = layout.prepared else {
-            throw .invalidOptions("the layout holds no prepared cells: lay the feed out with retainPrepared: true")
-        }
+    ) throws(FeedError) -> PreparedFeed {
+        let layout = feed.layout
+        let prepared = feed.prepared
         var newOptions = layout.options
         newOptions.width = width
         if let scale { newOptions.scale = scale }
@@ -253,9 +302,11 @@ public final class FeedEngine: Sendable {
         }
         let workers = max(1, min(threads, chunkCount))
         if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
-        return try FeedLayout(
-            options: options, statusIDs: layout.statusIDs, fingerprints: layout.fingerprints,
-            heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n])), cells: nil, prepared: prepared)
+        return PreparedFeed(
+            layout: try FeedLayout(
+                options: options, statusIDs: layout.statusIDs, fingerprints: layout.fingerprints,
+                heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n]))),
+            prepared: prepared)
     }
 
     /// Each cell's row height at `options` (`PreparedCell.heights`) into `out`, with the memory of
@@ -282,8 +333,7 @@ public final class FeedEngine: Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?, prepared: [PreparedCell]?)
-    where C.Element == Status, C.Index == Int {
+    ) throws(FeedError) -> Rows where C.Element == Status, C.Index == Int {
         try options.validate()
         precondition(statuses.startIndex == 0, "FeedEngine.layout: statuses must be indexed from 0")
         let n = statuses.count
@@ -409,7 +459,7 @@ private struct OrderedCompletion {
     init(chunks: Int) { done = [Bool](repeating: false, count: chunks) }
 }
 
-/// A laid-out feed: its rows' heights and (optionally) cells, and the table that places them.
+/// A laid-out feed: its rows' heights and the table that places them.
 ///
 /// Thread-safety: an immutable value.
 public struct FeedLayout: Sendable {
@@ -419,26 +469,15 @@ public struct FeedLayout: Sendable {
     /// cache key of its cell without the options.
     public let fingerprints: [UInt64]
     public let heights: [Double]
-    /// Every row's cell, when the layout retained them.
-    public let cells: [CellLayout]?
-    /// Every row's prepared cell, when the layout was made with `retainPrepared: true` (or by
-    /// `FeedEngine.relayout`): what a width change lays out again.
-    public let prepared: [PreparedCell]?
     /// Row placement: one section, plain or grouped as the options say.
     public let geometry: TableGeometry
 
-    init(
-        options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double], cells: [CellLayout]?,
-        prepared: [PreparedCell]? = nil
-    ) throws(FeedError) {
+    init(options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double]) throws(FeedError) {
         precondition(statusIDs.count == heights.count && fingerprints.count == heights.count, "FeedLayout: per-row arrays disagree")
-        precondition(prepared == nil || prepared!.count == heights.count, "FeedLayout: per-row arrays disagree")
         self.options = options
         self.statusIDs = statusIDs
         self.fingerprints = fingerprints
         self.heights = heights
-        self.cells = cells
-        self.prepared = prepared
         do {
             geometry = try TableGeometry(
                 configuration: TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale),
@@ -468,23 +507,58 @@ public struct FeedLayout: Sendable {
     /// - Complexity: O(log n).
     public func row(at y: Double) -> Int? { geometry.indexPathForRow(at: y)?.row }
 
-    /// Bytes this layout keeps per feed in its own structures: the geometry trees and the per-row
-    /// arrays (ids, fingerprints, heights), at their allocated capacity. Retained cells are
-    /// counted by their own `residentBytes`; retained prepared cells by the array that holds them
-    /// (`MemoryLayout<PreparedCell>.stride` per row), not by their contents, which the engine's
-    /// cache shares. A heights-only layout (`retainCells: false`) keeps about 29 bytes per row
+    /// Bytes this layout keeps in its own structures: the geometry trees and the per-row arrays
+    /// (ids, fingerprints, heights), at their allocated capacity: about 29 bytes per row
     /// (8 id + 8 fingerprint + 8 height + ~4.3 geometry).
-    /// - Complexity: O(n / 256), or O(n) when cells are retained.
+    /// - Complexity: O(n / 256).
     public var residentBytes: Int {
         var bytes = geometry.residentBytes
         bytes += statusIDs.capacity * MemoryLayout<Int64>.stride
         bytes += fingerprints.capacity * MemoryLayout<UInt64>.stride
         bytes += heights.capacity * MemoryLayout<Double>.stride
-        if let cells { bytes += cells.capacity * MemoryLayout<CellLayout>.stride + cells.reduce(0) { $0 + $1.residentBytes } }
-        // Retained prepared cells: the array here; the cells themselves are shared with the
-        // engine's prepared-cell cache while they are in it (`PreparedCell.residentBytes` each).
-        if let prepared { bytes += prepared.capacity * MemoryLayout<PreparedCell>.stride }
         return bytes
     }
+}
+
+/// A laid-out feed with every row's cell (`FeedEngine.layoutCells`).
+public struct FeedCells: Sendable {
+    public let layout: FeedLayout
+    /// Row `i`'s cell.
+    public let cells: [CellLayout]
+
+    /// The layout's options, rows and table (`layout`'s).
+    public var options: FeedOptions { layout.options }
+    public var count: Int { layout.count }
+    public var heights: [Double] { layout.heights }
+    public var statusIDs: [Int64] { layout.statusIDs }
+    public var geometry: TableGeometry { layout.geometry }
+    public var contentHeight: Double { layout.contentHeight }
+
+    /// The layout's bytes, the array and every cell's (`CellLayout.residentBytes`).
+    /// - Complexity: O(n).
+    public var residentBytes: Int {
+        layout.residentBytes + cells.capacity * MemoryLayout<CellLayout>.stride + cells.reduce(0) { $0 + $1.residentBytes }
+    }
+}
+
+/// A laid-out feed with every row's prepared cell (`FeedEngine.prepareFeed`), ready to be laid
+/// out at another width by arithmetic (`FeedEngine.relayout`).
+public struct PreparedFeed: Sendable {
+    public let layout: FeedLayout
+    /// Row `i`'s prepared cell.
+    public let prepared: [PreparedCell]
+
+    /// The layout's options, rows and table (`layout`'s).
+    public var options: FeedOptions { layout.options }
+    public var count: Int { layout.count }
+    public var heights: [Double] { layout.heights }
+    public var statusIDs: [Int64] { layout.statusIDs }
+    public var geometry: TableGeometry { layout.geometry }
+    public var contentHeight: Double { layout.contentHeight }
+
+    /// The layout's bytes and the array of prepared cells (`MemoryLayout<PreparedCell>.stride`
+    /// per row); the cells themselves are shared with the engine's prepared-cell cache while they
+    /// are in it (`PreparedCell.residentBytes` each).
+    public var residentBytes: Int { layout.residentBytes + prepared.capacity * MemoryLayout<PreparedCell>.stride }
 }
 

@@ -142,7 +142,7 @@ struct Bench: ParsableCommand {
     ) throws -> (FeedLayout, FeedEngine) {
         do {
             let engine = FeedEngine(cellEngine: cells, preparedBudgetBytes: CellLayoutEngine.defaultPreparedCellBudgetBytes)
-            return (try engine.layout(statuses, options: options, threads: threads, retainCells: false), engine)
+            return (try engine.layout(statuses, options: options, threads: threads), engine)
         } catch {
             throw CLIError.input("feedlayout: \(error)")
         }

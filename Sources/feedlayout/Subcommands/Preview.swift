@@ -71,7 +71,7 @@ struct Preview: ParsableCommand {
         /// Lays the feed out (heights only: cells are asked for per row, from the engine's cache).
         let document = { @Sendable (width: Double) throws -> PreviewDocument in
             let options = feed.options(width: width)
-            let layout = try engine.layout(statuses, options: options, retainCells: false)
+            let layout = try engine.layout(statuses, options: options)
             let preview = try FeedPreview(layout: layout, title: "\(title) · \(statuses.count) rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt")
             return PreviewDocument(preview: preview) { engine.cell(for: statuses[$0], options: options) }
         }

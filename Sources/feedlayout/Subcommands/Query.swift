@@ -52,7 +52,7 @@ struct Query: ParsableCommand {
         let engine = try CLIEnvironment.feedEngine(feed)
         let layout: FeedLayout
         do {
-            layout = try engine.layout(statuses, options: feed.options(width: feed.widthList[0]), retainCells: false)
+            layout = try engine.layout(statuses, options: feed.options(width: feed.widthList[0]))
         } catch {
             throw CLIError.input("feedlayout: \(error)")
         }

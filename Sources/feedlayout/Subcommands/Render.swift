@@ -76,7 +76,7 @@ struct Render: ParsableCommand {
         // Glyphs are retained so every text of every cell carries its shaped glyphs.
         let engine = try CLIEnvironment.feedEngine(feed, retainGlyphs: true)
         let options = feed.options(width: feed.widthList[0])
-        let layout = try engine.layout(statuses, options: options, retainCells: false)
+        let layout = try engine.layout(statuses, options: options)
         guard let measurer = engine.cellEngine.measurer as? TextMeasurer else {
             throw CLIError.input("feedlayout: render needs the FreeType text measurer")
         }

@@ -39,7 +39,7 @@ enum CellInput {
 func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = Inputs.cellWidth) -> Double {
     let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
     do {
-        return try engine.layout(statuses, options: Inputs.feedOptions(style, width: width), retainCells: false)
+        return try engine.layout(statuses, options: Inputs.feedOptions(style, width: width))
             .heights.reduce(0, +)
     } catch {
         fatalError("reference layout: \(error)")
@@ -115,7 +115,7 @@ private func cachedCase(_ style: CellStyle, _ input: CellInput) {
         let engine = FeedEngine(
             cellEngine: CellLayoutEngine(measurer: Inputs.measurer()), layoutBudgetBytes: 4 << 30, preparedBudgetBytes: 4 << 30)
         guard let statuses = input.statuses else { return (engine, [Status]?.none, 0.0) }
-        let layout = try engine.layout(statuses, options: Inputs.feedOptions(style), retainCells: false)
+        let layout = try engine.layout(statuses, options: Inputs.feedOptions(style))
         return (engine, Optional(statuses), layout.heights.reduce(0, +))
     }
 }
@@ -191,7 +191,7 @@ func feedBenchmarks() {
                 let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
                 benchmark.startMeasurement()
                 let layout = try? engine.layout(
-                    statuses, options: Inputs.feedOptions(.weibo), threads: threads, retainCells: false)
+                    statuses, options: Inputs.feedOptions(.weibo), threads: threads)
                 benchmark.stopMeasurement()
                 // Freeing the engine's caches (100 000 cells) is serial work outside the layout:
                 // it happens after the measurement, not at the engine's last use inside it.
@@ -208,7 +208,7 @@ func feedBenchmarks() {
                 let measurer = Inputs.measurer()
                 if mode == "warm" {
                     _ = try FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
-                        .layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
+                        .layout(statuses, options: Inputs.feedOptions(.weibo))
                 }
                 return (measurer, referenceHeight(statuses, .weibo))
             }
@@ -226,7 +226,7 @@ func feedBenchmarks() {
         func pass(_ threads: Int) -> Double {
             let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
             let start = DispatchTime.now().uptimeNanoseconds
-            let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), threads: threads, retainCells: false)
+            let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), threads: threads)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             withExtendedLifetime(engine) {}
             let sum = layout?.heights.reduce(0, +) ?? -1
@@ -253,7 +253,7 @@ func feedBenchmarks() {
         let statuses = Inputs.generated()
         let measurer = Inputs.measurer()
         _ = try FeedEngine(cellEngine: CellLayoutEngine(measurer: measurer))
-            .layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
+            .layout(statuses, options: Inputs.feedOptions(.weibo))
         return (measurer, referenceHeight(statuses, .weibo))
     }
 
@@ -265,14 +265,14 @@ func feedBenchmarks() {
             engine.removeCachedLayouts()
             let prepares = engine.preparedCellStatistics.misses
             benchmark.startMeasurement()
-            let layout = try? engine.layout(
-                statuses, options: Inputs.feedOptions(.weibo, width: 414), threads: threads, heightsOnly: true)
+            let layout = try? engine.layoutHeights(
+                statuses, options: Inputs.feedOptions(.weibo, width: 414), threads: threads)
             benchmark.stopMeasurement()
             let sum = layout?.heights.reduce(0, +) ?? -1
             Facts.record(
                 benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
                 perIteration: statuses.count, extra: ["threads": Double(threads)],
-                note: "FeedEngine.layout(heightsOnly:) at 414 pt from the prepared-cell cache filled at 320 pt: heights without frames")
+                note: "FeedEngine.layoutHeights at 414 pt from the prepared-cell cache filled at 320 pt: heights without frames")
             precondition(engine.preparedCellStatistics.misses == prepares, "a width change prepared cells again")
             precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
         } setup: {
@@ -280,16 +280,16 @@ func feedBenchmarks() {
             let engine = FeedEngine(
                 cellEngine: CellLayoutEngine(measurer: Inputs.measurer()), layoutBudgetBytes: 4 << 30,
                 preparedBudgetBytes: 4 << 30)
-            _ = try engine.layout(statuses, options: Inputs.feedOptions(.weibo, width: 320), retainCells: false)
+            _ = try engine.layout(statuses, options: Inputs.feedOptions(.weibo, width: 320))
             return (engine, referenceHeight(statuses, .weibo, width: 414))
         }
     }
 
-    // A width change of a laid-out feed that holds its rows' prepared cells (`retainPrepared`):
+    // A width change of a laid-out feed that holds its rows' prepared cells (`prepareFeed`):
     // `FeedEngine.relayout`, no lookup at all.
     for threads in [1, cores] {
         let name = "Feed relayout 320→414 \(threads == 1 ? "1 thread" : "all cores")"
-        Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, FeedLayout, Double)) in
+        Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, PreparedFeed, Double)) in
             let (engine, base, expected) = state
             benchmark.startMeasurement()
             let layout = try? engine.relayout(base, width: 414, threads: threads)
@@ -298,14 +298,12 @@ func feedBenchmarks() {
             Facts.record(
                 benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
                 perIteration: base.count, extra: ["threads": Double(threads)],
-                note: "FeedEngine.relayout at 414 pt of a layout made at 320 pt with retainPrepared: heights from the rows' prepared cells, no lookup")
+                note: "FeedEngine.relayout at 414 pt of a layout made at 320 pt by prepareFeed: heights from the rows' prepared cells, no lookup")
             precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
         } setup: {
             let statuses = Inputs.generated()
             let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
-            let base = try engine.layout(
-                statuses, options: Inputs.feedOptions(.weibo, width: 320), retainCells: false, heightsOnly: true,
-                retainPrepared: true)
+            let base = try engine.prepareFeed(statuses, options: Inputs.feedOptions(.weibo, width: 320))
             return (engine, base, referenceHeight(statuses, .weibo, width: 414))
         }
     }

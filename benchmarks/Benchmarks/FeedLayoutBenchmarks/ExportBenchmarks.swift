@@ -9,7 +9,7 @@ func exportBenchmarks() {
     let rows = 10_000
     for format in [FrameFormat.json, .jsonl] {
         let name = format == .json ? "Export JSON" : "Export JSON Lines"
-        Benchmark(name, configuration: .passes(10, seconds: 30)) { (benchmark: Benchmark, state: (FeedLayout, FrameExportHeader, Int)) in
+        Benchmark(name, configuration: .passes(10, seconds: 30)) { (benchmark: Benchmark, state: (FeedCells, FrameExportHeader, Int)) in
             let (layout, header, expectedBytes) = state
             let bytes = try? FrameExport.data(layout, header: header, format: format, threads: 1)
             benchmark.stopMeasurement()
@@ -22,7 +22,7 @@ func exportBenchmarks() {
             blackHole(bytes)
         } setup: {
             let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
-            let layout = try engine.layout(Inputs.generated(rows), options: Inputs.feedOptions(.weibo), retainCells: true)
+            let layout = try engine.layoutCells(Inputs.generated(rows), options: Inputs.feedOptions(.weibo))
             let header = FrameExportHeader(generatorVersion: "benchmarks", manifest: Inputs.fonts.manifest)
             let reference = try FrameExport.data(layout, header: header, format: format, threads: 2)
             return (layout, header, reference.count)

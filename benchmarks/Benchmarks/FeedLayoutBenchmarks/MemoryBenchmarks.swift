@@ -12,7 +12,7 @@ func memoryBenchmarks() {
         let before = ProcessMemory.highWaterMark
         let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
         benchmark.startMeasurement()
-        let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: true)
+        let layout = try? engine.layoutCells(statuses, options: Inputs.feedOptions(.weibo))
         benchmark.stopMeasurement()
         let after = ProcessMemory.highWaterMark
         Facts.record(
@@ -24,7 +24,7 @@ func memoryBenchmarks() {
                 "preparedCacheBytes": Double(engine.preparedCellStatistics.bytes),
             ],
             note: "FeedEngine.layout on all cores, every CellLayout retained, default cache budgets; VmHWM of the process")
-        precondition(layout?.count == statuses.count && layout?.cells?.count == statuses.count, "full layout incomplete")
+        precondition(layout?.count == statuses.count && layout?.cells.count == statuses.count, "full layout incomplete")
         blackHole(layout)
     } setup: {
         Inputs.generated().count
@@ -38,7 +38,7 @@ func memoryBenchmarks() {
             cellEngine: CellLayoutEngine(measurer: measurer), layoutBudgetBytes: layoutBudget,
             preparedBudgetBytes: preparedBudget)
         benchmark.startMeasurement()
-        let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
+        let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo))
         benchmark.stopMeasurement()
         let words = measurer.cacheStatistics, layouts = engine.layoutCacheStatistics, prepared = engine.preparedCellStatistics
         Facts.record(
