@@ -175,7 +175,7 @@ public final class InteractiveViewer {
             if firstFrameMilliseconds == nil {
                 let ms = (monotonicSeconds() - start) * 1000
                 firstFrameMilliseconds = ms
-                Self.report("first-frame", milliseconds: ms)
+                Self.report("first-frame", milliseconds: ms, detail: "measured \(feed.measuredCount) of \(feed.preview.rowCount)")
             }
             if let g = startOfG {
                 startOfG = nil
@@ -203,13 +203,17 @@ public final class InteractiveViewer {
         }
     }
 
-    /// Appends "NAME MS" to the file named by FEEDLAYOUT_VIEWER_TIMINGS (for the tmux tests'
-    /// figures; nothing is written without it).
-    private static func report(_ name: String, milliseconds: Double) {
+    /// Appends "NAME MS EPOCH DETAIL" (milliseconds since the viewer started or the key, the
+    /// wall-clock time in seconds) to the file named by FEEDLAYOUT_VIEWER_TIMINGS, for the tmux
+    /// tests' figures; nothing is written without it.
+    private static func report(_ name: String, milliseconds: Double, detail: String = "") {
         guard let path = getenv("FEEDLAYOUT_VIEWER_TIMINGS").map({ String(cString: $0) }), !path.isEmpty else { return }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
-        let line = Array((name + " " + String(format: "%.1f", milliseconds) + "\n").utf8)
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let epoch = String(format: "%d.%06d", Int(wall.tv_sec), Int(wall.tv_nsec / 1000))
+        let line = Array((name + " " + String(format: "%.1f", milliseconds) + " " + epoch + " " + detail + "\n").utf8)
         _ = line.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
     }
@@ -218,6 +222,7 @@ public final class InteractiveViewer {
     /// (a new width starts the feed again). Nil when q was pressed.
     private func load(columns: Int) throws -> LiveFeed? {
         var columns = columns
+        Terminal.write(Self.message("loading…", columns: size.columns))
         while true {
             let result = Mutex<LoadOutcome?>(nil)
             let make = makeFeed

@@ -211,7 +211,10 @@ struct Preview: ParsableCommand {
         title: @escaping @Sendable (Int, Bool) -> String
     ) throws -> LiveFeed {
         let scale = PreviewScale(style: options.style)
-        let more: (@Sendable () throws -> Bool)? = rows.isIndexed ? { @Sendable () throws -> Bool in try rows.findMoreRows() } : nil
+        let more: (@Sendable () throws -> Bool)? = rows.isIndexed ? { @Sendable () throws -> Bool in
+            // A small first step: the first screen needs a few rows, not the first 16 MB of them.
+            try rows.findMoreRows(maxBytes: rows.progress.count == 0 ? 256 << 10 : 16 << 20)
+        } : nil
         let source = PreviewRowSource(
             progress: { rows.progress },
             findMoreRows: more,
