@@ -269,11 +269,10 @@ export FEEDLAYOUT_VIEWER_TIMINGS="$WORK/timings-g"
 start big "$BIG" --width 375
 wait_for 'rows [0-9]+–[0-9]+ of [0-9]+' 60 || fail "big: viewer did not start"
 "${T[@]}" send-keys -t t G
-wait_for 'rows [0-9]+–[0-9]+ of [0-9]+ · lines [0-9]+–([0-9]+) of \1( |\()' 30 || fail "big: G did not reach the end"
+wait_for '└' 30 || fail "big: G did not reach the end (the closing line)"
 count="$(status_line | sed -E 's/.*rows [0-9]+–([0-9]+) of ([0-9]+).*/\1 \2/')"
 check "big: G shows the last row ($count)" [ "$(echo "$count" | awk '{print $1 + 1 == $2}')" = "1" ]
 [[ -z "$BIGROWS" ]] || check "big: the row count is the feed's ($BIGROWS)" [ "$(echo "$count" | awk '{print $2}')" = "$BIGROWS" ]
-check "big: G shows the closing line" screen_has '└'
 "${T[@]}" send-keys -t t q
 restored big 0
 unset FEEDLAYOUT_VIEWER_TIMINGS
@@ -301,7 +300,6 @@ if status_has 'measured'; then
         fail "anchor: the rows on screen moved while estimates were corrected"
         diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") >&2 || true
     fi
-    check "anchor: the status line counts the corrections ($(status_line | grep -oE 'lines .*'))" status_has 'measured'
 else
     echo "anchor: the feed was measured within a second; no correction to watch" >&2
 fi
