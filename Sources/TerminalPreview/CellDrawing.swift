@@ -119,14 +119,21 @@ struct CellDrawer {
 
     /// A shaded block labelled with its size in points ("40×40"), or its width when that is all
     /// that fits.
-    private func image(_ r: Rect, top: Int, lines: Range<Int>? = nil, into c: inout Canvas) {
-        let xs = scale.blockColumns(from: r.minX, to: r.maxX)
+    /// A block too narrow for "W×H" on one line (a long picture) takes "W" over "×H" when it is
+    /// two lines tall or more, so the label never reads as a cut-off number; only a block too
+    /// small for that too shows its width alone.
+    private func image(_ r: Rect, top: Int, lines: Range<Int>? = nil, columns: Range<Int>? = nil, into c: inout Canvas) {
+        let xs = columns ?? scale.blockColumns(from: r.minX, to: r.maxX)
         let ys = (lines ?? scale.blockLines(from: r.minY, to: r.maxY)).shifted(by: top)
         c.fill(x: xs, y: ys, character: "░", style: PreviewColors.image)
-        let full = "\(Int(r.width.rounded()))×\(Int(r.height.rounded()))"
-        for label in [full, "\(Int(r.width.rounded()))"] where label.count <= xs.count {
-            let x = xs.lowerBound + (xs.count - label.count) / 2
-            c.text(label, x: x, y: ys.lowerBound + (ys.count - 1) / 2, style: PreviewColors.label, maxX: xs.upperBound)
+        let (w, h) = (Int(r.width.rounded()), Int(r.height.rounded()))
+        for label in [["\(w)×\(h)"], ["\(w)", "×\(h)"], ["\(w)"]]
+        where label.allSatisfy({ $0.count <= xs.count }) && label.count <= ys.count {
+            let y0 = ys.lowerBound + (ys.count - label.count) / 2
+            for (i, text) in label.enumerated() {
+                let x = xs.lowerBound + (xs.count - text.count) / 2
+                c.text(text, x: x, y: y0 + i, style: PreviewColors.label, maxX: xs.upperBound)
+            }
             break
         }
     }
@@ -138,7 +145,9 @@ struct CellDrawer {
     }
 
     /// Badges by name: verification ✓, club ♣, member ♛, GIF / 长图 on pictures, ▶ on videos.
-    private func badge(_ b: ImageFrame, on image: Rect? = nil, onLines: Range<Int>? = nil, top: Int, into c: inout Canvas) {
+    private func badge(
+        _ b: ImageFrame, on image: Rect? = nil, onLines: Range<Int>? = nil, onColumns: Range<Int>? = nil, top: Int, into c: inout Canvas
+    ) {
         let label: String
         switch b.name {
         case "gif": label = "GIF"
@@ -152,24 +161,34 @@ struct CellDrawer {
         let xs = scale.blockColumns(from: b.frame.minX, to: b.frame.maxX)
         let cols = TerminalText.columns(label)
         // Right-aligned in the badge's frame (badges sit at bottom-right corners).
-        let x = max(xs.lowerBound, xs.upperBound - cols)
+        // Within the picture's own columns when a grid took its last one for the gap.
+        let x = max(xs.lowerBound, min(xs.upperBound, onColumns?.upperBound ?? xs.upperBound) - cols)
         // On the last line of the image it marks (badges overlap their image's bottom edge).
         let f = image ?? b.frame
         let ys = onLines ?? scale.blockLines(from: f.minY, to: f.maxY)
         c.text(label, x: x, y: ys.upperBound - 1 + top, style: PreviewColors.badge)
     }
 
+    /// A grid's pictures keep a gap line between rows and a gap column between columns: a
+    /// picture that touches the one below (or to its right) once both are rounded to cells loses
+    /// its last line (or column). The 4 pt gaps of a grid are narrower than a column, so without
+    /// this two columns of pictures ran together.
     private func pictures(_ grid: PictureGridLayout, top: Int, into c: inout Canvas) {
-        let starts = Set(grid.pictures.map { scale.blockLines(from: $0.frame.minY, to: $0.frame.maxY).lowerBound })
+        let lineStarts = Set(grid.pictures.map { scale.blockLines(from: $0.frame.minY, to: $0.frame.maxY).lowerBound })
+        let columnStarts = Set(grid.pictures.map { scale.blockColumns(from: $0.frame.minX, to: $0.frame.maxX).lowerBound })
         var pictureLines: [Range<Int>] = []
+        var pictureColumns: [Range<Int>] = []
         for p in grid.pictures {
             var ys = scale.blockLines(from: p.frame.minY, to: p.frame.maxY)
-            if ys.count > 1, starts.contains(ys.upperBound) { ys = ys.lowerBound..<(ys.upperBound - 1) }
+            if ys.count > 1, lineStarts.contains(ys.upperBound) { ys = ys.lowerBound..<(ys.upperBound - 1) }
+            var xs = scale.blockColumns(from: p.frame.minX, to: p.frame.maxX)
+            if xs.count > 1, columnStarts.contains(xs.upperBound) { xs = xs.lowerBound..<(xs.upperBound - 1) }
             pictureLines.append(ys)
-            image(p.frame, top: top, lines: ys, into: &c)
+            pictureColumns.append(xs)
+            image(p.frame, top: top, lines: ys, columns: xs, into: &c)
         }
-        for (p, ys) in zip(grid.pictures, pictureLines) {
-            if let b = p.badge { badge(b, onLines: ys, top: top, into: &c) }
+        for (i, p) in grid.pictures.enumerated() {
+            if let b = p.badge { badge(b, onLines: pictureLines[i], onColumns: pictureColumns[i], top: top, into: &c) }
         }
     }
 

@@ -9,12 +9,15 @@ public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sen
     case terminal(function: String, errno: Int32)
     /// Standard input or output is not a terminal (interactive mode needs both).
     case notATerminal
+    /// The feed could not be read while it was shown (bad input found on the way).
+    case feed(String)
 
     public var description: String {
         switch self {
         case .invalidLayout(let m): return "cannot preview the layout: \(m)"
         case .terminal(let f, let e): return "terminal call \(f) failed (errno \(e))"
-        case .notATerminal: return "interactive preview needs a terminal on standard input and output"
+        case .notATerminal: return "interactive preview needs a terminal on standard output, and keys from standard input or /dev/tty"
+        case .feed(let m): return m
         }
     }
 }
@@ -27,17 +30,23 @@ public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sen
 /// and only those rows' cells are asked for. That is what lets a viewer draw any position of a
 /// feed of millions of rows from a heights-only layout.
 ///
-/// Thread-safety: an immutable value.
+/// A preview can also be built row by row (`init(scale:columns:title:readMoreToken:)`, then
+/// `appendRows`, `setLineCount` and `markComplete`): rows whose heights are not known yet carry
+/// estimated line counts that are corrected later, each correction one O(log n) row reload.
+///
+/// Thread-safety: a value type; one value MUST NOT be mutated while another thread reads it.
 public struct FeedPreview: Sendable {
     public let scale: PreviewScale
     /// Columns of every line (the cell frame included).
     public let columns: Int
-    /// Rows of the feed.
-    public let rowCount: Int
+    /// Rows of the feed (known so far, for a preview built row by row).
+    public var rowCount: Int { table.numberOfRows }
     /// The section header's text (the feed's name and size).
-    public let title: String
+    public var title: String
     public let readMoreToken: String
-    let table: TableGeometry
+    /// Whether every row is in the table: only then is the closing line part of the feed.
+    public private(set) var isComplete: Bool
+    private(set) var table: TableGeometry
 
     /// - Parameters:
     ///   - layout: the feed (cells need not be retained).
@@ -45,19 +54,54 @@ public struct FeedPreview: Sendable {
     /// - Complexity: O(n) for n rows.
     public init(layout: FeedLayout, title: String) throws(TerminalPreviewError) {
         let scale = PreviewScale(style: layout.options.style)
+        try self.init(
+            scale: scale, columns: scale.columnCount(ofWidth: layout.options.width), title: title,
+            readMoreToken: layout.options.style.readMoreToken, heights: layout.heights, complete: true)
+    }
+
+    /// A preview of rows of the given heights (in points): the whole feed when `complete`, else
+    /// its first rows (no closing line; more rows may be appended).
+    /// - Complexity: O(n) for n rows.
+    public init(
+        scale: PreviewScale, columns: Int, title: String, readMoreToken: String, heights: [Double] = [], complete: Bool
+    ) throws(TerminalPreviewError) {
         self.scale = scale
-        columns = scale.columnCount(ofWidth: layout.options.width)
-        rowCount = layout.count
+        self.columns = columns
         self.title = title
-        readMoreToken = layout.options.style.readMoreToken
-        let counts = layout.heights.map { Double(scale.lineCount(ofHeight: $0)) }
+        self.readMoreToken = readMoreToken
+        isComplete = complete
+        let counts = heights.map { Double(scale.lineCount(ofHeight: $0)) }
         do {
             table = try TableGeometry(
                 configuration: TableConfiguration(style: .plain, width: 1, scale: 1),
-                sections: [SectionSpec(headerHeight: 1, rowHeights: counts, footerHeight: 1)])
+                sections: [SectionSpec(headerHeight: 1, rowHeights: counts, footerHeight: complete ? 1 : 0)])
         } catch {
             throw .invalidLayout("\(error)")
         }
+    }
+
+    /// Appends rows of `lineCounts` terminal lines each (estimates, or real line counts).
+    /// - Complexity: O(k + log n).
+    public mutating func appendRows(lineCounts: [Int]) {
+        guard !lineCounts.isEmpty else { return }
+        do { try table.appendRows(heights: lineCounts.map { Double(max(2, $0)) }) } catch {
+            preconditionFailure("FeedPreview: \(error)")
+        }
+    }
+
+    /// Sets row `row` to `lineCount` terminal lines (a corrected estimate).
+    /// - Complexity: O(log n).
+    public mutating func setLineCount(_ lineCount: Int, ofRow row: Int) {
+        do { try table.reloadRow(at: TableIndexPath(section: 0, row: row), height: Double(max(2, lineCount))) } catch {
+            preconditionFailure("FeedPreview: \(error)")
+        }
+    }
+
+    /// Declares that every row is in the table: the closing line follows the last row.
+    public mutating func markComplete() {
+        guard !isComplete else { return }
+        isComplete = true
+        do { try table.setFooterHeight(1, inSection: 0) } catch { preconditionFailure("FeedPreview: \(error)") }
     }
 
     /// Terminal lines of the whole feed.
@@ -105,7 +149,7 @@ public struct FeedPreview: Sendable {
         for row in rows(inLines: lines) {
             drawer.draw(cell(row), row: row, top: firstLine(ofRow: row) - lines.lowerBound, into: &canvas)
         }
-        if lines.contains(lineCount - 1) {
+        if isComplete && lines.contains(lineCount - 1) {
             canvas.rule(y: lineCount - 1 - lines.lowerBound, x: 0..<columns, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
         }
         return canvas

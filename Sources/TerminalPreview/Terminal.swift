@@ -5,32 +5,114 @@ import Synchronization
 //
 // Restoring is the invariant: whatever ends the viewer (q, an error, SIGINT from Ctrl-C, SIGTERM,
 // SIGHUP, SIGQUIT), the saved termios settings are put back and the alternate screen is left.
-// Signal handlers can only use async-signal-safe calls, so the saved settings live in a static
-// buffer written once before the handlers are installed, and the handler restores with
-// `tcsetattr` and `write` only, then exits with 128 + the signal number.
+// Suspending (SIGTSTP from Ctrl-Z) restores the same way before the process stops, and SIGCONT
+// (`fg`) enters raw mode and the alternate screen again and asks for a full redraw.
+// Signal handlers can only use async-signal-safe calls, so the saved and raw settings live in
+// static buffers written before the handlers are installed, and the handlers use `tcsetattr`,
+// `write`, `sigaction`, `sigprocmask` and `raise` only (and `_exit` to end).
+//
+// Keys come from standard input, or from /dev/tty when standard input carries the feed (as
+// `less` does), so `cat feed.jsonl | feedlayout preview - -i` browses the piped feed.
 
 /// Saved terminal state for the signal handlers (written before they are installed, then only read).
 nonisolated(unsafe) private var savedTermios = termios()
+nonisolated(unsafe) private var rawTermios = termios()
 nonisolated(unsafe) private var savedValid: sig_atomic_t = 0
+/// The descriptor keys are read from (and whose settings are changed).
+nonisolated(unsafe) private var inputDescriptor: Int32 = 0
 private let resizePending = Atomic<Bool>(false)
-/// The self-pipe of SIGWINCH: any thread may take the signal, so the handler also writes a byte
-/// that wakes the main thread's `poll`.
+private let redrawPending = Atomic<Bool>(false)
+/// The self-pipe that wakes the main thread's `poll`: written by the SIGWINCH and SIGCONT
+/// handlers (any thread may take a signal) and by background work (`Terminal.wake`).
 nonisolated(unsafe) private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
 
 /// The sequence that leaves the viewer's screen: reset colours, show the cursor, leave the
 /// alternate screen.
 private let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+/// The sequence that enters it: the alternate screen, cursor hidden, cleared.
+private let enterSequence: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
+
+private func writeAll(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buf in
+        var offset = 0
+        while offset < buf.count {
+            let n = Glibc.write(1, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+private func wakeMainThread() {
+    var byte: UInt8 = 1
+    if wakePipe.write >= 0 { _ = Glibc.write(wakePipe.write, &byte, 1) }
+}
 
 private func restoreFromSignal(_ signal: Int32) {
-    if savedValid != 0 { tcsetattr(0, TCSAFLUSH, &savedTermios) }
-    leaveSequence.withUnsafeBufferPointer { _ = write(1, $0.baseAddress, $0.count) }
+    if savedValid != 0 { tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios) }
+    writeAll(leaveSequence)
     _exit(128 + signal)
 }
 
-/// The controlling terminal on standard input and output.
+/// SIGTSTP: give the terminal back as it was, then stop with the default action; when continued,
+/// the SIGCONT handler has re-entered raw mode and the handler is put back.
+private func suspendFromSignal(_ signal: Int32) {
+    let saved = errno
+    if savedValid != 0 {
+        tcsetattr(inputDescriptor, TCSADRAIN, &savedTermios)
+        writeAll(leaveSequence)
+    }
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGTSTP, &action, nil)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTSTP)
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+    raise(SIGTSTP)
+    // Continued: the handler again.
+    action.__sigaction_handler.sa_handler = suspendFromSignal
+    sigaction(SIGTSTP, &action, nil)
+    errno = saved
+}
+
+/// SIGCONT: raw mode and the alternate screen again, and a redraw.
+private func resumeFromSignal(_ signal: Int32) {
+    let saved = errno
+    if savedValid != 0 {
+        tcsetattr(inputDescriptor, TCSADRAIN, &rawTermios)
+        writeAll(enterSequence)
+        redrawPending.store(true, ordering: .relaxed)
+        resizePending.store(true, ordering: .relaxed)
+        wakeMainThread()
+    }
+    errno = saved
+}
+
+/// What waiting for input gave.
+enum TerminalInput {
+    /// Bytes typed.
+    case bytes([UInt8])
+    /// A resize, a resume, background work, or another signal: check `takeResize`, `takeRedraw`.
+    case woken
+    /// The end of input (the terminal is gone).
+    case end
+}
+
+/// The controlling terminal: output on standard output, keys from standard input or /dev/tty.
 enum Terminal {
-    /// True when both standard input and output are terminals.
-    static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
+    /// Reads keys from /dev/tty instead of standard input (which carries the feed).
+    /// - Throws: `.notATerminal` when there is no controlling terminal.
+    static func readKeysFromControllingTerminal() throws(TerminalPreviewError) {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw .notATerminal }
+        inputDescriptor = fd
+    }
+
+    /// True when standard output and the key input are terminals.
+    static var isInteractive: Bool { isatty(inputDescriptor) == 1 && isatty(1) == 1 }
 
     /// Lines and columns of the terminal on standard output (nil when it is not one).
     static func size() -> (lines: Int, columns: Int)? {
@@ -39,11 +121,20 @@ enum Terminal {
         return (Int(ws.ws_row), Int(ws.ws_col))
     }
 
-    /// Enters raw mode (no echo, no line editing; signals kept so Ctrl-C raises SIGINT) and the
-    /// alternate screen, with handlers that restore the terminal on SIGINT, SIGTERM, SIGHUP and
-    /// SIGQUIT and note SIGWINCH.
+    /// Enters raw mode (no echo, no line editing; signals kept so Ctrl-C raises SIGINT and Ctrl-Z
+    /// SIGTSTP) and the alternate screen, with handlers that restore the terminal on SIGINT,
+    /// SIGTERM, SIGHUP and SIGQUIT, suspend and resume on SIGTSTP and SIGCONT, and note SIGWINCH.
+    /// Keys typed before are kept (read as the first input), not discarded.
     static func enter() throws(TerminalPreviewError) {
-        guard tcgetattr(0, &savedTermios) == 0 else { throw .terminal(function: "tcgetattr", errno: errno) }
+        guard tcgetattr(inputDescriptor, &savedTermios) == 0 else { throw .terminal(function: "tcgetattr", errno: errno) }
+        var raw = savedTermios
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        rawTermios = raw
         savedValid = 1
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(sig) { restoreFromSignal($0) } }
         if wakePipe.read < 0 {
@@ -54,66 +145,57 @@ enum Terminal {
         }
         install(SIGWINCH) { _ in
             resizePending.store(true, ordering: .relaxed)
-            var byte: UInt8 = 1
-            _ = Glibc.write(wakePipe.write, &byte, 1)
+            wakeMainThread()
         }
-        var raw = savedTermios
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else {
+        install(SIGTSTP) { suspendFromSignal($0) }
+        install(SIGCONT) { resumeFromSignal($0) }
+        guard tcsetattr(inputDescriptor, TCSADRAIN, &rawTermios) == 0 else {
             let e = errno
             leave()
             throw .terminal(function: "tcsetattr", errno: e)
         }
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+        writeAll(enterSequence)
     }
 
     /// Restores the saved settings, leaves the alternate screen and puts the default signal
     /// actions back. Safe to call more than once.
     static func leave() {
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH] { signal(sig, SIG_DFL) }
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { signal(sig, SIG_DFL) }
         if savedValid != 0 {
-            tcsetattr(0, TCSAFLUSH, &savedTermios)
+            tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios)
             savedValid = 0
-            leaveSequence.withUnsafeBufferPointer { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+            writeAll(leaveSequence)
         }
     }
 
-    /// True once after each SIGWINCH.
+    /// True once after each SIGWINCH (and after a resume: the size may have changed meanwhile).
     static func takeResize() -> Bool { resizePending.exchange(false, ordering: .relaxed) }
 
-    /// Writes all of `s` to standard output.
-    static func write(_ s: String) {
-        var bytes = Array(s.utf8)
-        bytes.withUnsafeMutableBufferPointer { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(1, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                offset += n
-            }
-        }
-    }
+    /// True once after each resume (SIGCONT): the screen must be drawn again whole.
+    static func takeRedraw() -> Bool { redrawPending.exchange(false, ordering: .relaxed) }
 
-    /// Waits for input and returns the bytes read; nil when woken by a resize or another signal
-    /// (check `takeResize`), empty at end of input.
-    static func read() -> [UInt8]? {
-        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+    /// Wakes the thread waiting in `read` (from any thread).
+    static func wake() { wakeMainThread() }
+
+    /// Writes all of `s` to standard output.
+    static func write(_ s: String) { writeAll(Array(s.utf8)) }
+
+    /// Waits for input, a signal or a wake-up.
+    static func read() -> TerminalInput {
+        var fds = [
+            pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+        ]
         let ready = poll(&fds, wakePipe.read >= 0 ? 2 : 1, -1)
-        if ready < 0 { return errno == EINTR ? nil : [] }
-        var buf = [UInt8](repeating: 0, count: 64)
-        if fds[1].revents != 0 {
-            while buf.withUnsafeMutableBytes({ Glibc.read(wakePipe.read, $0.baseAddress, 64) }) > 0 {}
-            return nil
+        if ready < 0 { return errno == EINTR ? .woken : .end }
+        var buf = [UInt8](repeating: 0, count: 256)
+        if fds.count > 1 && fds[1].revents != 0 {
+            while buf.withUnsafeMutableBytes({ Glibc.read(wakePipe.read, $0.baseAddress, 256) }) > 0 {}
+            if fds[0].revents == 0 { return .woken }
         }
-        let n = buf.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, 64) }
-        if n < 0 { return errno == EINTR || errno == EAGAIN ? nil : [] }
-        return Array(buf[0..<n])
+        let n = buf.withUnsafeMutableBytes { Glibc.read(inputDescriptor, $0.baseAddress, 256) }
+        if n < 0 { return errno == EINTR || errno == EAGAIN || errno == EIO ? .woken : .end }
+        if n == 0 { return .end }
+        return .bytes(Array(buf[0..<n]))
     }
 
     private static func install(_ sig: Int32, _ handler: @convention(c) (Int32) -> Void) {

@@ -92,4 +92,56 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertEqual(notTTY.status, 1)
         XCTAssertTrue(notTTY.stderr.contains("terminal"), notTTY.stderr)
     }
+
+    /// One rule for --rows in preview and render: cut at the feed's end; a range that starts after
+    /// the last row is an input error naming the feed (preview exited 0 with no output).
+    func testRowsPastTheEndAreOneRuleInPreviewAndRender() throws {
+        let cut = try run(["preview", "--rows", "11:40", "--width", "414"])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        XCTAssertEqual(cut.stdout.split(separator: "\n").filter { $0.hasPrefix("├─ #") }.count, 2, "rows 11 and 12")
+        XCTAssertTrue(cut.stdout.hasSuffix("┘\n"))
+        let past = try run(["preview", "--rows", "13:20"])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertEqual(past.stdout, "")
+        XCTAssertTrue(past.stderr.contains("demo feed: --rows 13:20 starts after the feed's last row (13 rows"), past.stderr)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let render = try FeedlayoutBinary.run(["render", "-o", out, "--rows", "13:20"])
+        XCTAssertEqual(render.status, 1)
+        XCTAssertTrue(render.stderr.contains("demo feed: --rows 13:20 starts after the feed's last row (13 rows"), render.stderr)
+        let empty = try run(["preview", "--rows", "3:3"])
+        XCTAssertEqual(empty.status, 2, "an empty range is a usage error, as in render")
+    }
+
+    /// A JSON Lines file is indexed and only the rows needed are decoded: the same lines as the
+    /// same feed loaded whole from standard input, at any thread count of the heights.
+    func testIndexedJSONLinesMatchesTheFeedLoadedWhole() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = dir.appendingPathComponent("feed.jsonl")
+        let gen = try run(["generate", "--count", "300", "--seed", "5", "--format", "jsonl", "-o", feed.path])
+        XCTAssertEqual(gen.status, 0, gen.stderr)
+        let data = try Data(contentsOf: feed)
+        for rows in ["250:260", "295:", ":3"] {
+            let indexed = try run(["preview", feed.path, "--rows", rows, "--width", "375"])
+            XCTAssertEqual(indexed.status, 0, indexed.stderr)
+            let whole = try FeedlayoutBinary.run(["preview", "-", "--rows", rows, "--width", "375"], stdin: data)
+            XCTAssertEqual(whole.status, 0, whole.stderr)
+            // The header names the input: compared without it.
+            let body = { (s: String) in s.split(separator: "\n").filter { !$0.hasPrefix("┌") }.joined(separator: "\n") }
+            let a = body(indexed.stdout)
+            XCTAssertEqual(a, body(String(decoding: whole.stdout, as: UTF8.self)), rows)
+            XCTAssertFalse(a.isEmpty)
+        }
+        // A bad line far down is not decoded for rows above it, and is reported for rows on it.
+        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        lines[280] = #"{"id": "bad"}"#
+        let bad = dir.appendingPathComponent("bad.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: bad)
+        XCTAssertEqual(try run(["preview", bad.path, "--rows", "0:5"]).status, 0)
+        let onIt = try run(["preview", bad.path, "--rows", "270:290"])
+        XCTAssertEqual(onIt.status, 1)
+        XCTAssertTrue(onIt.stderr.contains("bad.jsonl:281:"), onIt.stderr)
+    }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import CellLayout
+import FeedPipeline
 import Foundation
 import StatusModel
 import TableLayout
+import Synchronization
 import TerminalPreview
 
 /// `feedlayout preview`: the feed drawn in the terminal from its computed layouts.
@@ -15,11 +17,20 @@ struct Preview: ParsableCommand {
             laid-out text line takes one terminal line, its characters in the engine's order, wide ones on two \
             columns; frames in box-drawing characters, avatars and pictures as shaded blocks labelled with \
             their size in points.
-            Static mode (the default) prints the lines of --rows A:B (feed rows A..<B), or else the first \
-            screenful ($LINES, the terminal's height, or 24 lines), and exits.
+            Static mode (the default) prints the lines of --rows A:B (feed rows A..<B, numbered from 0 as the \
+            row separators #N are), or else the first screenful ($LINES, the terminal's height, or 24 lines), \
+            and exits. A range is cut at the feed's end; one that starts after the last row is an error (exit 1), \
+            as in `render`. Only the heights of the rows above the last one printed and the cells of the rows \
+            printed are computed; a JSON Lines file is indexed and only those rows are decoded.
             --interactive opens the viewer on the alternate screen: j/k or ↓/↑ by line, space/PgDn and \
-            b/PgUp by page, g/G top/bottom, q quits (Ctrl-C too; the terminal is always restored). Without \
-            --width it lays the feed out at the terminal's width, again after each resize.
+            b/PgUp by page, g/G top/bottom, q quits (Ctrl-C too; the terminal is always restored; Ctrl-Z \
+            suspends and `fg` resumes). Without --width it lays the feed out at the terminal's width, again \
+            after each resize. The first screen is drawn from the first rows: rows not laid out yet have \
+            estimated heights (the mean of the rows measured), replaced by their real heights in the \
+            background without moving the rows on screen; the status line shows the share measured. A JSON \
+            Lines file is indexed in the background and its statuses decoded when needed (G waits for the \
+            index only); other formats, standard input and --skip-invalid load the feed whole first. With \
+            INPUT -, keys are read from /dev/tty.
             Colours only when standard output is a terminal, NO_COLOR is unset and TERM is not dumb \
             (--color always/never overrides). Control characters and bidi controls of statuses are shown as �.
             """)
@@ -33,7 +44,7 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(help: "Feed rows to print, A:B (A..<B; either side may be left out).")
+    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end).")
     var rows: String?
 
     @Flag(name: [.customShort("i"), .long], help: "Browse the feed interactively.")
@@ -57,49 +68,97 @@ struct Preview: ParsableCommand {
             return v
         }
         let (a, b) = (try bound(parts[0]), try bound(parts[1]))
-        if let a, let b, a > b { throw ValidationError("--rows A:B needs A ≤ B") }
+        if let a, let b, a >= b { throw ValidationError("--rows A:B needs A < B") }
         return (a, b)
     }
 
     func run() throws {
-        let statuses = try CLIEnvironment.loadStatuses(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
         let engine = try CLIEnvironment.feedEngine(feed)
-        let title = input.map { ($0 as NSString).lastPathComponent } ?? "demo feed"
+        let name = Self.feedName(input.map { [$0] } ?? [])
         let useColor = Self.colorEnabled(color)
         let style = feed.options(width: 375).style
-
-        /// Lays the feed out (heights only: cells are asked for per row, from the engine's cache).
-        let document = { @Sendable (width: Double) throws -> PreviewDocument in
-            let options = feed.options(width: width)
-            let layout = try engine.layout(statuses, options: options)
-            let preview = try FeedPreview(layout: layout, title: "\(title) · \(statuses.count) rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt")
-            return PreviewDocument(preview: preview) { engine.cell(for: statuses[$0], options: options) }
+        let scale = PreviewScale(style: style)
+        let feed = feed
+        let input = input
+        let title = { @Sendable (rows: Int, complete: Bool, width: Double) -> String in
+            "\(name) · \(rows)\(complete ? "" : "+") rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt"
         }
 
         if interactive {
-            let scale = PreviewScale(style: style)
-            let fixed = feed.widths.first
-            let viewer = InteractiveViewer(color: useColor, followWidth: fixed == nil) { columns in
-                try document(fixed ?? max(160, min(1024, scale.width(fittingColumns: columns))))
+            // The rows are opened on the viewer's loading thread (standard input is read there,
+            // while keys come from the terminal), once for every width.
+            let opened = Mutex<FeedRows?>(nil)
+            let rowsOnce = { @Sendable () throws -> FeedRows in
+                try opened.withLock { (r) throws -> FeedRows in
+                    if let r { return r }
+                    let new = try Self.openRows(input, feed: feed)
+                    r = new
+                    return new
+                }
             }
+            let fixed = feed.widths.first
+            let viewer: InteractiveViewer
             do {
+                viewer = try InteractiveViewer(color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-") {
+                    (columns: Int, lines: Int) throws -> LiveFeed in
+                    let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
+                    return try Self.liveFeed(
+                        rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
+                        title: { n, complete in title(n, complete, width) })
+                }
                 try viewer.run()
             } catch let e as TerminalPreviewError {
+                throw CLIError.input("feedlayout: \(e)")
+            } catch let e as StatusModelError {
                 throw CLIError.input("feedlayout: \(e)")
             }
             return
         }
 
-        let doc = try document(feed.widths.first ?? 375)
-        let preview = doc.preview
-        let lines: Range<Int>
-        if let rows {
-            let (a, b) = try Self.parseRows(rows)
-            let lo = min(a ?? 0, preview.rowCount), hi = min(b ?? preview.rowCount, preview.rowCount)
-            lines = preview.lines(ofRows: lo..<hi)
-        } else {
-            lines = 0..<min(preview.lineCount, Self.screenLines())
+        let rows = try Self.openRows(input, feed: feed)
+        let width = feed.widths.first ?? 375
+        let options = feed.options(width: width)
+        let count: Int
+        do { count = try rows.countAll() } catch { throw CLIError.input("feedlayout: \(error)") }
+        // Only the heights the y offsets need (the rows up to the last one printed) and the cells
+        // of the rows printed are computed.
+        var heights: [Double] = []
+        let measure = { (range: Range<Int>) throws in
+            do {
+                heights += try rows.heights(range, engine: engine, options: options, threads: ProcessInfo.processInfo.activeProcessorCount)
+            } catch let e as StatusModelError {
+                throw CLIError.input("feedlayout: \(e)")
+            }
         }
+        var wanted: Range<Int>?
+        if let rowsOption = self.rows {
+            let (a, b) = try Self.parseRows(rowsOption)
+            let lo = a ?? 0
+            guard lo < count else {
+                throw Self.rowsPastTheEnd(name: name, option: rowsOption, count: count)
+            }
+            let hi = min(b ?? count, count)
+            wanted = lo..<hi
+            try measure(0..<hi)
+        } else {
+            // The first screenful: rows until their lines fill it.
+            let screen = Self.screenLines()
+            var lines = 1
+            while heights.count < count && lines < screen {
+                let before = heights.count
+                try measure(before..<min(count, before + 32))
+                lines += heights[before...].reduce(0) { $0 + scale.lineCount(ofHeight: $1) }
+            }
+        }
+        let preview: FeedPreview
+        do {
+            preview = try FeedPreview(
+                scale: scale, columns: scale.columnCount(ofWidth: width), title: title(count, true, width),
+                readMoreToken: style.readMoreToken, heights: heights, complete: heights.count == count)
+        } catch {
+            throw CLIError.input("feedlayout: \(error)")
+        }
+        let lines = wanted.map { preview.lines(ofRows: $0) } ?? 0..<min(preview.lineCount, Self.screenLines())
         // Streamed: the range is drawn and printed a slice of lines at a time, each slice's canvas
         // at most `maxCanvasCells` cells, so memory does not grow with the range or the width
         // (the whole range was built first: --width 100000 --rows 0: tried to allocate 9.1 GB).
@@ -107,22 +166,76 @@ struct Preview: ParsableCommand {
         var out = OutputBuffer()
         let step = max(1, Self.maxCanvasCells / max(1, preview.columns))
         var kept: (row: Int, cell: CellLayout)?
-        let cell = { (row: Int) -> CellLayout in
-            if let kept, kept.row == row { return kept.cell }
-            let c = doc.cell(row)
-            kept = (row, c)
-            return c
-        }
         var start = lines.lowerBound
         while start < lines.upperBound {
             let slice = start..<min(lines.upperBound, start + step)
-            for line in preview.canvas(lines: slice, cell: cell).lines(color: useColor) {
+            var cells: [Int: CellLayout] = [:]
+            for row in preview.rows(inLines: slice) {
+                if let kept, kept.row == row {
+                    cells[row] = kept.cell
+                    continue
+                }
+                let status: Status
+                do { status = try rows.status(row) } catch { throw CLIError.input("feedlayout: \(error)") }
+                let c = engine.cell(for: status, options: options)
+                cells[row] = c
+                kept = (row, c)
+            }
+            for line in preview.canvas(lines: slice, cell: { cells[$0]! }).lines(color: useColor) {
                 try out.write(line)
                 try out.write("\n")
             }
             start = slice.upperBound
         }
         try out.flush()
+    }
+
+    /// The rule of `preview` and `render` for --rows: a range is cut at the feed's end; a range
+    /// with no row in the feed is an input error (exit 1) naming the feed.
+    static func rowsPastTheEnd(name: String, option: String, count: Int) -> CLIError {
+        CLIError.input("feedlayout: \(name): --rows \(option) starts after the feed's last row (\(count) rows: 0..<\(count))")
+    }
+
+    /// The feed's name in messages and the header: the file's name, <stdin>, or "demo feed".
+    static func feedName(_ inputs: [String]) -> String {
+        switch inputs.count {
+        case 0: return "demo feed"
+        case 1: return inputs[0] == "-" ? "<stdin>" : (inputs[0] as NSString).lastPathComponent
+        default: return "\(inputs.count) files"
+        }
+    }
+
+    /// The viewer's feed at one width: rows estimated, then measured on screen and in the background.
+    static func liveFeed(
+        rows: FeedRows, engine: FeedEngine, options: FeedOptions, firstLines: Int,
+        title: @escaping @Sendable (Int, Bool) -> String
+    ) throws -> LiveFeed {
+        let scale = PreviewScale(style: options.style)
+        let more: (@Sendable () throws -> Bool)? = rows.isIndexed ? { @Sendable () throws -> Bool in
+            // A small first step: the first screen needs a few rows, not the first 16 MB of them.
+            try rows.findMoreRows(maxBytes: rows.progress.count == 0 ? 256 << 10 : 16 << 20)
+        } : nil
+        let source = PreviewRowSource(
+            progress: { rows.progress },
+            findMoreRows: more,
+            heights: { (range: Range<Int>) throws -> [Double] in try rows.heights(range, engine: engine, options: options) },
+            cell: { (row: Int) throws -> CellLayout in engine.cell(for: try rows.status(row), options: options) },
+            title: title)
+        return try LiveFeed(
+            source: source, scale: scale, columns: scale.columnCount(ofWidth: options.width), readMoreToken: options.style.readMoreToken,
+            firstLines: firstLines)
+    }
+
+    /// The feed's rows: a JSON Lines file indexed (decoded by row), anything else loaded whole.
+    static func openRows(_ input: String?, feed: FeedInputOptions) throws -> FeedRows {
+        if let input {
+            do {
+                if let rows = try FeedRows.indexed(path: input, options: LoadOptions(skipInvalid: feed.skipInvalid)) { return rows }
+            } catch {
+                throw CLIError.input("feedlayout: \(error)")
+            }
+        }
+        return FeedRows(statuses: try CLIEnvironment.loadStatuses(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid))
     }
 
     /// Cells of the canvas of one printed slice (about 40 MB at most).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedPipeline
 import Foundation
 import RasterRender
 import StatusModel
@@ -14,7 +15,8 @@ struct Render: ParsableCommand {
             advances, shaped offsets); colour emoji are the font's bitmaps scaled to size. Avatars and pictures \
             are placeholders with their size in points written in them. The image is width × scale pixels wide \
             and as tall as the rows drawn. --rows A:B draws rows A..<B (0-based; either side may be left out; \
-            default 0:10). The PNG (written with libpng) replaces FILE atomically; FILE must be a regular file or a new \
+            default 0:10; a range is cut at the feed's end, and one that starts after the last row is an error, exit 1). \
+            Of a JSON Lines file only the rows drawn are decoded and laid out. The PNG (written with libpng) replaces FILE atomically; FILE must be a regular file or a new \
             path (- writes to standard output).
             """)
 
@@ -66,13 +68,21 @@ struct Render: ParsableCommand {
     }
 
     private func render() throws {
-        let statuses = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
-        guard !statuses.isEmpty else { throw CLIError.input("feedlayout: the feed has no statuses to render") }
-        let (a, b) = Self.parseRows(rows)!
-        guard a < statuses.count else {
-            throw CLIError.input("feedlayout: --rows \(rows) starts after the feed's last row (\(statuses.count) rows)")
+        // A single JSON Lines file is indexed and only the rows drawn are decoded and laid out
+        // (their y offsets relative to the first one drawn are all the image needs); other
+        // inputs are loaded whole.
+        let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid)
+        let feedRows: FeedRows
+        if inputs.count == 1, let indexed = try FeedRows.indexed(path: inputs[0], options: loadOptions) {
+            feedRows = indexed
+        } else {
+            feedRows = FeedRows(statuses: try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid))
         }
-        let range = a..<min(statuses.count, b ?? statuses.count)
+        let count = try feedRows.countAll()
+        guard count > 0 else { throw CLIError.input("feedlayout: the feed has no statuses to render") }
+        let (a, b) = Self.parseRows(rows)!
+        guard a < count else { throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows, count: count) }
+        let statuses = try feedRows.statuses(a..<min(count, b ?? count))
         // Glyphs are retained so every text of every cell carries its shaped glyphs.
         let engine = try CLIEnvironment.feedEngine(feed, retainGlyphs: true)
         let options = feed.options(width: feed.widthList[0])
@@ -81,7 +91,7 @@ struct Render: ParsableCommand {
             throw CLIError.input("feedlayout: render needs the FreeType text measurer")
         }
         let renderer = FeedRenderer(fonts: measurer.fonts, options: RenderOptions(debugFrames: debugFrames))
-        let image = try renderer.render(feed: layout, rows: range) { engine.cell(for: statuses[$0], options: options) }
+        let image = try renderer.render(feed: layout, rows: 0..<statuses.count) { engine.cell(for: statuses[$0], options: options) }
         let png = try PNGCodec.encode(image)
         if output == "-" {
             try DescriptorOutput.writeStandardOutput(png)
