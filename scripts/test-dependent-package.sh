@@ -73,7 +73,7 @@ do {
     let fonts = args[1] == "default" ? try FontSet.loadDefault() : try FontSet.load(directory: URL(fileURLWithPath: args[1]))
     let feed = try FeedLoader.load(contentsOf: args.dropFirst(2).map { URL(fileURLWithPath: $0) }).feed
     let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: TextMeasurer(fonts: fonts)))
-    let layout = try engine.layout(feed.statuses, options: FeedOptions(width: 375), retainCells: true)
+    let layout = try engine.layoutCells(feed.statuses, options: FeedOptions(width: 375))
     FileHandle.standardOutput.write(Data(try FrameExport.data(layout, header: FrameExportHeader(fonts: fonts))))
 } catch {
     FileHandle.standardError.write(Data("checks: \(error)\n".utf8))

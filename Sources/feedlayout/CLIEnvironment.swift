@@ -96,11 +96,11 @@ enum JSONNumber {
 
 /// Options every layout-producing subcommand shares (`layout`, `query`, `preview`, `render`, `bench`).
 struct FeedInputOptions: ParsableArguments {
-    @Option(name: .customLong("width"), help: "Cell width in points (320–1024 typical).")
+    @Option(name: .customLong("width"), help: "Cell width in points, in (0, 100000] (320–1024 typical; default 375).")
     var widths: [Double] = []
 
-    @Option(help: "Cell style: classic or weibo.")
-    var style: String = "weibo"
+    @Option(help: "Cell style.")
+    var style: StyleName = .weibo
 
     @Option(help: "Screen scale: 1, 2 or 3.")
     var scale: Double = 2
@@ -122,7 +122,6 @@ struct FeedInputOptions: ParsableArguments {
             throw ValidationError("--width \(w) must be a number in (0, 100000]")
         }
         guard [1, 2, 3].contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
-        guard CLIEnvironment.style(named: style) != nil else { throw ValidationError("--style must be classic or weibo") }
         guard maxLines >= 0 else { throw ValidationError("--max-lines must be ≥ 0") }
         // Years 1…9999, the dates the loader accepts (a larger --now trapped in the date code).
         if let now, !(now.isFinite && now >= -62_135_596_800 && now <= 253_402_300_799) {
@@ -134,19 +133,11 @@ struct FeedInputOptions: ParsableArguments {
     var widthList: [Double] { widths.isEmpty ? [375] : widths }
 
     func options(width: Double) -> FeedOptions {
-        FeedOptions(width: width, style: CLIEnvironment.style(named: style)!, scale: scale, maxTextLines: maxLines)
+        FeedOptions(width: width, style: style.style, scale: scale, maxTextLines: maxLines)
     }
 }
 
 extension CLIEnvironment {
-    static func style(named name: String) -> CellStyle? {
-        switch name {
-        case "classic": return .classic
-        case "weibo": return .weibo
-        default: return nil
-        }
-    }
-
     /// The bundled demo feed (`Fixtures/feed.plist`), found like the fonts: beside or above the
     /// current directory or the executable.
     static func demoFeedURL() throws -> URL {

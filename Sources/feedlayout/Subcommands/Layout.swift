@@ -43,7 +43,7 @@ struct Layout: ParsableCommand {
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
-    var rows: String?
+    var rows: RowRange?
 
     @Option(name: .customLong("row-origin"), help: "Index of the inputs' first row, when they are one partition of a larger feed (see `feedlayout heights`).")
     var rowOrigin = 0
@@ -55,19 +55,6 @@ struct Layout: ParsableCommand {
         guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
         guard rowOrigin >= 0 else { throw ValidationError("--row-origin must be ≥ 0") }
         guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
-        if let rows, Self.parseRows(rows) == nil {
-            throw ValidationError("--rows must be A:B with 0 ≤ A ≤ B (A: or :B allowed), got \"\(rows)\"")
-        }
-    }
-
-    /// "A:B", "A:" or ":B" as a half-open range.
-    static func parseRows(_ s: String) -> Range<Int>? {
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let a = parts[0].isEmpty ? 0 : Int(parts[0])
-        let b = parts[1].isEmpty ? Int.max : Int(parts[1])
-        guard let a, let b, a >= 0, a <= b else { return nil }
-        return a..<b
     }
 
     func run() throws {
@@ -95,7 +82,7 @@ struct Layout: ParsableCommand {
             .withPreparedCellCache(budgetBytes: widths.count > 1 ? 48 << 20 : 0)
         var job = FrameExportJob(
             inputs: paths, widths: widths, options: input.options(width: widths[0]), format: format.frameFormat,
-            rows: rows.flatMap(Self.parseRows), loadOptions: LoadOptions(skipInvalid: input.skipInvalid), threads: threads,
+            rows: rows?.range, loadOptions: LoadOptions(skipInvalid: input.skipInvalid), threads: threads,
             header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest))
         job.batchStatuses = 512
         job.rowOrigin = rowOrigin

@@ -45,7 +45,7 @@ struct Preview: ParsableCommand {
     @OptionGroup var feed: FeedInputOptions
 
     @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end).")
-    var rows: String?
+    var rows: RowRange?
 
     @Flag(name: [.customShort("i"), .long], help: "Browse the feed interactively.")
     var interactive = false
@@ -55,21 +55,7 @@ struct Preview: ParsableCommand {
 
     func validate() throws {
         if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
-        if let rows { _ = try Self.parseRows(rows) }
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
-    }
-
-    static func parseRows(_ s: String) throws -> (Int?, Int?) {
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw ValidationError("--rows must be A:B") }
-        func bound(_ p: Substring) throws -> Int? {
-            if p.isEmpty { return nil }
-            guard let v = Int(p), v >= 0 else { throw ValidationError("--rows bounds must be integers ≥ 0") }
-            return v
-        }
-        let (a, b) = (try bound(parts[0]), try bound(parts[1]))
-        if let a, let b, a >= b { throw ValidationError("--rows A:B needs A < B") }
-        return (a, b)
     }
 
     func run() throws {
@@ -132,10 +118,10 @@ struct Preview: ParsableCommand {
         }
         var wanted: Range<Int>?
         if let rowsOption = self.rows {
-            let (a, b) = try Self.parseRows(rowsOption)
+            let (a, b) = (rowsOption.lower, rowsOption.upper)
             let lo = a ?? 0
             guard lo < count else {
-                throw Self.rowsPastTheEnd(name: name, option: rowsOption, count: count)
+                throw Self.rowsPastTheEnd(name: name, option: rowsOption.defaultValueDescription, count: count)
             }
             let hi = min(b ?? count, count)
             wanted = lo..<hi

@@ -28,25 +28,14 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "The PNG file to write (- for standard output).")
     var output: String
 
-    @Option(help: "Rows to draw, A:B (rows A..<B).")
-    var rows: String = "0:10"
+    @Option(help: "Rows to draw, A:B (rows A..<B from 0; either side may be left out; cut at the feed's end).")
+    var rows = RowRange(lower: 0, upper: 10)
 
     @Flag(name: .customLong("debug-frames"), help: "Outline every part's frame.")
     var debugFrames = false
 
     func validate() throws {
         guard feed.widths.count <= 1 else { throw ValidationError("render takes one --width") }
-        guard Self.parseRows(rows) != nil else { throw ValidationError("--rows must be A:B with 0 ≤ A < B (either side may be omitted)") }
-    }
-
-    /// "A:B", "A:", ":B" → (A, B?) with B nil for "to the end".
-    static func parseRows(_ s: String) -> (Int, Int?)? {
-        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let a = parts[0].isEmpty ? 0 : Int(parts[0])
-        let b = parts[1].isEmpty ? nil : Int(parts[1])
-        guard let a, a >= 0, parts[1].isEmpty || (b != nil && b! > a) else { return nil }
-        return (a, b)
     }
 
     func run() throws {
@@ -80,8 +69,10 @@ struct Render: ParsableCommand {
         }
         let count = try feedRows.countAll()
         guard count > 0 else { throw CLIError.input("feedlayout: the feed has no statuses to render") }
-        let (a, b) = Self.parseRows(rows)!
-        guard a < count else { throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows, count: count) }
+        let (a, b) = (rows.lower ?? 0, rows.upper)
+        guard a < count else {
+            throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: count)
+        }
         let statuses = try feedRows.statuses(a..<min(count, b ?? count))
         // Glyphs are retained so every text of every cell carries its shaped glyphs.
         let engine = try CLIEnvironment.feedEngine(feed, retainGlyphs: true)

@@ -69,15 +69,3 @@ struct Validate: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 }
-
-/// Writes "feedlayout: MESSAGE" on standard error, escaped (`DisplaySafe`): messages quote content.
-func printError(_ message: String) {
-    printErrorLine("feedlayout: \(message)")
-}
-
-/// Writes one line on standard error, its control and bidi characters escaped. A failing write
-/// of standard error is ignored: there is nowhere left to report it.
-func printErrorLine(_ line: String) {
-    let bytes = Array((DisplaySafe.escaped(line) + "\n").utf8)
-    try? DescriptorOutput.write(bytes, to: 2, name: "<stderr>")
-}
