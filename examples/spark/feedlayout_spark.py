@@ -105,8 +105,9 @@ def main(argv=None):
         sys.exit(f"feedlayout_spark: no feedlayout binary at {args.feedlayout} (swift build -c release --product feedlayout)")
     verify_fonts(args.fonts)  # fail here, not in every task, when the driver's fonts are wrong
 
-    # The options both passes share: each one changes heights, so both must see the same.
-    common = ["--width", repr(args.width), "--scale", str(args.scale), "--style", args.style,
+    # The options both passes share: each one changes heights, so both must see the same. The
+    # input format is forced: a partition of one line would otherwise read as a JSON document.
+    common = ["--input-format", "jsonl", "--width", repr(args.width), "--scale", str(args.scale), "--style", args.style,
               "--max-lines", str(args.max_lines), "--threads", str(args.task_threads)]
     if args.now is not None:
         common += ["--now", args.now]
@@ -122,9 +123,11 @@ def main(argv=None):
             .setIfMissing("spark.ui.enabled", "false")
             .setIfMissing("spark.ui.showConsoleProgress", "false"))
     if conf.get("spark.master").startswith("local"):
-        # A local run listens on the loopback interface only.
+        # A local run listens on the loopback interface only. Its input has no better place to
+        # be read from, so a task never waits for one (spark.locality.wait, 3 s by default).
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         conf.setIfMissing("spark.driver.host", "127.0.0.1").setIfMissing("spark.driver.bindAddress", "127.0.0.1")
+        conf.setIfMissing("spark.locality.wait", "0")
     sc = SparkContext(conf=conf)
     sc.setLogLevel("WARN")
     try:

@@ -9,9 +9,6 @@ import os
 import subprocess
 import threading
 
-BLANK = " \t\r\n"  # JSON whitespace: a line of only these is blank, and feedlayout skips it
-
-
 # --- Fonts --------------------------------------------------------------------------------------
 
 def sha256_file(path):
@@ -93,20 +90,6 @@ def run_on_lines(argv, lines):
         raise RuntimeError(f"{' '.join(argv[:2])} exited with {proc.returncode}: {message}")
 
 
-def peek_nonblank(iterator):
-    """(True, the whole iterator) when some line is not blank, else (False, None): feedlayout
-    refuses an empty input, and a partition of blank lines (or none) has no row."""
-    buffered = []
-    for line in iterator:
-        buffered.append(line)
-        if line.strip(BLANK):
-            def rest():
-                yield from buffered
-                yield from iterator
-            return True, rest()
-    return False, None
-
-
 def tool_paths():
     """The feedlayout binary and the fonts directory shipped to this executor by addFile."""
     from pyspark import SparkFiles
@@ -118,10 +101,6 @@ def tool_paths():
 def heights_partition(common, index, lines):
     """Pass 1 on partition `index`: yields (index, rows, heightPixels). Bind `common` (the
     options both passes share) with functools.partial for mapPartitionsWithIndex."""
-    has_rows, lines = peek_nonblank(lines)
-    if not has_rows:
-        yield (index, 0, 0)
-        return
     binary, fonts = tool_paths()
     verify_fonts(fonts)
     out = list(run_on_lines([binary, "heights", "-", "--fonts", fonts] + common, lines))
@@ -135,11 +114,6 @@ def frames_partition(common, fmt, origins, index, lines):
     """Pass 2 on partition `index`: yields its output lines. `origins[index]` is (rows counted by
     pass 1, row origin, y origin as a string of points)."""
     rows, row_origin, y_origin = origins[index]
-    has_rows, lines = peek_nonblank(lines)
-    if not has_rows:
-        if rows != 0:
-            raise RuntimeError(f"partition {index}: empty now, {rows} rows in the heights pass")
-        return
     binary, fonts = tool_paths()
     verify_fonts(fonts)
     argv = [binary, "layout", "-", "--fonts", fonts, "--format", fmt,
