@@ -137,11 +137,12 @@ def main(argv=None):
             sc.addFile(os.path.abspath(os.path.join(args.fonts, name)))
         spark_ready = time.monotonic()
 
+        cpu = (sc.accumulator(0.0), sc.accumulator(0.0))  # feedlayout, Python workers
         input_uri = args.input if local_path(args.input) is None else "file://" + local_path(args.input)
         lines = sc.textFile(input_uri, minPartitions=args.partitions)
 
         # Pass 1: heights, then the origins on the driver.
-        totals = sorted(lines.mapPartitionsWithIndex(functools.partial(heights_partition, common)).collect())
+        totals = sorted(lines.mapPartitionsWithIndex(functools.partial(heights_partition, common, cpu)).collect())
         if [t[0] for t in totals] != list(range(lines.getNumPartitions())):
             raise RuntimeError("the heights pass did not return one total per partition")
         origins, rows_before, pixels_before = [], 0, 0
@@ -154,7 +155,7 @@ def main(argv=None):
         heights_done = time.monotonic()
 
         # Pass 2: frames, saved as one part file per partition, in partition order.
-        frames = lines.mapPartitionsWithIndex(functools.partial(frames_partition, common, args.format, origins))
+        frames = lines.mapPartitionsWithIndex(functools.partial(frames_partition, common, cpu, args.format, origins))
         frames.saveAsTextFile(args.output_dir)
         frames_done = time.monotonic()
     finally:
@@ -169,6 +170,7 @@ def main(argv=None):
         "seconds": {"sparkStart": round(spark_ready - started, 3), "heights": round(heights_done - spark_ready, 3),
                     "frames": round(frames_done - heights_done, 3), "output": round(done - frames_done, 3),
                     "total": round(done - started, 3)},
+        "cpuSeconds": {"feedlayout": round(cpu[0].value, 3), "pythonWorkers": round(cpu[1].value, 3)},
     }
     print(json.dumps(summary), file=sys.stderr)
     return 0

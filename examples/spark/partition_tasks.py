@@ -2,10 +2,15 @@
 
 A module of its own, shipped to the executors with SparkContext.addPyFile, so a reused Python
 worker keeps its state between tasks (the fonts it has already checked).
+
+Each task adds its CPU time to two accumulators: its feedlayout processes' and its Python
+worker's own. Spark's worker daemon ignores SIGCHLD, so a worker's CPU never reaches the rusage
+of the processes above it: without these, the job's cost could not be measured from outside.
 """
 import hashlib
 import json
 import os
+import resource
 import subprocess
 import threading
 
@@ -98,21 +103,39 @@ def tool_paths():
     return os.path.join(root, "feedlayout"), root
 
 
-def heights_partition(common, index, lines):
+def cpu_seconds():
+    """(this process's CPU time, its waited-for children's) in seconds."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def add_cpu(accumulators, start):
+    """Adds the CPU time since `start` (a cpu_seconds() value) to (feedlayout, worker) accumulators."""
+    own, children = cpu_seconds()
+    accumulators[0].add(children - start[1])
+    accumulators[1].add(own - start[0])
+
+
+def heights_partition(common, cpu, index, lines):
     """Pass 1 on partition `index`: yields (index, rows, heightPixels). Bind `common` (the
-    options both passes share) with functools.partial for mapPartitionsWithIndex."""
+    options both passes share) and `cpu` (two accumulators, see the module's comment) with
+    functools.partial for mapPartitionsWithIndex."""
+    start = cpu_seconds()
     binary, fonts = tool_paths()
     verify_fonts(fonts)
     out = list(run_on_lines([binary, "heights", "-", "--fonts", fonts] + common, lines))
     if len(out) != 1:
         raise RuntimeError(f"partition {index}: expected one line from feedlayout heights, got {len(out)}")
     totals = json.loads(out[0])
+    add_cpu(cpu, start)
     yield (index, totals["rows"], totals["heightPixels"])
 
 
-def frames_partition(common, fmt, origins, index, lines):
+def frames_partition(common, cpu, fmt, origins, index, lines):
     """Pass 2 on partition `index`: yields its output lines. `origins[index]` is (rows counted by
     pass 1, row origin, y origin as a string of points)."""
+    start = cpu_seconds()
     rows, row_origin, y_origin = origins[index]
     binary, fonts = tool_paths()
     verify_fonts(fonts)
@@ -126,3 +149,4 @@ def frames_partition(common, fmt, origins, index, lines):
     # changed between them would shift every row below it.
     if fmt == "jsonl" and written != rows:
         raise RuntimeError(f"partition {index}: {written} rows written, {rows} counted by the heights pass")
+    add_cpu(cpu, start)
