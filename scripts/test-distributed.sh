@@ -33,7 +33,6 @@ check() {  # check NAME EXPECTED ACTUAL
   fi
 }
 now() { date +%s.%N; }
-rate() { python3 -c "import sys; n, s, c = map(float, sys.argv[1:]); print(f'{n / s / c:.0f}')" "$@"; }
 
 # A feed whose lines test the partition boundaries: blank and whitespace-only lines (no row),
 # CRLF line ends (Spark strips the CR, feedlayout reads it as whitespace), no final newline.
