@@ -4,7 +4,8 @@
 Spark cuts the feed into partitions at line boundaries (sc.textFile) and runs `feedlayout` on each
 partition's lines, fed on standard input, in two passes:
 
-1. heights: `feedlayout heights -` gives each partition's row count and height in device pixels;
+1. heights: `feedlayout heights - --input-format jsonl` gives each partition's row count and
+   height in device pixels (the format is forced: a partition may be a single line, or none);
 2. on the driver, prefix sums of those totals give partition k its row origin R_k (rows before it)
    and y origin Y_k (their height in pixels / scale, points);
 3. frames: `feedlayout layout - --row-origin R_k --y-origin Y_k` writes partition k's rows exactly
@@ -38,8 +39,6 @@ sys.path.insert(0, HERE)
 from merge_json import MergeError, merge_documents  # noqa: E402
 from partition_tasks import font_files, frames_partition, heights_partition, verify_fonts  # noqa: E402
 
-
-# --- Driver -------------------------------------------------------------------------------------
 
 def local_path(uri):
     """The local filesystem path of a path or file: URI, or None for another scheme."""
