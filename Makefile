@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SETUP := scripts/setup.sh
 
-.PHONY: setup build release demo test test-interactive test-distributed bench sanitize fuzz clean
+.PHONY: setup build release demo test test-interactive test-distributed bench sanitize fuzz docs clean
 
 setup:
 	@bash $(SETUP)
@@ -17,11 +17,15 @@ release: setup
 demo: release
 	@.build/release/feedlayout preview
 
-# Every test: unit, conformance, goldens, end-to-end CLI runs and the tmux-driven interactive preview.
+# Every test: the documents' check (scripts/check-docs.sh), unit, conformance, goldens, end-to-end CLI
+# runs, the tmux-driven interactive preview and a dependent package built against the library
+# products from the README's example (scripts/test-dependent-package.sh).
 test: setup
+	bash scripts/check-docs.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/test-interactive.sh
+	bash scripts/test-dependent-package.sh
 
 # The Spark job of examples/spark on a local cluster against the single-process export, byte for
 # byte (sets up Java and a pyspark venv in .venv-spark/ first; README "Running at scale").
@@ -40,6 +44,11 @@ sanitize: setup
 
 fuzz: setup
 	bash scripts/fuzz.sh
+
+# DocC archives of the six library products in .build/docs/ (swift-docc-plugin); fails on any
+# DocC warning.
+docs: setup
+	bash scripts/docs.sh
 
 clean:
 	rm -rf .build .build-*

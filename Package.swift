@@ -4,8 +4,8 @@
 //
 // Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
 //
-//   CFreeType, CHarfBuzz, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
-//   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG) -> feedlayout
+//   CFreeType, CHarfBuzz, CThai, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
+//   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG, CCairo) -> feedlayout
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 import PackageDescription
 
@@ -22,31 +22,42 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (make docs); a plugin: nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPrefetch"),
 
+        // Plumbing shared by the modules (locks, per-thread state, byte hashing, the sharded
+        // cache, the seeded generator, package files): `package` declarations, no product.
+        .target(name: "FeedLayoutSupport"),
         .target(name: "UnicodeText"),
-        .target(name: "StatusModel"),
-        .target(name: "TextMeasure", dependencies: ["CFreeType", "CHarfBuzz", "CPrefetch", "UnicodeText"]),
-        .target(name: "CellLayout", dependencies: ["TextMeasure", "StatusModel", "CPrefetch"]),
-        .target(name: "TableLayout", dependencies: ["CellLayout"]),
+        .target(name: "StatusModel", dependencies: ["FeedLayoutSupport"]),
+        .target(name: "TextMeasure", dependencies: ["FeedLayoutSupport", "CFreeType", "CHarfBuzz", "CThai", "CPrefetch", "UnicodeText"]),
+        .target(name: "CellLayout", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel", "CPrefetch"]),
+        .target(name: "TableLayout", dependencies: ["FeedLayoutSupport", "CellLayout"]),
         .target(name: "FrameExport", dependencies: ["TableLayout"]),
         .target(name: "FeedPipeline", dependencies: ["StatusModel", "CellLayout", "TableLayout", "FrameExport"]),
         .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),
-        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType"]),
+        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType", "CCairo"]),
         .executableTarget(
             name: "feedlayout",
             dependencies: [
-                "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport", "FeedPipeline",
+                "FeedLayoutSupport", "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport", "FeedPipeline",
                 "TerminalPreview", "RasterRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // jemalloc replaces glibc's malloc in the command (not in the libraries): its
+            // per-thread caches take the export on 2 threads from 1.5-1.9x to 1.9x the one-thread
+            // speed and cut 5-10 % of its CPU time (benchmarks/README.md, "End-to-end jobs").
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
-        .target(name: "_LayoutTestSupport", dependencies: ["TextMeasure", "StatusModel"]),
+        .target(name: "_LayoutTestSupport", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel"]),
 
         .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "_LayoutTestSupport"]),
         .testTarget(name: "StatusModelTests", dependencies: ["StatusModel", "_LayoutTestSupport"]),

@@ -9,6 +9,8 @@
 #   bash run.sh --filter 'Table.*'       a subset: regular expressions on benchmark names (repeatable)
 #   bash run.sh --skip 'Memory.*'        everything but a subset
 # A subset writes its own latest.* (figures of benchmarks that did not run are listed as not run).
+# A whole run also appends one line to results/history.jsonl (history.py: when, where, the commit,
+# every figure).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -53,3 +55,4 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 python3 report.py "$raw" results README.md
+[ $# -gt 0 ] || python3 history.py results/latest.json results/history.jsonl

@@ -3,14 +3,17 @@
 # and the demo need when they are missing, then links the pinned fonts of Fonts/fonts.json into
 # Fonts/ and checks each sha256. Re-running installs nothing and takes well under a second.
 #
-#   scripts/setup.sh            everything (build, tests, demo)
+#   scripts/setup.sh                   everything (build, tests, demo)
+#   scripts/setup.sh --fonts-from DIR  take the font files from DIR instead of Debian packages
+#   scripts/setup.sh --fonts-to DIR     also copy fonts.json and the checked fonts into DIR, for a
+#                                       program using the library (FontSet.load(directory: DIR))
 #
 # Not root, or not Debian: prints exactly what to install by hand and exits 1.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev fonts-noto-cjk fonts-noto-color-emoji
-          fonts-dejavu-core unicode-data tmux libjemalloc-dev)
+PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev libcairo2-dev libthai-dev fonts-noto-cjk
+          fonts-noto-color-emoji fonts-dejavu-core unicode-data tmux libjemalloc-dev)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -29,7 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "setup: these packages are missing and this script cannot install them (needs root on Debian 12):" >&2
     echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
-    echo "On another system install the equivalents: FreeType 2 and HarfBuzz development files, libpng," >&2
+    echo "On another system install the equivalents: FreeType 2 and HarfBuzz development files, libpng, cairo," >&2
     echo "pkg-config, tmux, the Unicode Character Database (LineBreakTest.txt, GraphemeBreakTest.txt), and the" >&2
     echo "fonts listed in Fonts/fonts.json (Noto Sans CJK 20220127, Noto Color Emoji 2.042, DejaVu Sans 2.37), then run" >&2
     echo "  scripts/setup.sh --fonts-from DIR   # DIR holds the font files" >&2
@@ -39,7 +42,14 @@ fi
 
 # Fonts: link each manifest entry from its Debian package (or --fonts-from DIR) and check sha256.
 fonts_from=""
-if [ "${1:-}" = "--fonts-from" ]; then fonts_from=$2; fi
+fonts_to=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fonts-from) fonts_from=${2:?--fonts-from needs a directory}; shift 2 ;;
+    --fonts-to) fonts_to=${2:?--fonts-to needs a directory}; shift 2 ;;
+    *) echo "setup: unknown argument $1 (use --fonts-from DIR, --fonts-to DIR)" >&2; exit 2 ;;
+  esac
+done
 python3 - "$root/Fonts" "$fonts_from" <<'PY'
 import hashlib, json, os, subprocess, sys
 fonts_dir, fonts_from = sys.argv[1], sys.argv[2]
@@ -82,3 +92,22 @@ for entry in manifest["fonts"]:
     verified[entry["file"]] = key
 json.dump(verified, open(stamp, "w"))
 PY
+
+# --fonts-to DIR: the manifest and the verified font files (copies, not links), so that DIR is a
+# fonts directory of its own. Files already there with the same size are kept.
+if [ -n "$fonts_to" ]; then
+  python3 - "$root/Fonts" "$fonts_to" <<'PY'
+import json, os, shutil, sys
+src, dest = sys.argv[1], sys.argv[2]
+os.makedirs(dest, exist_ok=True)
+manifest = json.load(open(os.path.join(src, "fonts.json")))
+for name in ["fonts.json"] + [e["file"] for e in manifest["fonts"]]:
+    a, b = os.path.join(src, name), os.path.join(dest, name)
+    if os.path.exists(b) and os.path.getsize(b) == os.path.getsize(a) and name != "fonts.json":
+        continue
+    tmp = b + ".part"
+    shutil.copyfile(a, tmp)
+    os.replace(tmp, b)
+print(f"setup: fonts for FontSet.load(directory:) are in {os.path.abspath(dest)}", file=sys.stderr)
+PY
+fi

@@ -34,10 +34,10 @@ extension PreparedTextBox {
             var current = -1
             layout.forEachEntityRect(of: prepared) { e, rect in
                 if e == current {
-                    hits[hits.count - 1].rects.append(place(rect))
+                    hits[hits.count - 1].hitRects.append(place(rect))
                 } else {
                     current = e
-                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, rects: HitRects(place(rect))))
+                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, hitRects: HitRects(place(rect))))
                 }
             }
         }
@@ -52,7 +52,7 @@ extension PreparedTextBox {
             let line = layout.lines[t.line]
             token = place(Rect(x: t.x, y: line.top, width: t.width, height: line.ascent + line.descent))
         }
-        return TextBox(frame: frame, layout: layout, text: self, entities: hits, attachments: objects, token: token)
+        return TextBox(frame: frame, layout: layout, preparedBox: self, entities: hits, attachments: objects, tokenStorage: token)
     }
 }
 
@@ -68,7 +68,7 @@ func label(
     return makeTextBox(prepared, l, frame: frame, grid: grid)
 }
 
-// MARK: - classic (spec section 1)
+// MARK: - classic (docs/cell-spec.md, section 1)
 
 struct ClassicArranger {
     let shared: Shared<ClassicParts>
@@ -126,8 +126,8 @@ struct ClassicArranger {
         return CellLayout(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
             expandedHeight: height + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
-            avatarBadge: nil, name: name, memberBadge: badge, time: date, source: source, titleBar: nil, text: text,
-            retweet: nil, pictures: nil, card: nil, tag: nil, toolbar: nil)
+            avatarBadge: nil, name: name, memberBadge: badge, time: date, source: source, titleBarStorage: nil, text: text,
+            retweetStorage: nil, pictures: nil, cardStorage: nil, tagStorage: nil, toolbar: nil)
     }
 
     /// A label whose frame comes from the single-line size (the tutorial's `sizeWithAttributes`).
@@ -138,7 +138,7 @@ struct ClassicArranger {
     }
 }
 
-// MARK: - stacked (spec section 2)
+// MARK: - stacked (docs/cell-spec.md, section 2)
 
 struct StackedArranger {
     let shared: Shared<StackedParts>
@@ -230,7 +230,7 @@ struct StackedArranger {
                 h += cl.frame.height + m.gapWithoutTag
             }
             let band = push(.retweet, h)
-            retweet = RetweetLayout(frame: band, text: box, pictures: rtPictures, card: rtCard)
+            retweet = RetweetLayout(frame: band, text: box, pictures: rtPictures, cardStorage: rtCard)
         } else if !parts.pictures.isEmpty {
             let g = pictureGrid(parts.pictures, top: y)
             pictures = g
@@ -283,8 +283,8 @@ struct StackedArranger {
         return CellLayout(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: y,
             expandedHeight: y + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
-            avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBar: titleBar,
-            text: text, retweet: retweet, pictures: pictures, card: card, tag: tag, toolbar: toolbar)
+            avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBarStorage: titleBar,
+            text: text, retweetStorage: retweet, pictures: pictures, cardStorage: card, tagStorage: tag, toolbar: toolbar)
     }
 
     /// The box of a one-line label at `size`: the em box split like the text grid (ascent

@@ -37,15 +37,31 @@ public struct CellLayout: Sendable, Equatable {
     public var time: TextBox
     /// The classic style's "来自 source" label.
     public var source: TextBox?
-    @OutOfLine public var titleBar: TitleBarLayout?
+    @OutOfLine package var titleBarStorage: TitleBarLayout?
+    public var titleBar: TitleBarLayout? {
+        get { titleBarStorage }
+        set { titleBarStorage = newValue }
+    }
     /// The main text (nil when the status has no text).
     public var text: TextBox?
-    @OutOfLine public var retweet: RetweetLayout?
+    @OutOfLine package var retweetStorage: RetweetLayout?
+    public var retweet: RetweetLayout? {
+        get { retweetStorage }
+        set { retweetStorage = newValue }
+    }
     /// The status's own picture grid (not the retweet's).
     public var pictures: PictureGridLayout?
     /// The status's own card (not the retweet's).
-    @OutOfLine public var card: CardLayout?
-    @OutOfLine public var tag: TagLayout?
+    @OutOfLine package var cardStorage: CardLayout?
+    public var card: CardLayout? {
+        get { cardStorage }
+        set { cardStorage = newValue }
+    }
+    @OutOfLine package var tagStorage: TagLayout?
+    public var tag: TagLayout? {
+        get { tagStorage }
+        set { tagStorage = newValue }
+    }
     public var toolbar: ToolbarLayout?
 
     /// The block of `kind`, if present.
@@ -76,7 +92,7 @@ extension CellLayout {
     public func entity(at point: Point) -> EntityHit? {
         func inside(_ r: Rect) -> Bool { point.x >= r.minX && point.x < r.maxX && point.y >= r.minY && point.y < r.maxY }
         for box in [text, retweet?.text].compactMap({ $0 }) {
-            if let t = box.token, inside(t) { return EntityHit(kind: .token, value: "read-more", rects: [t]) }
+            if let t = box.token, inside(t) { return EntityHit(kind: .token, value: "read-more", hitRects: [t]) }
             if let hit = box.entities.first(where: { $0.rects.contains(where: inside) }) { return hit }
         }
         return nil
@@ -150,17 +166,17 @@ public struct ImageFrame: Sendable, Equatable {
 
 /// A prepared text kept for drawing, shared by reference (a cell's layouts at several widths and
 /// the prepared cell hold the same one); two are equal when their text and advances are.
-public final class PreparedTextBox: Sendable, Equatable {
-    public let prepared: PreparedText
+package final class PreparedTextBox: Sendable, Equatable {
+    package let prepared: PreparedText
     /// The address of the first cluster (0 for none), for prefetching: the array is immutable.
     let clustersAddress: UInt
-    public init(_ prepared: consuming PreparedText) {
+    package init(_ prepared: consuming PreparedText) {
         clustersAddress = prepared.clustersAddress
         self.prepared = prepared
     }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
-    public var residentBytes: Int { prepared.residentBytes + OneLineLayout.residentBytes }
+    package var residentBytes: Int { prepared.residentBytes + OneLineLayout.residentBytes }
 
     /// The text's layout when it is one line: names, times, counts and short texts lay out the
     /// same at every width they fit, so a cell arranged again shares this one (its lines array is
@@ -200,7 +216,7 @@ public final class PreparedTextBox: Sendable, Equatable {
         prepared.lineMetrics(options)
     }
 
-    public static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
+    package static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
         if a === b { return true }
         let x = a.prepared, y = b.prepared
         guard x.clusterCount == y.clusterCount, x.text == y.text else { return false }
@@ -238,32 +254,35 @@ private final class OneLineLayout: Sendable {
 public struct EntityHit: Sendable, Equatable {
     public var kind: EntityKind
     public var value: String
+    /// One rect per line the entity spans, top to bottom (stored without an array of its own
+    /// for the common single line).
+    package var hitRects: HitRects
     /// One rect per line the entity spans, top to bottom.
-    public var rects: HitRects
+    public var rects: [Rect] { Array(hitRects) }
 }
 
 /// The rects of a hit, one per line fragment. The first is stored inline: nearly every entity
 /// sits on one line, so a hit needs no array of its own (laying out a cell made one allocation
 /// per entity for it before).
-public struct HitRects: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+package struct HitRects: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
     private var head: Rect?
     /// The rects after the first (empty unless the entity wraps).
     private var tail: [Rect] = []
 
-    public init(arrayLiteral rects: Rect...) {
+    package init(arrayLiteral rects: Rect...) {
         for r in rects { append(r) }
     }
 
-    public init(_ first: Rect) { head = first }
+    package init(_ first: Rect) { head = first }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
-    public subscript(i: Int) -> Rect {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+    package subscript(i: Int) -> Rect {
         precondition(i >= 0 && i < endIndex, "HitRects index out of range")
         return i == 0 ? head! : tail[i - 1]
     }
 
-    public mutating func append(_ r: Rect) {
+    package mutating func append(_ r: Rect) {
         if head == nil { head = r } else { tail.append(r) }
     }
 
@@ -276,17 +295,22 @@ public struct TextBox: Sendable, Equatable {
     /// The text's frame: lines are positioned relative to its origin.
     public var frame: Rect
     public var layout: TextLayout
-    public var text: PreparedTextBox
+    package var preparedBox: PreparedTextBox
+    /// The prepared text the box's lines break.
+    public var prepared: PreparedText { preparedBox.prepared }
     /// Entities (mentions, topics, links, emoticons) with rects in cell coordinates.
     public var entities: [EntityHit]
     /// Inline objects (emoticons, link icons, name icons) in cell coordinates.
     public var attachments: [ImageFrame]
     /// The read-more token's frame in cell coordinates, when the text was truncated (kept out of
     /// line: most boxes have none, and the box stays small enough to be copied inline).
-    @OutOfLine public var token: Rect?
-
+    @OutOfLine package var tokenStorage: Rect?
+    public var token: Rect? {
+        get { tokenStorage }
+        set { tokenStorage = newValue }
+    }
     /// The plain string (inline objects are U+FFFC).
-    public var string: String { text.prepared.text.string }
+    public var string: String { preparedBox.prepared.text.string }
 }
 
 /// The title bar above the profile (e.g. "热门"): its band, optional icon and label.
@@ -304,7 +328,7 @@ public struct PictureFrame: Sendable, Equatable {
     public var badge: ImageFrame?
 }
 
-/// A picture grid (one to nine pictures, spec section 2).
+/// A picture grid (one to nine pictures, docs/cell-spec.md section 2).
 public struct PictureGridLayout: Sendable, Equatable {
     /// The bounding frame of the pictures.
     public var frame: Rect
@@ -331,7 +355,11 @@ public struct RetweetLayout: Sendable, Equatable {
     /// The retweet's text ("@name:" + text).
     public var text: TextBox
     public var pictures: PictureGridLayout?
-    @OutOfLine public var card: CardLayout?
+    @OutOfLine package var cardStorage: CardLayout?
+    public var card: CardLayout? {
+        get { cardStorage }
+        set { cardStorage = newValue }
+    }
 }
 
 /// The tag row below the content (a place tag has an icon and is taller).
@@ -365,19 +393,19 @@ public struct ToolbarLayout: Sendable, Equatable {
 /// and copying a `CellLayout` moves a pointer, not the blocks' bytes. Value semantics are kept:
 /// the box is never mutated, a set stores a new one.
 @propertyWrapper
-public struct OutOfLine<Value: Sendable & Equatable>: Sendable, Equatable {
+package struct OutOfLine<Value: Sendable & Equatable>: Sendable, Equatable {
     private final class Box: Sendable {
         let value: Value
         init(_ value: Value) { self.value = value }
     }
     private var box: Box?
 
-    public init(wrappedValue: Value?) { box = wrappedValue.map(Box.init) }
+    package init(wrappedValue: Value?) { box = wrappedValue.map(Box.init) }
 
-    public var wrappedValue: Value? {
+    package var wrappedValue: Value? {
         get { box?.value }
         set { box = newValue.map(Box.init) }
     }
 
-    public static func == (a: OutOfLine, b: OutOfLine) -> Bool { a.box === b.box || a.wrappedValue == b.wrappedValue }
+    package static func == (a: OutOfLine, b: OutOfLine) -> Bool { a.box === b.box || a.wrappedValue == b.wrappedValue }
 }

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 import StatusModel
 import TextMeasure
@@ -26,14 +27,22 @@ public struct CellLayoutEngine: Sendable {
     /// preparing a status again (another width, another table, a reload that changed nothing)
     /// costs a hash of the status and a lookup. Bounded by bytes with LRU eviction, thread-safe,
     /// counted; shared by copies of this engine. A budget of 0 turns it off.
-    public let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+    package let preparedCells: BoundedCache<PreparedKey, PreparedCell>
+
+    /// Counters of the prepared-cell cache.
+    public var preparedCellStatistics: CacheStatistics { CacheStatistics(preparedCells.statistics) }
+
+    /// Empties the prepared-cell cache (its counters are kept).
+    public func removeCachedPreparedCells() { preparedCells.removeAll() }
 
     /// Default bound of the prepared-cell cache: 256 MiB, about 60 000 corpus cells.
     public static let defaultPreparedCellBudgetBytes = 256 << 20
 
     /// - Parameters:
+    ///   - measurer: measures the texts (a `TextMeasurer`, or a fake in tests).
     ///   - emoticons: the emoticons that become inline images (`EmoticonTable.builtIn` by default).
     ///   - now: the reference time of relative dates; nil shows absolute dates.
+    ///   - utcOffset: the offset of displayed times from UTC, in seconds (Beijing time by default).
     ///   - preparedCellBudgetBytes: bound of the prepared-cell cache (0: every `prepare` prepares).
     public init(
         measurer: some TextMeasuring, emoticons: EmoticonTable = .builtIn, now: Date? = nil, utcOffset: Int = 8 * 3600,
@@ -86,7 +95,9 @@ public struct CellLayoutEngine: Sendable {
     /// Prepares and lays out in one call.
     ///
     /// - Parameters:
+    ///   - status: the status to lay out.
     ///   - width: the cell width in points; MUST be finite and ≥ 0.
+    ///   - style: the cell style (`.weibo`, `.classic`).
     ///   - scale: the screen scale (pixels per point); MUST be finite and positive.
     ///   - maxTextLines: a line limit for the main text (nil or 0: unlimited).
     public func layout(_ status: Status, width: Double, style: CellStyle, scale: Double, maxTextLines: Int? = nil) -> CellLayout {

@@ -3,8 +3,8 @@ import TextMeasure
 /// A cell style: data only (an arrangement with its constants and a palette), so a new style is a
 /// new value, not new engine code.
 ///
-/// The engine knows two arrangements: `classic` (the tutorial cell of spec section 1, laid out in
-/// one pass) and `stacked` (the block stack of spec section 2). A third style picks one of them and
+/// The engine knows two arrangements: `classic` (the tutorial cell of docs/cell-spec.md section 1, laid out in
+/// one pass) and `stacked` (the block stack of docs/cell-spec.md section 2). A third style picks one of them and
 /// sets its own constants (fonts, paddings, grid, block heights) and colours.
 public struct CellStyle: Sendable, Hashable {
     /// How the parts are arranged, with the constants of that arrangement.
@@ -27,14 +27,14 @@ public struct CellStyle: Sendable, Hashable {
         self.readMoreToken = readMoreToken
     }
 
-    /// The original tutorial cell (spec section 1).
+    /// The original tutorial cell (docs/cell-spec.md, section 1).
     public static let classic = CellStyle(name: "classic", arrangement: .classic(.tutorial), palette: .classic)
 
-    /// The full Weibo cell (spec section 2).
+    /// The full Weibo cell (docs/cell-spec.md, section 2).
     public static let weibo = CellStyle(name: "weibo", arrangement: .stacked(.weibo), palette: .weibo)
 }
 
-/// Constants of the classic arrangement (spec section 1).
+/// Constants of the classic arrangement (docs/cell-spec.md, section 1).
 public struct ClassicMetrics: Sendable, Hashable {
     /// Spacing between parts and around the cell.
     public var spacing: Double = 10
@@ -51,7 +51,7 @@ public struct ClassicMetrics: Sendable, Hashable {
     public static let tutorial = ClassicMetrics()
 }
 
-/// Constants of the stacked (Weibo) arrangement (spec section 2).
+/// Constants of the stacked (Weibo) arrangement (docs/cell-spec.md, section 2).
 public struct StackedMetrics: Sendable, Hashable {
     public var topGap: Double = 8
     public var bottomGap: Double = 2

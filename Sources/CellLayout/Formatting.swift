@@ -1,6 +1,6 @@
 import Foundation
 
-/// Toolbar count labels (spec section 2): a zero count shows the button's word, counts up to
+/// Toolbar count labels (docs/cell-spec.md, section 2): a zero count shows the button's word, counts up to
 /// 9 999 as is, then whole ten-thousands ("N万"), from 10 000 000 whole ten-millions ("N千万").
 package enum CountFormat {
     /// The label of a toolbar button with `count`; `word` is shown for zero (and negative) counts.
@@ -23,13 +23,16 @@ package enum CountFormat {
     }
 }
 
-/// Relative time of a status (spec section 2), computed against a given `now` in a fixed UTC
+/// Relative time of a status (docs/cell-spec.md, section 2), computed against a given `now` in a fixed UTC
 /// offset, so results never depend on the wall clock or the machine's time zone.
 ///
 /// Under 10 minutes "刚刚" (also for dates in the future); under an hour "N分钟前"; the same day
 /// "N小时前"; the day before "昨天 HH:mm"; the same year "M-d"; else "yy-M-dd".
 package enum RelativeTime {
     package static func format(_ date: Date, now: Date, utcOffset: Int) -> String {
+        // A `now` that is not a date of years 1…9999 (±∞, NaN, 1e300) has no relative form: the
+        // integer conversions below would trap. Such a layout shows absolute dates.
+        guard Self.isRepresentable(now), Self.isRepresentable(date) else { return absolute(date, utcOffset: utcOffset) }
         let delta = now.timeIntervalSince(date)
         if delta < 600 { return "刚刚" }
         var out = ShortText()
@@ -60,8 +63,19 @@ package enum RelativeTime {
         return out.string
     }
 
+    /// Seconds since 1970 of 9999-12-31T23:59:59Z; −62 135 596 800 is 0001-01-01T00:00:00Z.
+    package static let latestSeconds = 253_402_300_799.0
+    package static let earliestSeconds = -62_135_596_800.0
+
+    /// True when `date` lies in years 1…9999 (so every integer conversion of it is exact).
+    package static func isRepresentable(_ date: Date) -> Bool {
+        let t = date.timeIntervalSince1970
+        return t.isFinite && t >= earliestSeconds - 86_400 && t <= latestSeconds + 86_400
+    }
+
     /// An absolute date "yy-M-dd HH:mm", for layouts made without a `now`.
     package static func absolute(_ date: Date, utcOffset: Int) -> String {
+        guard isRepresentable(date) else { return "" }
         let local = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let day = floorDiv(local, 86_400)
         let (y, m, d) = civil(day)

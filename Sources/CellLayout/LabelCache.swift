@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",

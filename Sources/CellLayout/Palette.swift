@@ -38,7 +38,7 @@ public struct Palette: Sendable, Hashable {
     /// The colour of a text role.
     public func color(_ role: TextRole) -> UInt32 { text[role] ?? defaultText }
 
-    /// The Weibo demo's colours (spec section 2).
+    /// The Weibo demo's colours (docs/cell-spec.md, section 2).
     public static let weibo = Palette(
         text: [
             .cellName: 0x333333, .cellVIPName: 0xF26220, .cellTime: 0x828282, .cellSource: 0x828282,

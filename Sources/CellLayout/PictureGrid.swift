@@ -1,7 +1,7 @@
 import StatusModel
 import TextMeasure
 
-/// Picture-grid geometry (spec section 2), relative to the grid's top-left corner.
+/// Picture-grid geometry (docs/cell-spec.md, section 2), relative to the grid's top-left corner.
 ///
 /// `len = roundToPixel((cW + gap) / 3 − gap)`. One picture: aspect-fit inside a square of side
 /// `2·len + gap` (a tall picture takes the full height, a wide one the full width); with

@@ -47,7 +47,7 @@ extension CellLayout {
             guard let box else { return }
             bytes += array(box.layout.lines.count, of: TextLine.self) + array(box.entities.count, of: EntityHit.self)
                 + array(box.attachments.count, of: ImageFrame.self)
-            for e in box.entities { bytes += e.rects.heapBytes }
+            for e in box.entities { bytes += e.hitRects.heapBytes }
             if box.token != nil { bytes += 16 + MemoryLayout<Rect>.stride }
         }
         add(name)

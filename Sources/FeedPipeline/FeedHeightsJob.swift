@@ -47,7 +47,10 @@ public struct FeedHeightsJob: Sendable {
     }
 
     /// Runs the pass.
-    /// - Parameter perRow: keep each row's height (memory: 8 bytes a row).
+    /// - Parameters:
+    ///   - engine: prepares the cells (its prepared-cell cache is used as configured).
+    ///   - perRow: keep each row's height (memory: 8 bytes a row).
+    ///   - isCancelled: polled between batches.
     public func run(engine: CellLayoutEngine, perRow: Bool = false, isCancelled: (() -> Bool)? = nil) throws -> Result {
         try options.validate()
         let sources = try openSources(inputs, options: loadOptions)

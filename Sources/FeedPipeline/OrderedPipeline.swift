@@ -35,10 +35,10 @@ func runOrderedPipeline<Item, Output, State>(
 ) throws {
     let workers = max(1, threads)
     let control = PipelineControl<Output>(window: max(window, workers))
-    try withoutActuallyEscaping(makeState) { makeState in
-        try withoutActuallyEscaping(read) { read in
-            try withoutActuallyEscaping(transform) { transform in
-                try withoutActuallyEscaping(consume) { consume in
+    withoutActuallyEscaping(makeState) { makeState in
+        withoutActuallyEscaping(read) { read in
+            withoutActuallyEscaping(transform) { transform in
+                withoutActuallyEscaping(consume) { consume in
                     // The closures are used by one worker at a time (read, consume: under the
                     // control's protocol) or with per-worker state (transform), and all workers
                     // end before this function returns.

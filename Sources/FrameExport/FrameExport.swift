@@ -13,6 +13,9 @@ public enum FrameExport {
     /// The export of a laid-out feed (its cells retained), in `format`.
     ///
     /// - Parameters:
+    ///   - layout: a feed laid out with `retainCells: true`.
+    ///   - header: the generator and fonts written at the top of the document.
+    ///   - format: one JSON document, or JSON Lines.
     ///   - rows: the rows written (nil: all); y offsets and the content height stay the whole feed's.
     ///   - threads: encoding workers; the bytes do not depend on it.
     /// - Throws: `.cellsNotRetained` when `layout.cells` is nil.

@@ -96,11 +96,17 @@ public struct FrameStream: Sendable {
     private let widthPixels: Int64
 
     /// - Parameters:
+    ///   - options: the layout's options (width, style, scale, line limit, table style).
+    ///   - header: the generator and fonts written at the top of the document.
+    ///   - format: one JSON document, or JSON Lines.
     ///   - rows: the rows written (feed row indices); nil writes every row.
-    ///   - rowOrigin, yOrigin: the index and y (points, on the pixel grid) of the first row appended,
-    ///     for a stream that writes a part of a feed whose rows above were laid out elsewhere (one
-    ///     partition of a distributed export): its rows are then byte-identical to the same rows of
-    ///     the whole feed's stream, and its totals (`rowCount`, `contentHeight`) count the rows above.
+    ///   - isNested: the document is one of several layouts inside a `{"layouts": [...]}` wrapper
+    ///     (no header of its own).
+    ///   - rowOrigin: the index of the first row appended, for a stream that writes a part of a
+    ///     feed whose rows above were laid out elsewhere (one partition of a distributed export):
+    ///     its rows are then byte-identical to the same rows of the whole feed's stream, and its
+    ///     totals (`rowCount`, `contentHeight`) count the rows above.
+    ///   - yOrigin: the y (points, on the pixel grid) of the first row appended, for the same use.
     /// - Throws: `.invalidOptions` when `options.validate()` fails.
     public init(
         options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
@@ -166,7 +172,10 @@ public struct FrameStream: Sendable {
     }
 
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
-    /// - Parameter threads: workers that encode slices of the batch (the output does not depend on it).
+    /// - Parameters:
+    ///   - cells: the next rows' cells.
+    ///   - threads: workers that encode slices of the batch (the output does not depend on it).
+    ///   - out: the bytes are appended to it.
     /// - Complexity: O(total size of the cells), divided over the workers.
     public mutating func append(_ cells: [CellLayout], threads: Int = 1, into out: inout [UInt8]) {
         append(cells[...], threads: threads, into: &out)
@@ -192,19 +201,24 @@ public struct FrameStream: Sendable {
         let scale = options.scale
         let json = format == .json
         let leadingWritten = rowsWritten
-        let encode: (Range<Int>) -> [UInt8] = { range in
-            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
+        let encodeInto: (Range<Int>, inout JSONBytes) -> Void = { range, w in
             for i in range {
                 if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
                 w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
                 if !json { w.byte(0x0A) }
             }
+        }
+        let encode: (Range<Int>) -> [UInt8] = { range in
+            var w = JSONBytes(scale: scale, capacity: range.count * 3072)
+            encodeInto(range, &w)
             return w.bytes
         }
         let count = hi - lo
         let workers = max(1, min(threads, count / 32))
         if workers == 1 {
-            out.append(contentsOf: encode(lo..<hi))
+            var w = JSONBytes(scale: scale, capacity: count * 3072)
+            encodeInto(lo..<hi, &w)
+            w.append(to: &out)
         } else {
             let parts = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: workers)
             parts.initialize(repeating: [])
@@ -232,28 +246,32 @@ public struct FrameStream: Sendable {
         let hi = selectedRows?.upperBound ?? Int.max
         let width: Double? = format == .jsonl ? options.width : nil
         let json = format == .json
-        var w = JSONBytes(scale: options.scale, capacity: rows.bytes.count + rows.pieces.count * 64 + 64)
+        var head = JSONBytes(scale: options.scale, capacity: 256)
         var next = 0
-        rows.bytes.withUnsafeBufferPointer { body in
+        rows.storage.bytes.withBytes { body in
             for i in 0..<rows.heightPixels.count {
                 let row = first + i
                 if next < rows.pieces.count && Int(rows.pieces[next].row) == i {
                     let piece = rows.pieces[next]
                     next += 1
                     if row >= lo && row < hi {
-                        if json { w.raw(rowsWritten == 0 ? "\n" : ",\n") }
-                        w.rowHead(section: 0, row: row, width: width)
-                        w.append(UnsafeBufferPointer(rebasing: body[Int(piece.start)..<Int(piece.hole)]))
-                        w.pixelNumber(yPixels)
-                        w.append(UnsafeBufferPointer(rebasing: body[Int(piece.hole)..<Int(piece.end)]))
-                        if !json { w.byte(0x0A) }
+                        // The row's start and index, its id up to the y, the y, the rest.
+                        head.removeAll()
+                        if json { head.raw(rowsWritten == 0 ? "\n" : ",\n") }
+                        head.rowHead(section: 0, row: row, width: width)
+                        head.append(to: &out)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.start)..<Int(piece.hole)]))
+                        head.removeAll()
+                        head.pixelNumber(yPixels)
+                        head.append(to: &out)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: body[Int(piece.hole)..<Int(piece.end)]))
+                        if !json { out.append(0x0A) }
                         rowsWritten += 1
                     }
                 }
                 yPixels += rows.heightPixels[i]
             }
         }
-        w.append(to: &out)
         rowCount += rows.heightPixels.count
     }
 
@@ -308,8 +326,15 @@ public struct EncodedRows: Sendable {
     public let scale: Double
     /// Each row's height in whole device pixels.
     public private(set) var heightPixels: [Int64] = []
-    private(set) var bytes: [UInt8] = []
+    /// The encoded rows' bytes, one after the other; owned by this value alone (never shared
+    /// between two values that are mutated: a batch's rows are built by one worker, then read).
+    fileprivate let storage: Storage
     private(set) var pieces: [Piece] = []
+
+    fileprivate final class Storage: @unchecked Sendable {
+        var bytes: JSONBytes
+        init(scale: Double) { bytes = JSONBytes(scale: scale, capacity: 1 << 16) }
+    }
 
     /// Where an encoded row's bytes are: from its id to its y, then from its y to its end.
     struct Piece: Sendable {
@@ -319,33 +344,26 @@ public struct EncodedRows: Sendable {
         var end: Int32
     }
 
-    public init(scale: Double) { self.scale = scale }
+    public init(scale: Double) {
+        self.scale = scale
+        storage = Storage(scale: scale)
+    }
 
     /// Rows added so far.
     public var count: Int { heightPixels.count }
 
     /// Adds a row to be written.
     public mutating func append(_ cell: CellLayout) {
-        var w = JSONBytes(scale: scale, capacity: 8192)
-        w.rowID(cell)
-        let hole = w.count
-        w.rowRest(cell)
-        let start = bytes.count
-        w.append(to: &bytes)
-        pieces.append(
-            Piece(row: Int32(heightPixels.count), start: Int32(start), hole: Int32(start + hole), end: Int32(bytes.count)))
-        heightPixels.append(w.pixels(cell.height))
+        let start = storage.bytes.count
+        storage.bytes.rowID(cell)
+        let hole = storage.bytes.count
+        storage.bytes.rowRest(cell)
+        pieces.append(Piece(row: Int32(heightPixels.count), start: Int32(start), hole: Int32(hole), end: Int32(storage.bytes.count)))
+        heightPixels.append(storage.bytes.pixels(cell.height))
     }
 
     /// Adds a row that is not written: only its height counts.
     public mutating func appendHeight(_ height: Double) {
-        heightPixels.append(JSONBytes(scale: scale, capacity: 0).pixels(height))
-    }
-
-    /// Empties the rows, keeping the buffers' capacity.
-    public mutating func removeAll() {
-        heightPixels.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-        pieces.removeAll(keepingCapacity: true)
+        heightPixels.append(storage.bytes.pixels(height))
     }
 }

@@ -69,6 +69,11 @@ struct JSONBytes: ~Copyable {
         out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// Calls `body` with the bytes written.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// Forgets the bytes written, keeping the buffer.
     mutating func removeAll() { count = 0 }
 

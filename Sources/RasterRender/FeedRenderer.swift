@@ -29,10 +29,11 @@ public enum RenderColors {
     public static let placeholder = RGBA(rgb: 0xD5DCE6)
     /// Border, cross and size label of placeholders.
     public static let placeholderInk = RGBA(rgb: 0x7D8799)
-    /// Badges over avatars and pictures, and name icons.
+    /// Picture badges (GIF, 长图), under their white label.
     public static let badge = RGBA(rgb: 0xFF8200, opacity: 0.85)
-    /// Inline emoticon images.
-    public static let emoticon = RGBA(rgb: 0xFFC82C)
+    /// The rounded box of an inline emoticon without an emoji, and its label and border.
+    public static let emoticonBox = RGBA(rgb: 0xFFF1D6)
+    public static let emoticonInk = RGBA(rgb: 0xE08A00)
     /// Hairlines (toolbar top, title bar bottom).
     public static let separator = RGBA(rgb: 0xE5E5E5)
     /// `--debug-frames` outlines, by part: blocks, texts, images, toolbar buttons, entities.
@@ -97,20 +98,20 @@ public struct FeedRenderer: Sendable {
                 reason: "each side must be 1...\(Self.maxSide) px and the image at most \(Self.maxPixels) px; draw fewer rows (--rows A:B)")
         }
         let rasterizer = try GlyphRasterizer(fonts: fonts)
-        var painter = CellPainter(
-            image: RasterImage(width: w, height: h, fill: RGBA(rgb: style.palette.fill[.cellBackground] ?? 0xFFFFFF)),
-            rasterizer: rasterizer, scale: scale, palette: style.palette, readMoreToken: style.readMoreToken,
+        let canvas = try CairoCanvas(width: w, height: h, fill: RGBA(rgb: style.palette.fill[.cellBackground] ?? 0xFFFFFF))
+        let painter = CellPainter(
+            canvas: canvas, rasterizer: rasterizer, scale: scale, palette: style.palette, readMoreToken: style.readMoreToken,
             debugFrames: options.debugFrames)
         for (layout, y) in cells {
             try painter.draw(layout, originY: y)
         }
-        return painter.image
+        return canvas.image()
     }
 }
 
-/// Draws cells into one image (one render, one thread).
-struct CellPainter {
-    var image: RasterImage
+/// Draws cells into one canvas (one render, one thread).
+final class CellPainter {
+    let canvas: CairoCanvas
     let rasterizer: GlyphRasterizer
     let scale: Double
     let palette: Palette
@@ -119,8 +120,8 @@ struct CellPainter {
     /// The current cell's origin in points.
     private var oy = 0.0
 
-    init(image: RasterImage, rasterizer: GlyphRasterizer, scale: Double, palette: Palette, readMoreToken: String, debugFrames: Bool) {
-        self.image = image
+    init(canvas: CairoCanvas, rasterizer: GlyphRasterizer, scale: Double, palette: Palette, readMoreToken: String, debugFrames: Bool) {
+        self.canvas = canvas
         self.rasterizer = rasterizer
         self.scale = scale
         self.palette = palette
@@ -131,29 +132,38 @@ struct CellPainter {
     // MARK: geometry
 
     private func px(_ v: Double) -> Int { Int((v * scale).rounded()) }
-    /// A cell rect in image pixels: (x0, y0, x1, y1).
+    /// A cell rect in whole image pixels: (x0, y0, x1, y1).
     private func box(_ r: Rect) -> (Int, Int, Int, Int) { (px(r.minX), px(oy + r.minY), px(r.maxX), px(oy + r.maxY)) }
-
-    private mutating func fill(_ r: Rect, _ c: RGBA) {
-        let (x0, y0, x1, y1) = box(r)
-        image.fill(x0: x0, y0: y0, x1: x1, y1: y1, c)
+    /// A cell rect in exact image pixels: (x, y, w, h).
+    private func exact(_ r: Rect) -> (Double, Double, Double, Double) {
+        (r.minX * scale, (oy + r.minY) * scale, r.width * scale, r.height * scale)
     }
 
-    private mutating func outline(_ r: Rect, _ c: RGBA) {
+    private func fill(_ r: Rect, _ c: RGBA) {
         let (x0, y0, x1, y1) = box(r)
-        image.stroke(x0: x0, y0: y0, x1: x1, y1: y1, thickness: 1, c)
+        canvas.fillPixels(x0: x0, y0: y0, x1: x1, y1: y1, c)
     }
 
-    private mutating func hairline(y: Double, from x0: Double, to x1: Double, _ c: RGBA) {
+    private func outline(_ r: Rect, _ c: RGBA) {
+        let (x0, y0, x1, y1) = box(r)
+        canvas.strokePixels(x0: x0, y0: y0, x1: x1, y1: y1, thickness: 1, c)
+    }
+
+    private func hairline(y: Double, from x0: Double, to x1: Double, _ c: RGBA) {
         let yy = px(oy + y)
-        image.fill(x0: px(x0), y0: yy, x1: px(x1), y1: yy + max(1, Int(scale / 2)), c)
+        canvas.fillPixels(x0: px(x0), y0: yy, x1: px(x1), y1: yy + max(1, Int(scale / 2)), c)
+    }
+
+    private func icon(_ icon: Icon, in r: Rect, ink: RGBA = RGBA(rgb: 0), filled: Bool = false) {
+        let (x, y, w, h) = exact(r)
+        canvas.draw(icon, x: x, y: y, w: w, h: h, ink: ink, filled: filled)
     }
 
     private func color(_ rgb: UInt32) -> RGBA { RGBA(rgb: rgb) }
 
     // MARK: cells
 
-    mutating func draw(_ cell: CellLayout, originY: Double) throws(RasterRenderError) {
+    func draw(_ cell: CellLayout, originY: Double) throws(RasterRenderError) {
         oy = originY
         let whole = Rect(x: 0, y: 0, width: cell.width, height: cell.height)
         let cellFill = color(palette.fill[.cellBackground] ?? 0xFFFFFF)
@@ -168,11 +178,11 @@ struct CellPainter {
 
         if let bar = cell.titleBar {
             hairline(y: bar.frame.maxY - 0.5, from: bar.frame.minX, to: bar.frame.maxX, RenderColors.separator)
-            if let icon = bar.icon { try placeholder(icon, label: false) }
+            if let i = bar.icon { icon(.flame, in: i) }
             try text(bar.label)
         }
 
-        try placeholder(cell.avatar, label: true)
+        avatar(cell.avatar)
         if let b = cell.avatarBadge { try badge(b) }
         try text(cell.name)
         if let b = cell.memberBadge { try badge(b) }
@@ -189,45 +199,64 @@ struct CellPainter {
         if let p = cell.pictures { try pictures(p) }
         if let c = cell.card { try card(c, background: color(palette.fill[.cardBackground] ?? 0xF7F7F7)) }
         if let tag = cell.tag {
-            if let icon = tag.icon { try placeholder(icon, label: false) }
+            if let i = tag.icon {
+                icon(tag.isPlace ? .pin : .topic, in: i, ink: color(palette.color(tag.label.prepared.text.baseAttributes.role)))
+            }
             try text(tag.label)
         }
         if let bar = cell.toolbar {
             hairline(y: bar.frame.minY, from: bar.frame.minX, to: bar.frame.maxX, RenderColors.separator)
             for b in bar.buttons {
-                let ink = color(palette.color(b.label.text.prepared.text.baseAttributes.role))
-                outline(b.icon, ink)
-                let inner = b.icon.insetBy(b.icon.width / 4)
-                fill(inner, ink.scaled(coverage: 96))
+                let role = b.label.prepared.text.baseAttributes.role
+                let ink = color(palette.color(role))
+                let kind: Icon = switch b.kind {
+                case .repost: .repost
+                case .comment: .comment
+                case .like: .like
+                }
+                icon(kind, in: b.icon, ink: ink, filled: role == .cellToolbarLiked)
                 try text(b.label)
             }
         }
         if debugFrames { drawDebugFrames(cell) }
     }
 
-    private mutating func pictures(_ grid: PictureGridLayout) throws(RasterRenderError) {
+    private func pictures(_ grid: PictureGridLayout) throws(RasterRenderError) {
         for p in grid.pictures {
             try placeholder(p.frame, label: true)
             if let b = p.badge { try badge(b) }
         }
     }
 
-    private mutating func card(_ card: CardLayout, background: RGBA) throws(RasterRenderError) {
+    private func card(_ card: CardLayout, background: RGBA) throws(RasterRenderError) {
         fill(card.frame, background)
         // A video card's play badge sits in the middle of the image: its size goes to the top.
         if let image = card.image { try placeholder(image, label: true, labelAtTop: card.badge?.name == "video-play") }
         if let b = card.badge { try badge(b) }
         if let t = card.text { try text(t) }
-        if let button = card.button { outline(button, color(palette.color(.cellLink))) }
+        if let button = card.button {
+            let (x, y, w, h) = exact(button)
+            canvas.roundedRect(x + 0.5, y + 0.5, w - 1, h - 1, radius: 3 * scale)
+            canvas.stroke(color(palette.color(.cellLink)), width: 1)
+        }
     }
 
-    /// A placeholder: filled rectangle, border, and its size in points written in it when the
-    /// label fits (else a cross).
-    private mutating func placeholder(_ r: Rect, label: Bool, labelAtTop: Bool = false) throws(RasterRenderError) {
+    /// The avatar: a disc in the placeholder colour with a head and shoulders.
+    private func avatar(_ r: Rect) {
+        guard !r.isEmpty else { return }
+        let (x, y, w, h) = exact(r)
+        canvas.circle(x + w / 2, y + h / 2, radius: min(w, h) / 2)
+        canvas.fill(RenderColors.placeholder)
+        icon(.person, in: r)
+    }
+
+    /// A picture placeholder: filled rectangle, border, and its size in points written in it
+    /// when the label fits (else a cross).
+    private func placeholder(_ r: Rect, label: Bool, labelAtTop: Bool = false) throws(RasterRenderError) {
         guard !r.isEmpty else { return }
         fill(r, RenderColors.placeholder)
         let (x0, y0, x1, y1) = box(r)
-        image.stroke(x0: x0, y0: y0, x1: x1, y1: y1, thickness: 1, RenderColors.placeholderInk)
+        canvas.strokePixels(x0: x0, y0: y0, x1: x1, y1: y1, thickness: 1, RenderColors.placeholderInk)
         let size = "\(Self.number(r.width))×\(Self.number(r.height))"
         let pixelSize = min(12, r.height / 3) * scale
         if label, pixelSize >= 8 {
@@ -239,27 +268,52 @@ struct CellPainter {
                 return
             }
         }
-        image.line(x0: x0, y0: y0, x1: x1 - 1, y1: y1 - 1, RenderColors.placeholderInk)
-        image.line(x0: x0, y0: y1 - 1, x1: x1 - 1, y1: y0, RenderColors.placeholderInk)
+        canvas.move(Double(x0) + 0.5, Double(y0) + 0.5)
+        canvas.line(Double(x1) - 0.5, Double(y1) - 0.5)
+        canvas.move(Double(x0) + 0.5, Double(y1) - 0.5)
+        canvas.line(Double(x1) - 0.5, Double(y0) + 0.5)
+        canvas.stroke(RenderColors.placeholderInk, width: 1, roundCaps: false)
     }
 
-    private mutating func badge(_ b: ImageFrame) throws(RasterRenderError) {
-        if b.name == "video-play" {
-            fill(b.frame, RGBA(rgb: 0x000000, opacity: 0.45))
-            let (x0, y0, x1, y1) = box(b.frame)
-            let dx = (x1 - x0) / 3, dy = (y1 - y0) / 4
-            image.fillPlayTriangle(x0: x0 + dx + dx / 4, y0: y0 + dy, x1: x1 - dx + dx / 4, y1: y1 - dy, RGBA(rgb: 0xFFFFFF))
-            return
+    /// The badge images of the layout, by name: the play mark, the card type, picture labels
+    /// (GIF, 长图), verification and club badges over the avatar, member crowns.
+    private func badge(_ b: ImageFrame) throws(RasterRenderError) {
+        switch b.name {
+        case "video-play": icon(.play, in: b.frame)
+        case "card-type": icon(.article, in: b.frame)
+        case "avatar-verified": icon(.verifiedPerson, in: b.frame)
+        case "avatar-club": icon(.club, in: b.frame)
+        default:
+            if let label = Self.pictureBadgeLabel(b.name) {
+                try labelledBadge(label, in: b.frame)
+            } else {
+                // Classic style's member badge (`mbtype_image`) and any other name: the crown.
+                icon(.member, in: b.frame)
+            }
         }
-        fill(b.frame, RenderColors.badge)
-        let pixelSize = b.frame.height * 0.6 * scale
-        let text = b.name.uppercased()
-        if pixelSize >= 8, text.count <= 4, let w = try? labelWidth(text, pixelSize: pixelSize), w <= b.frame.width * scale - 2 {
-            let (x0, y0, x1, y1) = box(b.frame)
-            try drawLabel(
-                text, x: Double(x0 + x1) / 2 - w / 2, baseline: Int((Double(y0 + y1) / 2 + pixelSize * 0.35).rounded()),
-                pixelSize: pixelSize, color: RGBA(rgb: 0xFFFFFF))
+    }
+
+    /// The label of a picture badge ("gif" → "GIF", "long" → "长图"), nil for other names.
+    static func pictureBadgeLabel(_ name: String) -> String? {
+        switch name {
+        case "gif": "GIF"
+        case "long": "长图"
+        default: nil
         }
+    }
+
+    /// A rounded badge in the badge colour with `label` in white, sized to fit its frame.
+    private func labelledBadge(_ label: String, in frame: Rect) throws(RasterRenderError) {
+        let (x, y, w, h) = exact(frame)
+        canvas.roundedRect(x, y, w, h, radius: min(w, h) * 0.2)
+        canvas.fill(RenderColors.badge)
+        var size = h * 0.68
+        let natural = try labelWidth(label, pixelSize: size)
+        if natural > w * 0.86 { size *= w * 0.86 / natural }
+        guard size >= 4 else { return }
+        let lw = try labelWidth(label, pixelSize: size)
+        let baseline = Int((y + h / 2 + size * 0.36).rounded())
+        try drawLabel(label, x: x + (w - lw) / 2, baseline: baseline, pixelSize: size, color: RGBA(rgb: 0xFFFFFF))
     }
 
     static func number(_ v: Double) -> String {
@@ -269,17 +323,22 @@ struct CellPainter {
     // MARK: text
 
     /// Draws a laid-out text: every line at its baseline, every cluster at its computed x, every
-    /// glyph at its shaped offset, in its run's colour; inline objects and the read-more token.
-    private mutating func text(_ box: TextBox) throws(RasterRenderError) {
-        let p = box.text.prepared
-        let emoticons = box.entities.filter { $0.kind == .emoticon }.flatMap(\.rects)
+    /// glyph at its shaped offset, in its run's colour and from the face the layout measured it
+    /// in; inline objects and the read-more token.
+    private func text(_ box: TextBox) throws(RasterRenderError) {
+        let p = box.prepared
+        let emoticons = box.entities.filter { $0.kind == .emoticon }
         for a in box.attachments {
             if a.name == "link-icon" {
-                fill(a.frame.insetBy(a.frame.width / 6), color(palette.color(.cellLink)).scaled(coverage: 200))
-            } else if emoticons.contains(where: { $0.overlaps(a.frame) }) {
-                fill(a.frame.insetBy(a.frame.width / 12), RenderColors.emoticon)
+                icon(.link, in: a.frame, ink: color(palette.color(.cellLink)))
+            } else if let e = emoticons.first(where: { $0.rects.contains { $0.overlaps(a.frame) } }) {
+                try emoticon(imageName: a.name, code: e.value, in: a.frame)
+            } else if a.name.hasPrefix("verified") {
+                icon(.verifiedOrganization, in: a.frame)
+            } else if a.name.hasPrefix("member") {
+                icon(.member, in: a.frame)
             } else {
-                fill(a.frame.insetBy(a.frame.width / 12), RenderColors.badge)
+                try emoticon(imageName: a.name, code: a.name, in: a.frame)
             }
         }
         if let t = box.token, let lineIndex = box.layout.token?.line {
@@ -302,6 +361,16 @@ struct CellPainter {
                 let font = p.font(ofCluster: c)
                 var pen = (box.frame.minX + xs[k]) * scale
                 for g in firstGlyph[c]..<firstGlyph[c + 1] {
+                    if glyphs.glyphID[g] == 0 {
+                        // No face maps the character: a box with its code point, as Pango draws it
+                        // (the layout measured the box's width).
+                        let scalar = String(decoding: Array(p.text.string.utf16)[p.utf16Range(ofCluster: c)], as: UTF16.self)
+                            .unicodeScalars.first?.value ?? 0xFFFD
+                        try hexBox(scalar, x: pen, advance: Double(glyphs.xAdvance[g]) * scale, baseline: baseline,
+                                   size: font.size * scale, color: ink)
+                        pen += Double(glyphs.xAdvance[g]) * scale
+                        continue
+                    }
                     let gx = pen + Double(glyphs.xOffset[g]) * scale
                     let gy = baseline - Int((Double(glyphs.yOffset[g]) * scale).rounded())
                     try drawGlyph(glyphs.glyphID[g], slot: font.slot, pixelSize: font.size * scale, x: gx, baseline: gy, color: ink)
@@ -309,6 +378,57 @@ struct CellPainter {
                 }
             }
         }
+    }
+
+    /// The box drawn for a character no face maps: an outline the advance wide and the digits
+    /// of its code point in two rows (4 digits in the BMP, 6 above), at size / 2.2.
+    private func hexBox(_ scalar: UInt32, x: Double, advance: Double, baseline: Int, size: Double, color: RGBA) throws(RasterRenderError) {
+        let hex = String(scalar, radix: 16, uppercase: true)
+        let digits = String(repeating: "0", count: max(0, (scalar > 0xFFFF ? 6 : 4) - hex.count)) + hex
+        let half = digits.count / 2
+        let pad = max(1, size / 16)
+        let top = Double(baseline) - size * 0.82, height = size * 0.94
+        canvas.rect(x + pad + 0.5, top + 0.5, max(1, advance - 2 * pad - 1), height - 1)
+        canvas.stroke(color, width: max(1, size / 24), roundCaps: false)
+        let mini = size / 2.2
+        for (row, text) in [String(digits.prefix(half)), String(digits.suffix(half))].enumerated() {
+            let w = try labelWidth(text, pixelSize: mini)
+            let rowBaseline = top + height / 2 + (row == 0 ? -mini * 0.12 : mini * 0.86)
+            try drawLabel(text, x: x + (advance - w) / 2, baseline: Int(rowBaseline.rounded()), pixelSize: mini, color: color)
+        }
+    }
+
+    /// An inline emoticon: its emoji (`EmoticonEmoji`) fitted into the frame, else the first
+    /// character of its code in a rounded box.
+    private func emoticon(imageName: String, code: String, in frame: Rect) throws(RasterRenderError) {
+        let (x, y, w, h) = exact(frame)
+        let side = min(w, h) * 0.96
+        if let scalar = EmoticonEmoji.emoji(forImage: imageName),
+            let glyph = try? rasterizer.nominalGlyph(slot: .emoji, scalar: scalar), glyph != 0 {
+            // The face's bitmaps are wider than its em: sized once at the side, then so that the
+            // larger dimension is the side.
+            let probe = try rasterizer.glyph(slot: .emoji, glyph: glyph, pixelSize: side, phase: 0)
+            if probe.width > 0 {
+                let size = side * side / Double(max(probe.width, probe.height))
+                let bitmap = try rasterizer.glyph(slot: .emoji, glyph: glyph, pixelSize: size, phase: 0)
+                let bx = Int((x + (w - Double(bitmap.width)) / 2).rounded())
+                let by = Int((y + (h - Double(bitmap.height)) / 2).rounded())
+                canvas.draw(bitmap, x: bx, y: by, color: RGBA(rgb: 0))
+                return
+            }
+        }
+        let inset = min(w, h) * 0.06
+        canvas.roundedRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, radius: min(w, h) * 0.22)
+        canvas.fill(RenderColors.emoticonBox)
+        canvas.roundedRect(x + inset + 0.5, y + inset + 0.5, w - 2 * inset - 1, h - 2 * inset - 1, radius: min(w, h) * 0.22)
+        canvas.stroke(RenderColors.emoticonInk, width: max(1, scale * 0.5))
+        let label = EmoticonEmoji.boxLabel(forCode: code)
+        var size = h * 0.62
+        let natural = try labelWidth(label, pixelSize: size)
+        if natural > w * 0.8 { size *= w * 0.8 / natural }
+        let lw = try labelWidth(label, pixelSize: size)
+        try drawLabel(label, x: x + (w - lw) / 2, baseline: Int((y + h / 2 + size * 0.36).rounded()), pixelSize: size,
+                      color: RenderColors.emoticonInk)
     }
 
     /// `result[c]..<result[c + 1]` are the glyphs of cluster `c` (a counting sort by cluster that
@@ -320,7 +440,7 @@ struct CellPainter {
         return start
     }
 
-    private mutating func drawGlyph(
+    private func drawGlyph(
         _ glyph: UInt32, slot: FontSlot, pixelSize: Double, x: Double, baseline: Int, color: RGBA
     ) throws(RasterRenderError) {
         let fx = x.rounded(.down)
@@ -333,32 +453,40 @@ struct CellPainter {
         let bitmap = try rasterizer.glyph(slot: slot, glyph: glyph, pixelSize: pixelSize, phase: phase)
         guard bitmap.width > 0 else { return }
         let left = (bitmap.isColor ? Int(x.rounded()) : ix) + bitmap.left
-        image.draw(bitmap, x: left, y: baseline - bitmap.top, color: color)
+        canvas.draw(bitmap, x: left, y: baseline - bitmap.top, color: color)
     }
 
     // MARK: the renderer's own labels
 
+    /// The width of a label in pixels: the primary face's glyphs, or the fallback face's for
+    /// characters the primary face lacks.
     private func labelWidth(_ s: String, pixelSize: Double) throws(RasterRenderError) -> Double {
         var w = 0.0
         for u in s.unicodeScalars {
-            let g = try rasterizer.nominalGlyph(slot: .primary, scalar: u.value)
-            w += try rasterizer.advance(slot: .primary, glyph: g, pixelSize: pixelSize)
+            let (slot, g) = try labelGlyph(u.value)
+            w += try rasterizer.advance(slot: slot, glyph: g, pixelSize: pixelSize)
         }
         return w
     }
 
-    private mutating func drawLabel(_ s: String, x: Double, baseline: Int, pixelSize: Double, color: RGBA) throws(RasterRenderError) {
+    private func labelGlyph(_ scalar: UInt32) throws(RasterRenderError) -> (FontSlot, UInt32) {
+        let g = try rasterizer.nominalGlyph(slot: .primary, scalar: scalar)
+        if g != 0 { return (.primary, g) }
+        return (.fallback, try rasterizer.nominalGlyph(slot: .fallback, scalar: scalar))
+    }
+
+    private func drawLabel(_ s: String, x: Double, baseline: Int, pixelSize: Double, color: RGBA) throws(RasterRenderError) {
         var pen = x
         for u in s.unicodeScalars {
-            let g = try rasterizer.nominalGlyph(slot: .primary, scalar: u.value)
-            try drawGlyph(g, slot: .primary, pixelSize: pixelSize, x: pen, baseline: baseline, color: color)
-            pen += try rasterizer.advance(slot: .primary, glyph: g, pixelSize: pixelSize)
+            let (slot, g) = try labelGlyph(u.value)
+            try drawGlyph(g, slot: slot, pixelSize: pixelSize, x: pen, baseline: baseline, color: color)
+            pen += try rasterizer.advance(slot: slot, glyph: g, pixelSize: pixelSize)
         }
     }
 
     // MARK: debug frames
 
-    private mutating func drawDebugFrames(_ cell: CellLayout) {
+    private func drawDebugFrames(_ cell: CellLayout) {
         for b in cell.blocks { outline(b.frame, RenderColors.debugBlock) }
         var texts: [TextBox] = [cell.name, cell.time]
         texts += [cell.source, cell.text, cell.retweet?.text, cell.titleBar?.label, cell.tag?.label, cell.card?.text,

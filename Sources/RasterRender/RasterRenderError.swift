@@ -1,8 +1,10 @@
-/// Errors of the PNG renderer: fonts FreeType rejects, images libpng cannot write or read, sizes
-/// that cannot be drawn.
+/// Errors of the PNG renderer: fonts FreeType rejects, canvases cairo cannot make, images libpng
+/// cannot write or read, sizes that cannot be drawn.
 public enum RasterRenderError: Error, Equatable, CustomStringConvertible, Sendable {
     /// FreeType rejected a call (`file` is the font file, or "" for library calls).
     case freeType(code: Int, function: String, file: String)
+    /// cairo could not make a canvas; `status` is its own message.
+    case cairo(function: String, status: String)
     /// libpng's simplified API failed; `message` is its own.
     case png(function: String, message: String)
     /// The image would be empty or larger than the renderer accepts.
@@ -14,6 +16,8 @@ public enum RasterRenderError: Error, Equatable, CustomStringConvertible, Sendab
         switch self {
         case .freeType(let code, let function, let file):
             return "FreeType error \(code) in \(function)\(file.isEmpty ? "" : " for \(file)")"
+        case .cairo(let function, let status):
+            return "cairo: \(function) failed: \(status)"
         case .png(let function, let message):
             return "libpng: \(function) failed: \(message)"
         case .invalidImageSize(let width, let height, let reason):

@@ -19,12 +19,13 @@ public struct StatusLocation: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
+    /// File name and key path escaped (`DisplaySafe`): both come from content.
     public var description: String {
-        var s = file
+        var s = DisplaySafe.escaped(file)
         if let line { s += ":\(line)" }
         if let index { s += ": status \(index)" }
         if let id { s += " (id \(id))" }
-        if !keyPath.isEmpty { s += ": \(keyPath)" }
+        if !keyPath.isEmpty { s += ": \(DisplaySafe.escaped(keyPath))" }
         return s
     }
 }
@@ -90,7 +91,11 @@ public enum StatusModelError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    /// The message, safe to print: every part taken from content (file names, key paths, values,
+    /// parser reasons) has its control and bidi characters escaped (`DisplaySafe.escaped`).
+    public var description: String { DisplaySafe.escaped(rawDescription) }
+
+    private var rawDescription: String {
         func at(_ f: String, _ line: Int?) -> String { line.map { "\(f):\($0)" } ?? f }
         switch self {
         case .unreadable(let f, let r): return "\(f): cannot read the file: \(r)"

@@ -79,6 +79,16 @@ public struct Canvas: Sendable, Equatable {
         if columns == 2 { cells[y * width + x + 1] = Cell(text: "", style: style) }
     }
 
+    /// Appends zero-width scalars (combining marks that the text engine measured as a cluster of
+    /// their own, such as a mark on a space) to the character drawn at (x, y), so they combine
+    /// with it on the terminal as they did in the text.
+    mutating func combine(_ marks: String, x: Int, y: Int) {
+        guard clipY.contains(y), clipX.contains(x) else { return }
+        var i = y * width + x
+        if cells[i].text.isEmpty, x > 0 { i -= 1 }  // the right half of a wide character
+        cells[i].text += marks
+    }
+
     /// Blanks the other half of a wide character at (x, y), if any.
     private mutating func unlink(x: Int, y: Int) {
         let i = y * width + x
@@ -119,8 +129,9 @@ public struct Canvas: Sendable, Equatable {
 
     /// Fills `x` × `y` with `character` (one column wide).
     mutating func fill(x: Range<Int>, y: Range<Int>, character: String, style: TerminalStyle) {
-        for row in y {
-            for col in x { put(character, columns: 1, x: col, y: row, style: style) }
+        // Only the clipped part is visited: a picture can be far larger than the slice drawn.
+        for row in y.clamped(to: clipY) {
+            for col in x.clamped(to: clipX) { put(character, columns: 1, x: col, y: row, style: style) }
         }
     }
 

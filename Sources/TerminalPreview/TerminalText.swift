@@ -26,9 +26,15 @@ public enum TerminalText {
 
     /// `s` with every unsafe scalar replaced by the placeholder.
     /// - Complexity: O(n) in the scalars of `s`.
-    public static func sanitized(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return s }
+    ///
+    /// A string that starts with a zero-width mark (a line that breaks between a space and the
+    /// mark on it, as UAX #14 allows) gets a space to carry it, as a terminal has no way to
+    /// show a mark on nothing.
+    public static func sanitized(_ s: String, carryingOrphanMarks: Bool = true) -> String {
+        let orphanMark = carryingOrphanMarks && s.first.map { UnicodeProperties.terminalColumns(ofCluster: $0.unicodeScalars.lazy.map(\.value)) == 0 } ?? false
+        guard orphanMark || s.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return s }
         var out = String.UnicodeScalarView()
+        if orphanMark { out.append(" ") }
         for u in s.unicodeScalars { out.append(isUnsafe(u.value) ? placeholder : u) }
         return String(out)
     }

@@ -92,6 +92,9 @@ public struct AttributedText: Hashable, Sendable {
     public private(set) var runs: [AttributeRun]
     public private(set) var attachments: [InlineObject]
     public private(set) var entities: [TextEntity]
+    /// Where tabs (U+0009) advance to. The default is Pango's: a stop every 8 space widths of
+    /// the base font, measured from the line start.
+    public var tabStops: TabStops = .pango
 
     /// The object replacement character that stands for an inline object in `string`.
     public static let attachmentCharacter: Character = "\u{FFFC}"
@@ -137,6 +140,23 @@ public struct AttributedText: Hashable, Sendable {
         precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
         entities.append(TextEntity(range: range, kind: kind, value: value))
     }
+}
+
+/// Tab stops of a paragraph. A tab's width depends on where it lands on its line: it advances the
+/// pen to the next stop, measured from the start of the line, so line fitting places it.
+public enum TabStops: Hashable, Sendable {
+    /// A stop every `count` widths of the space of the paragraph's base font (its first run's face
+    /// and size), and a tab advances at least one space width: Pango's default tab array
+    /// (`count` = 8). The space width is taken in Pango units (1/1024 pt), as Pango measures it.
+    /// A `count` below 1 is taken as 1.
+    case spaces(Int)
+    /// A stop every `interval` points; a tab advances to the first stop after the pen (Pango's
+    /// rule for explicit tab positions). A non-finite or non-positive interval is taken as
+    /// `.pango`.
+    case points(Double)
+
+    /// Pango's default: `.spaces(8)`.
+    public static let pango = TabStops.spaces(8)
 }
 
 extension AttributedText {

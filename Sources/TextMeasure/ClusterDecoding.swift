@@ -46,8 +46,15 @@ extension TextMeasurer {
     /// The advance of a multi-scalar cluster in a text face when some scalar after the first is
     /// one the face lacks (nil otherwise): the scalars the face maps shaped together in it, each
     /// other scalar shaped alone in the fallback face, or a hex box when no face maps it.
+    ///
+    /// A space that starts such a cluster (a mark on a space) chooses no face, as in Pango's
+    /// itemizer: it stays in the face of the character before it (`previousSlot`), or, at the
+    /// start of a paragraph, takes the face of the character after it; it moves to the face of
+    /// the character after it when that face comes earlier in the cascade (here: the text face,
+    /// when its mark is one the text face maps, which then keeps the whole cluster).
     func splitClusterAdvance(
-        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double, _ scratch: PrepareScratch
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double, previousSlot: FontSlot?,
+        _ scratch: PrepareScratch
     ) -> Double? {
         let text: FontSlot = bold ? .bold : .primary
         let bits = bold ? coverageBold : coveragePrimary
@@ -82,8 +89,16 @@ extension TextMeasurer {
             }
             return Double(shaped.reduce(0) { $0 + Int($1.xAdvance) }) * size / Double(f.upem)
         }
-        if kept.count == 1 && kept[0] == 0x20 {
-            total += Double(face.spaceAdvance) * size / Double(face.upem)
+        if kept.count == 1 && Self.isSpaceSeparator(UInt32(kept[0])) {
+            // The space's face: the previous character's, or at a paragraph start the next one's.
+            let spaceInFallback =
+                previousSlot == .fallback || (previousSlot == nil && fonts.covers(.fallback, others[0], bits: coverageFallback))
+            let f = spaceInFallback ? fonts.fallback : face
+            if kept[0] == 0x20 || spaceInFallback {
+                total += Double(f.spaceAdvance) * size / Double(f.upem)
+            } else {
+                total += shapeAlone(kept, face)
+            }
         } else {
             total += shapeAlone(kept, face)
         }
@@ -99,9 +114,13 @@ extension TextMeasurer {
         return total
     }
 
-    /// Whether the next character after `offset` that is not a space is in the text face (false
-    /// at the end of the text or a line separator).
-    func nextIsInTextFace(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool) -> Bool {
+    /// Whether the next character after `offset` that is not a space is in the text face and in
+    /// the same itemization run as the spaces before it: its script is `script` or a weak one (or
+    /// the spaces end a right-to-left run), and it is before `runEnd`, the end of the attribute run (false at the end of the text or a
+    /// line separator). Pango moves trailing spaces to the next item only inside a run.
+    func nextIsInTextFace(
+        _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int
+    ) -> Bool {
         // Spaces and default-ignorable characters choose no face: the next one that does decides.
         var i = offset
         var v: UInt32 = 0
@@ -116,7 +135,14 @@ extension TextMeasurer {
             if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
             i += width
         }
-        if v == 0x0A || v == 0x0D || v == 0x85 || v == 0x2028 || v == 0x2029 { return false }
+        if v == 0x0A || v == 0x0D || v == 0x85 || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
+        if let script {
+            // Another script starts another run, where the spaces stay, unless the spaces end a
+            // right-to-left run before left-to-right text: the bidi algorithm gives them the
+            // paragraph's level, a run of their own, which takes the face of what follows.
+            let next = UnicodeScript.of(v)
+            if !next.isWeak && next != script && !(script.isRightToLeft && !next.isRightToLeft) { return false }
+        }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 

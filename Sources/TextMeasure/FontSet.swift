@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 import UnicodeText
 
@@ -136,10 +137,22 @@ public final class FontSet: Sendable {
         scalar < 0x10000 ? bits.contains(scalar) : file(slot).nominalGlyph(scalar) != nil
     }
 
-    /// Loads the cascade named by `directory/fonts.json`.
+    /// The manifest's file name in a fonts directory.
+    public static let manifestFileName = "fonts.json"
+    /// The environment variable naming a fonts directory (checked first by `defaultDirectory()`).
+    public static let directoryEnvironmentVariable = "FEEDLAYOUT_FONTS"
+
+    /// Loads the cascade named by `directory/fonts.json`; the font files are in `directory`.
     /// - Throws: `TextMeasureError` naming the manifest or the font file, and the fix.
     public static func load(directory: URL) throws(TextMeasureError) -> FontSet {
-        let manifestURL = directory.appendingPathComponent("fonts.json")
+        try load(manifest: directory.appendingPathComponent(manifestFileName))
+    }
+
+    /// Loads the cascade named by the manifest at `manifest` (any file name); the font files are
+    /// in the manifest's directory.
+    /// - Throws: `TextMeasureError` naming the manifest or the font file, and the fix.
+    public static func load(manifest manifestURL: URL) throws(TextMeasureError) -> FontSet {
+        let directory = manifestURL.deletingLastPathComponent()
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw .manifestMissing(path: manifestURL.path)
         }
@@ -166,19 +179,37 @@ public final class FontSet: Sendable {
         return FontSet(directory: directory, manifest: manifest, files: files)
     }
 
-    /// Where to look for the fonts when no directory is given: `$FEEDLAYOUT_FONTS`, then a
-    /// `Fonts/fonts.json` in the current directory or above it, then beside or above the running
-    /// executable (a package checkout's `.build/release/feedlayout` finds the package's `Fonts/`).
+    /// Where to look for the fonts when no directory is given, first found wins:
+    /// 1. `$FEEDLAYOUT_FONTS`;
+    /// 2. a `Fonts/fonts.json` in the current directory or above it, then beside or above the
+    ///    running executable (a checkout's `.build/release/feedlayout` finds the checkout's `Fonts/`);
+    /// 3. the `Fonts/` directory of the FeedLayout package this module was compiled from (a
+    ///    dependent package built against a path or git dependency finds the dependency's copy;
+    ///    its font files are there once `scripts/setup.sh` has run in that checkout).
     public static func defaultDirectory() -> URL? {
         let env = ProcessInfo.processInfo.environment
-        if let dir = env["FEEDLAYOUT_FONTS"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        return PackageFiles.locate("Fonts/fonts.json")?.deletingLastPathComponent()
+        if let dir = env[directoryEnvironmentVariable], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        if let found = PackageFiles.locate("Fonts/\(manifestFileName)") { return found.deletingLastPathComponent() }
+        return packageFontsDirectory
+    }
+
+    /// The `Fonts/` directory of the package checkout this module was compiled from, when it is
+    /// still there (nil for a binary moved elsewhere).
+    public static var packageFontsDirectory: URL? {
+        // Sources/TextMeasure/FontSet.swift → the package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let dir = root.appendingPathComponent("Fonts")
+        return FileManager.default.fileExists(atPath: dir.appendingPathComponent(manifestFileName).path) ? dir : nil
     }
 
     /// Loads the cascade from `defaultDirectory()`.
+    /// - Throws: `.manifestMissing` listing the places searched when none has a manifest, else
+    ///   what `load(directory:)` throws.
     public static func loadDefault() throws(TextMeasureError) -> FontSet {
         guard let dir = defaultDirectory() else {
-            throw .manifestMissing(path: "Fonts/fonts.json (searched $FEEDLAYOUT_FONTS, the current directory and the executable's)")
+            throw .manifestMissing(
+                path: "Fonts/\(manifestFileName) (searched $\(directoryEnvironmentVariable), the current directory, the executable's "
+                    + "and the FeedLayout package's own)")
         }
         return try load(directory: dir)
     }
@@ -212,30 +243,6 @@ public final class FontSet: Sendable {
         let f = file(slot)
         let k = size / Double(f.upem)
         return RunFont(slot: slot, size: size, ascent: Double(f.ascender) * k, descent: Double(f.descender) * k)
-    }
-}
-
-/// Files of a package checkout, found from where the program runs.
-package enum PackageFiles {
-    /// The first existing `relativePath` in the current directory or one of its 7 parents, then
-    /// beside the running executable or above it (a checkout's `.build/release/feedlayout` finds
-    /// the checkout's files).
-    package static func locate(_ relativePath: String) -> URL? {
-        var starts = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            starts.append(exe.deletingLastPathComponent())
-        }
-        for start in starts {
-            var dir = start
-            for _ in 0..<8 {
-                let candidate = dir.appendingPathComponent(relativePath)
-                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
-        }
-        return nil
     }
 }
 

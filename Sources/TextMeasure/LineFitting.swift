@@ -9,6 +9,9 @@
 ///   cluster (a grapheme boundary): word wrapping falls back to character wrapping.
 /// Hanging clusters (spaces, line separators) never cause an overflow and are not counted in a
 /// line's width. Every line holds at least one cluster, so a width of 0 still terminates.
+/// Tabs: a tab's advance is found from the pen position on its line (`TabAdvances`), so every sum
+/// of advances here runs from a line start; texts without tabs take the stored advances
+/// (`StoredAdvances`, the same code specialized).
 
 extension PreparedText {
     /// Lays the text out at `options.width`.
@@ -25,7 +28,11 @@ extension PreparedText {
             baseAscent: runFonts[0].ascent, baseDescent: runFonts[0].descent)
         acc.lines.reserveCapacity(estimatedLineCount(maxWidth: maxWidth))
         clusters.withUnsafeBufferPointer { cl in
-            fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, into: &acc)
+            if tabInterval == 0 {
+                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
+            } else {
+                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &acc)
+            }
         }
         return assemble(
             &acc.lines, fullHeight: acc.fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
@@ -48,7 +55,11 @@ extension PreparedText {
         let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
         var counter = LineCounter()
         clusters.withUnsafeBufferPointer { cl in
-            fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, into: &counter)
+            if tabInterval == 0 {
+                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &counter)
+            } else {
+                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &counter)
+            }
         }
         // As `LineAccumulator` and `assemble` compute them: line k's baseline is ascent + k·pitch.
         func bottom(_ count: Int) -> Double { count == 0 ? 0 : ascent + Double(count - 1) * pitch + descent }
@@ -69,10 +80,11 @@ extension PreparedText {
     /// - Complexity: O(clusters).
     public var unwrappedWidth: Double {
         var widest = 0.0
+        let rule = advances
         clusters.withUnsafeBufferPointer { cl in
             var total = 0.0
             for c in cl {
-                total += c.advance
+                total += rule.advance(c, at: total)
                 // The pass's overflow test, `total + a > maxWidth`, for every cluster of a line.
                 if c.flags & ClusterFlags.hanging == 0 { widest = max(widest, total) }
                 if c.flags & ClusterFlags.mandatoryAfter != 0 { total = 0 }
@@ -82,8 +94,8 @@ extension PreparedText {
     }
 
     /// The greedy pass (see the file's comment): appends every line to `acc`.
-    private func fitLines<Sink: LineSink>(
-        _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, into acc: inout Sink
+    private func fitLines<Sink: LineSink, Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, _ rule: Rule, into acc: inout Sink
     ) {
         let n = cl.count
         let limit = 1e-7
@@ -95,14 +107,14 @@ extension PreparedText {
         var lastHard = false  // the last line ended at a hard break
         var i = 0
         while i < n {
-            let a = cl[i].advance
+            let a = rule.advance(cl[i], at: total)
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {
                 if total + a > maxWidth + limit && i > start {
                     if lastBreak >= start,
                         let (end, w) = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: maxWidth + limit, charWrap: charWrap)
+                            maxWidth: maxWidth + limit, charWrap: charWrap, rule)
                     {
                         acc.add(start, end, width: w, cl, runFonts)
                         start = end
@@ -120,7 +132,7 @@ extension PreparedText {
                     var w = content + lineEndCorrection(after: end - 1)
                     while w > maxWidth + limit && end - 1 > start {
                         end -= 1
-                        w = Self.contentWidth(cl, start, end) + lineEndCorrection(after: end - 1)
+                        w = Self.contentWidth(cl, start, end, rule) + lineEndCorrection(after: end - 1)
                     }
                     acc.add(start, end, width: w, cl, runFonts)
                     start = end
@@ -155,10 +167,12 @@ extension PreparedText {
     }
 
     /// Width of clusters `start..<end` without the trailing hanging ones.
-    private static func contentWidth(_ cl: UnsafeBufferPointer<Cluster>, _ start: Int, _ end: Int) -> Double {
+    private static func contentWidth<Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, _ start: Int, _ end: Int, _ rule: Rule
+    ) -> Double {
         var total = 0.0, content = 0.0
         for j in start..<end {
-            total += cl[j].advance
+            total += rule.advance(cl[j], at: total)
             if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
         }
         return content
@@ -168,16 +182,16 @@ extension PreparedText {
     /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
     /// fits, or nil when none does (the caller then breaks between clusters).
     /// - Returns: the end cluster (exclusive) and the line's width.
-    private func fittingBreak(
+    private func fittingBreak<Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
-        charWrap: Bool
+        charWrap: Bool, _ rule: Rule
     ) -> (Int, Double)? {
         let w = contentAtBreak + lineEndCorrection(after: lastBreak)
         if w <= maxWidth || contentAtBreak > maxWidth || lineEndCorrections.isEmpty { return (lastBreak + 1, w) }
         var best: (Int, Double)?
         var total = 0.0, content = 0.0
         for j in start..<lastBreak {
-            total += cl[j].advance
+            total += rule.advance(cl[j], at: total)
             if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
             if charWrap || cl[j].flags & ClusterFlags.breakAfter != 0 {
                 let candidate = content + lineEndCorrection(after: j)
@@ -249,9 +263,10 @@ extension PreparedText {
         var total = 0.0, content = 0.0
         var keep = span.start, keptWidth = 0.0
         var i = span.start
+        let rule = advances
         while i < span.end {
             let hangs = clusters[i].flags & ClusterFlags.hanging != 0
-            total += clusters[i].advance
+            total += rule.advance(clusters[i], at: total)
             if !hangs {
                 if total > room + 1e-7 { break }
                 content = total
@@ -269,8 +284,9 @@ extension PreparedText {
     /// Width of the whole text on one line, without trailing hanging clusters.
     public var naturalWidth: Double {
         var total = 0.0, content = 0.0
+        let rule = advances
         for c in clusters {
-            total += c.advance
+            total += rule.advance(c, at: total)
             if c.flags & ClusterFlags.hanging == 0 { content = total }
         }
         return content
@@ -372,8 +388,9 @@ extension TextLayout {
         var xs: [Double] = [0]
         xs.reserveCapacity(line.clusters.count + 1)
         var x = 0.0
+        let rule = prepared.advances
         for c in line.clusters {
-            x += prepared.clusters[c].advance
+            x += rule.advance(prepared.clusters[c], at: x)
             xs.append(x)
         }
         return xs
@@ -400,6 +417,7 @@ extension TextLayout {
     public func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
         let entities = prepared.text.entities
         guard !entities.isEmpty else { return }
+        let rule = prepared.advances
         prepared.clusters.withUnsafeBufferPointer { cl in
             // Where the last scan of a line stopped (line, next cluster, its x and UTF-16 start):
             // an entity that starts on that line at or after that point continues from there, so
@@ -422,12 +440,13 @@ extension TextLayout {
                     }
                     while c < line.clusters.upperBound && start < range.upperBound {  // clusters are in text order
                         let end = Int(cl[c].end)
+                        let a = rule.advance(cl[c], at: x)
                         // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
                         if start < end && range.lowerBound < end {
                             if x0 < 0 { x0 = x }
-                            if cl[c].flags & ClusterFlags.hanging == 0 { x1 = x + cl[c].advance }
+                            if cl[c].flags & ClusterFlags.hanging == 0 { x1 = x + a }
                         }
-                        x += cl[c].advance
+                        x += a
                         start = end
                         c += 1
                     }
@@ -465,6 +484,7 @@ extension TextLayout {
     public func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
         let objects = prepared.text.attachments
         guard !objects.isEmpty else { return }
+        let rule = prepared.advances
         prepared.clusters.withUnsafeBufferPointer { cl in
             var next = 0
             for line in lines {
@@ -483,7 +503,7 @@ extension TextLayout {
                         body(o, Rect(x: x, y: line.baseline - o.ascent, width: cl[c].advance, height: o.ascent + o.descent))
                         next += 1
                     }
-                    x += cl[c].advance
+                    x += rule.advance(cl[c], at: x)
                     start = Int(cl[c].end)
                 }
             }

@@ -11,6 +11,10 @@ extension TextMeasurer {
         buffers.breaks.reserve(n + 1)
         let breaks = buffers.breaks.base
         TextBreaks.analyze(u, writingInto: breaks)
+        if ThaiBreaks.needsPass(u) {
+            ThaiBreaks.joinSpacingMarks(u, breaks)
+            addThaiBreaks(text, u, breaks)
+        }
         var word = WordState()
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
@@ -26,6 +30,7 @@ extension TextMeasurer {
         var lastStrong: UnicodeScript?
         var previousSlot = FontSlot.primary
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
+        var sawTab = false, tabLeast = 0.0
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
         // Per-run values, updated when a run ends (not copied per cluster).
@@ -39,7 +44,14 @@ extension TextMeasurer {
         var start = 0
         while start < n {
             var end = start + 1
-            while end < n && !breaks[end].contains(graphemeFlag) { end += 1 }
+            // A cluster ends at a grapheme boundary, or at a line-break opportunity inside a
+            // grapheme cluster before a combining mark: UAX #14 (LB10) lets a line break between a
+            // space and the mark on it, and Pango breaks there (`breakMayEndCluster`).
+            while end < n {
+                let f = breaks[end]
+                if f.contains(graphemeFlag) || (f.contains(lineAllowedFlag) && Self.breakMayEndCluster(u, end)) { break }
+                end += 1
+            }
             if runEnd <= start && run + 1 < runs.count {
                 while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
@@ -150,13 +162,16 @@ extension TextMeasurer {
             // face that maps it (or as a hex box), in an item of its own. Measured apart, as the
             // sum of its parts, each shaped alone in its face.
             if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
-                let adv = splitClusterAdvance(u, start, end, bold: bold, size: size, scratch)
+                let adv = splitClusterAdvance(
+                    u, start, end, bold: bold, size: size,
+                    previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
             {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
                 builder.appendCluster(
                     end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                previousSlot = slot
+                // The item a following space joins is that of the cluster's last character.
+                previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
                 clusterIndex += 1
                 start = end
                 continue
@@ -171,12 +186,13 @@ extension TextMeasurer {
             // the next other character is in the text face, which comes first in the cascade
             // (Pango moves trailing spaces to the following item when its font comes earlier).
             if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
-                && !nextIsInTextFace(u, from: end, bold: bold)
+                && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
             {
                 slot = .fallback
             }
             previousSlot = info.isSeparator ? .primary : slot
-            if info.isSeparator || (info.isHanging && !shapesWholeRuns) {
+            // (Tabs take this path in the reference mode too: their advance is found on the line.)
+            if info.isSeparator || (info.isHanging && (!shapesWholeRuns || info.first == 0x09)) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
@@ -200,9 +216,17 @@ extension TextMeasurer {
                         glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
                     }
                 }
+                let isTab = info.first == 0x09
+                if isTab && !sawTab {
+                    sawTab = true
+                    let stops = tabStops(of: text)
+                    builder.setTabStops(interval: stops.interval, minimum: stops.minimum)
+                    tabLeast = stops.minimum
+                }
                 builder.appendCluster(
-                    end: end, advance: adv, font: runFonts.font(slot), breakAfter: breakAfter,
-                    mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator)
+                    end: end, advance: isTab ? tabLeast : adv, font: runFonts.font(slot), breakAfter: breakAfter,
+                    mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator, attachment: false,
+                    tab: isTab)
                 clusterIndex += 1
                 start = end
                 continue
@@ -250,6 +274,78 @@ extension TextMeasurer {
         builder.setGlyphs(glyphs)
         builder.addMissingGlyphs(missing)
         return builder.finish()
+    }
+
+    /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item
+    /// ends at an attribute run's end and where a character in another face (emoji, fallback)
+    /// starts; characters no face maps are drawn in the text face (hex boxes), as Thai is here.
+    private func addThaiBreaks(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>) {
+        let bold = text.baseAttributes.weight == .bold
+        let slot: FontSlot = bold ? .bold : .primary
+        let bits = bold ? coverageBold : coveragePrimary
+        ThaiBreaks.addBreaks(u, breaks, itemEnds: text.runs.map(\.range.upperBound)) { v in
+            fonts.covers(slot, v, bits: bits)
+                || !(fonts.covers(.emoji, v, bits: coverageEmoji) || fonts.covers(.fallback, v, bits: coverageFallback))
+        }
+    }
+
+    /// Whether a line-break opportunity at `i`, inside a grapheme cluster, splits the cluster:
+    /// Pango keeps a line break that is not a grapheme boundary only before a character of the
+    /// classes that continue clusters in UAX #14 (CM, ZWJ, the Hangul syllable and jamo classes,
+    /// EM, RI); before any other (a double diacritic is GL) the opportunity is dropped.
+    static func breakMayEndCluster(_ u: UnsafeBufferPointer<UInt16>, _ i: Int) -> Bool {
+        var v = UInt32(u[i])
+        if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
+            v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
+        }
+        switch UnicodeProperties.lineBreakClass(v) {
+        case .CM, .ZWJ, .JL, .JV, .JT, .H2, .H3, .EM, .RI: return true
+        default: return false
+        }
+    }
+
+    /// Whether the last character of a cluster that chooses a face (not a default-ignorable one)
+    /// is drawn from the fallback face (the text face lacks it, the fallback face maps it).
+    func lastScalarInFallback(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> Bool {
+        var i = end
+        while i > start {
+            i -= 1
+            var v = UInt32(u[i])
+            if v & 0xFC00 == 0xDC00, i > start, u[i - 1] & 0xFC00 == 0xD800 {
+                i -= 1
+                v = 0x10000 + ((UInt32(u[i]) - 0xD800) << 10) + (v - 0xDC00)
+            }
+            if Self.isDefaultIgnorable(v) { continue }
+            return !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+                && fonts.covers(.fallback, v, bits: coverageFallback)
+        }
+        return false
+    }
+
+    /// A hard line break unit (a paragraph ends after it).
+    @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {
+        c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C || c == 0x85 || c == 0x2028 || c == 0x2029
+    }
+
+    /// The tab stops of `text` in points: the distance between stops and a tab's least advance.
+    /// Pango's default measures a space of the base font (the paragraph's first run) in Pango
+    /// units (1/1024 pt, rounded as HarfBuzz scales its advance), and a tab advances at least one
+    /// such space; explicit stops need at least one Pango unit.
+    func tabStops(of text: AttributedText) -> (interval: Double, minimum: Double) {
+        let unit = 1.0 / 1024
+        var stops = text.tabStops
+        if case .points(let p) = stops, !(p.isFinite && p > 0) { stops = .pango }
+        switch stops {
+        case .points(let p):
+            return (p, unit)
+        case .spaces(let count):
+            let base = text.baseAttributes
+            let f = fonts.file(base.weight == .bold ? .bold : .primary)
+            let size = Self.sanitized(base.size)
+            let space = (Double(f.spaceAdvance) * size / Double(f.upem) / unit).rounded() * unit
+            guard space > 0 else { return (0, 0) }
+            return (space * Double(max(1, count)), space)
+        }
     }
 
     /// Whether a one-unit cluster on the per-character table may take it: the plan it would be

@@ -29,6 +29,13 @@ public struct PreparedText: Sendable {
     package var hardBreakCount: Int32 = 0
     /// Code points no font of the cascade covers (measured as the primary font's .notdef).
     public package(set) var missingGlyphCount = 0
+    /// The text's tab stops in points (`TabStops` resolved with the base font): the distance
+    /// between stops and the least advance of a tab. 0 when the text has no tab.
+    package var tabInterval = 0.0
+    package var tabMinimum = 0.0
+
+    /// Where line fitting finds each cluster's advance: a tab's depends on its position on the line.
+    var advances: TabAdvances { TabAdvances(interval: tabInterval, minimum: tabMinimum) }
 
     package init(text: AttributedText) { self.text = text }
 
@@ -52,8 +59,12 @@ public struct PreparedText: Sendable {
         (i == 0 ? 0 : Int(clusters[i - 1].end))..<Int(clusters[i].end)
     }
 
-    /// Width of cluster `i` in points.
+    /// Width of cluster `i` in points. A tab's width depends on where it lands on a line (see
+    /// `TabStops`; `TextLayout.clusterPositions` places it): this is its least width.
     public func advance(ofCluster i: Int) -> Double { clusters[i].advance }
+
+    /// True when cluster `i` is a tab.
+    public func isTab(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.tab != 0 }
 
     /// True when cluster `i` is an inline object.
     public func isAttachment(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.attachment != 0 }
@@ -103,6 +114,42 @@ package struct ClusterFlags {
     package static let attachment: UInt8 = 8
     /// The cluster is a hard line break character.
     package static let lineSeparator: UInt8 = 16
+    /// The cluster is a tab: its advance is found on the line (`TabAdvances`); the stored one is
+    /// its least advance.
+    package static let tab: UInt8 = 32
+}
+
+/// How line fitting finds a cluster's advance from the pen position `x` on its line (from the
+/// line start, hanging clusters included).
+protocol AdvanceRule {
+    func advance(_ c: Cluster, at x: Double) -> Double
+}
+
+/// Texts without tabs: every advance is the stored one.
+struct StoredAdvances: AdvanceRule {
+    @inline(__always) func advance(_ c: Cluster, at x: Double) -> Double { c.advance }
+}
+
+/// Texts with tabs: a tab advances the pen to the first stop (a multiple of `interval` from the
+/// line start) at least `minimum` after it; other clusters take their stored advance.
+struct TabAdvances: AdvanceRule {
+    let interval: Double
+    let minimum: Double
+
+    @inline(__always) func advance(_ c: Cluster, at x: Double) -> Double {
+        c.flags & ClusterFlags.tab == 0 ? c.advance : tab(at: x)
+    }
+
+    /// The advance of a tab at pen position `x`.
+    func tab(at x: Double) -> Double {
+        guard interval > 0 else { return minimum }
+        let target = x + minimum
+        // Stops are compared with a tolerance far below a Pango unit (1/1024 pt), so that sums
+        // of advances that land exactly on a stop count as on it.
+        var stop = (target / interval).rounded(.down) * interval
+        if stop < target - 1e-9 { stop += interval }
+        return max(0, stop - x)
+    }
 }
 
 /// Which face of the font cascade a run uses.
@@ -153,7 +200,7 @@ public struct GlyphStorage: Sendable, Equatable {
 
 /// Builds a `PreparedText` cluster by cluster. Measurers (the real one and test fakes) use it, so
 /// both produce values the same layout code reads.
-public struct PreparedTextBuilder {
+package struct PreparedTextBuilder {
     private var prepared: PreparedText
     private var lastRef: UInt16 = 0
     /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
@@ -161,7 +208,7 @@ public struct PreparedTextBuilder {
     private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
-    public init(text: AttributedText, baseFont: RunFont) {
+    package init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
         // Room for the base font and the few a text adds (emoji, links, bold): one allocation.
@@ -190,16 +237,33 @@ public struct PreparedTextBuilder {
 
     /// Appends a cluster that ends at UTF-16 offset `end`.
     /// - Parameters:
+    ///   - end: the UTF-16 offset where the cluster ends.
+    ///   - advance: its advance in points.
+    ///   - font: the face and size it was measured in.
     ///   - breakAfter: a line may break after it.
     ///   - mandatoryAfter: a line must break after it (it ends with a hard break character).
     ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
     ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
-    public mutating func appendCluster(
+    ///   - attachment: it is an inline object (U+FFFC standing for an attachment).
+    package mutating func appendCluster(
         end: Int, advance: Double, font: RunFont,
         breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
         lineSeparator: Bool = false, attachment: Bool = false
     ) {
+        appendCluster(
+            end: end, advance: advance, font: font, breakAfter: breakAfter, mandatoryAfter: mandatoryAfter,
+            hanging: hanging, lineSeparator: lineSeparator, attachment: attachment, tab: false)
+    }
+
+    /// `appendCluster` with `tab`: the cluster is a tab, whose advance line fitting finds from its
+    /// position (`setTabStops` gives the stops; `advance` is its least advance).
+    package mutating func appendCluster(
+        end: Int, advance: Double, font: RunFont,
+        breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
+        lineSeparator: Bool, attachment: Bool, tab: Bool
+    ) {
         var f: UInt8 = 0
+        if tab { f |= ClusterFlags.tab }
         if breakAfter || mandatoryAfter { f |= ClusterFlags.breakAfter }
         if mandatoryAfter { f |= ClusterFlags.mandatoryAfter }
         if hanging || lineSeparator { f |= ClusterFlags.hanging }
@@ -241,9 +305,15 @@ public struct PreparedTextBuilder {
     }
 
     package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
+
+    /// Sets the tab stops (points): the distance between stops and a tab's least advance.
+    package mutating func setTabStops(interval: Double, minimum: Double) {
+        prepared.tabInterval = interval
+        prepared.tabMinimum = minimum
+    }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    public consuming func finish() -> PreparedText { prepared }
+    package consuming func finish() -> PreparedText { prepared }
 }
 
 extension PreparedText {

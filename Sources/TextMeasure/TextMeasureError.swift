@@ -19,7 +19,9 @@ public enum TextMeasureError: Error, Equatable, CustomStringConvertible, Sendabl
     public var description: String {
         switch self {
         case .manifestMissing(let path):
-            return "font manifest \(path) not found; pass --fonts DIR or run \(Self.fixCommand)"
+            return "font manifest \(path) not found; load the fonts with FontSet.load(directory:) or FontSet.load(manifest:), "
+                + "or set $FEEDLAYOUT_FONTS, naming a directory that holds fonts.json and the pinned fonts "
+                + "(`scripts/setup.sh --fonts-to DIR` puts them in DIR)"
         case .manifestInvalid(let path, let reason):
             return "font manifest \(path) is invalid: \(reason)"
         case .fontMissing(let file, let role):

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import UnicodeText
 
 /// The real text engine: FreeType-validated fonts, HarfBuzz shaping, UAX #14 line breaking.
@@ -16,7 +17,7 @@ import UnicodeText
 ///    cache. Break opportunities inside a word are kept per cluster, so shaping across them keeps
 ///    kerning exactly as shaping the whole line does.
 ///
-/// Prepared texts are themselves cached by content (`PreparedTextCache`, 64 MiB by default), so a
+/// Prepared texts are themselves cached by content (a `BoundedCache` keyed by `TextKey`, 64 MiB by default), so a
 /// text measured again costs a hash and a comparison.
 ///
 /// Thread-safety: `Sendable`; `prepare` MAY run concurrently from any number of threads (fonts are
@@ -27,7 +28,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
     public let retainsGlyphs: Bool
     let cache: WordCache
-    let preparedCache: PreparedTextCache?
+    /// Prepared texts by content (`TextKey`: the text, its runs, objects and entities).
+    let preparedCache: BoundedCache<TextKey, PreparedText>?
     let coveragePrimary: CoverageBits
     let coverageBold: CoverageBits
     let coverageEmoji: CoverageBits
@@ -42,6 +44,8 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     package let shapesWholeRuns: Bool
 
     /// - Parameters:
+    ///   - fonts: the loaded pinned fonts (share one `FontSet` per process).
+    ///   - retainGlyphs: keep glyph ids and positions in prepared texts (renderers need them).
     ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
     ///   - preparedCacheBudgetBytes: bound of the prepared-text cache (default 64 MiB; 0 disables it).
     public convenience init(
@@ -56,7 +60,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool, preparedCacheBudgetBytes: Int = 0
     ) {
         self.shapesWholeRuns = shapesWholeRuns
-        preparedCache = preparedCacheBudgetBytes > 0 ? PreparedTextCache(budgetBytes: preparedCacheBudgetBytes) : nil
+        preparedCache =
+            preparedCacheBudgetBytes > 0
+            ? BoundedCache(budgetBytes: preparedCacheBudgetBytes) { $0.residentBytes + 64 } : nil
         self.fonts = fonts
         retainsGlyphs = retainGlyphs
         cache = WordCache(budgetBytes: cacheBudgetBytes)
@@ -73,7 +79,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     public var cacheStatistics: CacheStatistics { cache.statistics }
 
     /// Counters of the prepared-text cache (all zero when it is disabled).
-    public var preparedCacheStatistics: CacheStatistics { preparedCache?.statistics ?? CacheStatistics() }
+    public var preparedCacheStatistics: CacheStatistics { preparedCache.map { CacheStatistics($0.statistics) } ?? CacheStatistics() }
 
     /// Empties the caches (fonts stay loaded): the "cold" state of benchmarks. With
     /// `keepingShapedWords`, only prepared texts are dropped: texts are then segmented, itemized
@@ -85,7 +91,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
 
     public func prepare(_ text: AttributedText) -> PreparedText {
         guard let preparedCache else { return prepareUncached(text) }
-        let key = PreparedTextCache.Key(text: text)
+        let key = TextKey(text: text)
         if let p = preparedCache.value(for: key) { return p }
         let p = prepareUncached(text)
         preparedCache.insert(p, for: key)

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import ArgumentParser
 import Foundation
 import CellLayout
@@ -25,39 +26,43 @@ enum CLIEnvironment {
                 ?? FontSet.loadDefault()
             return TextMeasurer(fonts: fonts, retainGlyphs: retainGlyphs)
         } catch {
-            throw CLIError.input("feedlayout: \(error)")
+            // The library's message names its API; the command line's way is the flag.
+            let hint = if case .manifestMissing? = error as? TextMeasureError { " (feedlayout: --fonts DIR)" } else { "" }
+            throw CLIError.input("feedlayout: \(error)\(hint)")
         }
     }
 }
 
-/// Buffered standard output (one write per 64 KiB instead of one per line).
+/// Buffered standard output (one write per 64 KiB instead of one per line). A failing write is
+/// an error (`CLIError.input` naming <stdout>), never a silent success.
 struct OutputBuffer {
     private var bytes: [UInt8] = []
     init() { bytes.reserveCapacity(1 << 16) }
-    mutating func write(_ s: String) {
+    mutating func write(_ s: String) throws {
         bytes.append(contentsOf: s.utf8)
-        if bytes.count >= 1 << 16 { flush() }
+        if bytes.count >= 1 << 16 { try flush() }
     }
-    mutating func flush() {
+    mutating func flush() throws {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBufferPointer { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Foundation.write(1, buf.baseAddress! + offset, buf.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
+        defer { bytes.removeAll(keepingCapacity: true) }
+        do {
+            try DescriptorOutput.writeStandardOutput(bytes)
+        } catch {
+            throw CLIError.input("feedlayout: \(error)")
         }
-        bytes.removeAll(keepingCapacity: true)
     }
 }
 
 /// JSON number and string forms for hand-written JSON.
 enum JSONNumber {
     /// `v` rounded to `digits` decimals, written without trailing zeros ("350.0107", "345", "-0" never).
+    /// Every result is a valid JSON number: a value too large to scale ("1e+308") is written in
+    /// Swift's shortest exponent form; a non-finite one MUST be refused by the caller (it is
+    /// written "0" as a last resort, never "inf").
     static func fixed(_ v: Double, _ digits: Int) -> String {
         guard v.isFinite else { return "0" }
         let scale = pow(10.0, Double(digits))
+        if abs(v) >= 1e15 || !(v * scale).isFinite { return "\(v)" }
         let r = (v * scale).rounded() / scale
         if r == 0 { return "0" }
         if r == r.rounded() && abs(r) < 1e15 { return String(Int64(r)) }
@@ -119,6 +124,10 @@ struct FeedInputOptions: ParsableArguments {
         guard [1, 2, 3].contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
         guard CLIEnvironment.style(named: style) != nil else { throw ValidationError("--style must be classic or weibo") }
         guard maxLines >= 0 else { throw ValidationError("--max-lines must be ≥ 0") }
+        // Years 1…9999, the dates the loader accepts (a larger --now trapped in the date code).
+        if let now, !(now.isFinite && now >= -62_135_596_800 && now <= 253_402_300_799) {
+            throw ValidationError("--now \(now) must be seconds since 1970 in [-62135596800, 253402300799] (years 1–9999)")
+        }
     }
 
     /// The widths asked for (375 when none).

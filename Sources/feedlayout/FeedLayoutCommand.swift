@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StatusModel
 
 /// The `feedlayout` command: one subcommand per job, each in `Subcommands/`.
 @main
@@ -19,13 +20,26 @@ struct FeedLayoutCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+            // Commands write standard output through `DescriptorOutput` (checked writes); anything
+            // stdio still buffers is flushed here, and a failure is an error, not a 0.
+            if fflush(nil) != 0 {
+                printError("<stdout>: cannot write the file: \(String(cString: strerror(errno)))")
+                Foundation.exit(1)
             }
-            exit(withError: error)
+        } catch {
+            // Every message goes through the sanitiser (they can quote file names, arguments and
+            // feed content); help and version go to standard output.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { try? DescriptorOutput.writeStandardOutput(Array((message + "\n").utf8)) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty {
+                let bytes = Array((DisplaySafe.escaped(message, keepingNewlines: true) + "\n").utf8)
+                try? DescriptorOutput.write(bytes, to: 2, name: "<stderr>")
+            }
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
 }

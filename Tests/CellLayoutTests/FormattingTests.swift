@@ -77,7 +77,7 @@ final class FormattingTests: XCTestCase {
             if y == RelativeTime.civil(today).year { return "\(m)-\(d)" }
             return "\(two((y % 100 + 100) % 100))-\(m)-\(two(d))"
         }
-        var rng = SeededRandom(seed: 0x7157)
+        var rng = SplitMix64(seed: 0x7157)
         for _ in 0..<20_000 {
             // 1950 ... 2050, gaps up to 10 years (a tenth of them within the last two days).
             let date = Date(timeIntervalSince1970: Double(rng.next() % 3_155_760_000) - 631_152_000)

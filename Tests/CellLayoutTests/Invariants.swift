@@ -145,7 +145,7 @@ enum Invariants {
         }
     }
 
-    /// The Weibo checks of spec section 2 for `status` laid out as `c`.
+    /// The Weibo checks of docs/cell-spec.md section 2 for `status` laid out as `c`.
     static func checkWeibo(_ c: CellLayout, status s: Status) -> [String] {
         var failures = checkGeometry(c)
         let grid = PixelGrid(scale: c.scale)
@@ -220,7 +220,7 @@ enum Invariants {
         return failures
     }
 
-    /// The classic relations of spec section 1 (labels may be clipped at the right padding).
+    /// The classic relations of docs/cell-spec.md section 1 (labels may be clipped at the right padding).
     static func checkClassic(_ c: CellLayout, status s: Status) -> [String] {
         var failures = checkGeometry(c)
         func expect(_ what: String, _ got: Double?, _ want: Double) {

@@ -46,8 +46,8 @@ final class RealMeasurerTests: XCTestCase {
         // Through the prepared-text cache (a measurer used directly): equal prepared texts.
         for c in cells {
             guard let text = c.text else { continue }
-            let through = m.prepare(text.text.prepared.text)
-            XCTAssertEqual(PreparedTextBox(through), text.text)
+            let through = m.prepare(text.prepared.text)
+            XCTAssertEqual(PreparedTextBox(through), text.preparedBox)
         }
         XCTAssertGreaterThan(m.preparedCacheStatistics.misses, 0)
     }

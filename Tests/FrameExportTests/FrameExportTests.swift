@@ -187,7 +187,7 @@ final class FrameExportTests: XCTestCase {
         for format in FrameFormat.allCases {
             for rows: Range<Int>? in [nil, 5..<17] {
                 let whole = try FrameExport.data(layout, header: header, format: format, rows: rows)
-                var rng = SeededRandom(seed: 3)
+                var rng = SplitMix64(seed: 3)
                 var stream = try FrameStream(options: layout.options, header: header, format: format, rows: rows)
                 var out: [UInt8] = []
                 stream.begin(into: &out)

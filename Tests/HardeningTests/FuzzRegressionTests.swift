@@ -58,11 +58,11 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
-    /// FuzzText (the two open findings of round 4): U+2007 FIGURE SPACE, which the CJK font lacks,
+    /// FuzzText (seeds `fuzz/Corpus/FuzzText/regress-12-*`): U+2007 FIGURE SPACE, which the CJK font lacks,
     /// is drawn by HarfBuzz with the space glyph at a digit's width; the line-end correction took
     /// the difference from the space glyph's own advance for lost kerning, so a line ending in it
     /// was 0.224 em wide instead of 0.555 em (6.7 pt holding a 16.7 pt cluster at 30 pt). Every
-    /// fallback space now ends a line at its full width, inside a word or alone.
+    /// fallback space ends a line at its full width, inside a word or alone.
     func testFallbackSpaceEndsALineAtItsOwnWidth() throws {
         let m = try Hardening.requireMeasurer()
         for text in ["\u{2007}", "a\u{2007}\u{2020}", "0\u{2007}0\u{2008}0\u{205F}0", "\u{707}\u{2007}\u{2020}"] {

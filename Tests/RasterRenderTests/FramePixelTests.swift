@@ -71,7 +71,7 @@ final class FramePixelTests: XCTestCase {
                 if !inside { break }
             }
             for b in bar.buttons {
-                let ink = RGBA(rgb: r.palette.color(b.label.text.prepared.text.baseAttributes.role))
+                let ink = RGBA(rgb: r.palette.color(b.label.prepared.text.baseAttributes.role))
                 let hits = r.pixels(b.label.frame, row: row).filter { $0.c.distance(to: ink) < 16 }.count
                 XCTAssertGreaterThan(hits, 4, "row \(row) toolbar label \(b.string) is not drawn in its colour")
             }
@@ -127,9 +127,9 @@ final class FramePixelTests: XCTestCase {
         // Each line: ink from the text's left edge, past the start of its last cluster, never beyond
         // the line's computed width.
         for (li, line) in text.layout.lines.enumerated() {
-            let positions = text.layout.clusterPositions(onLine: li, of: text.text.prepared)
+            let positions = text.layout.clusterPositions(onLine: li, of: text.prepared)
             var last = line.clusters.upperBound - 1
-            while last > line.clusters.lowerBound && text.text.prepared.isHanging(last) { last -= 1 }
+            while last > line.clusters.lowerBound && text.prepared.isHanging(last) { last -= 1 }
             let lastStart = text.frame.minX + positions[last - line.clusters.lowerBound]
             let band = Rect(x: 0, y: text.frame.minY + line.top, width: cell.width, height: line.ascent + line.descent)
             let xs = r.pixels(band, row: 0).filter { $0.c.luma < 100 }.map { Double($0.x) / r.scale }
@@ -173,7 +173,7 @@ final class FramePixelTests: XCTestCase {
         statuses[0].text = "天气😀真好"
         let r = try RenderedRows(statuses, rows: 0..<1)
         let text = try XCTUnwrap(r.cells[0].text)
-        let p = text.text.prepared
+        let p = text.prepared
         let c = p.cluster(containing: 2)  // the emoji starts at UTF-16 offset 2
         XCTAssertEqual(p.font(ofCluster: c).slot, .emoji)
         let xs = text.layout.clusterPositions(onLine: 0, of: p)

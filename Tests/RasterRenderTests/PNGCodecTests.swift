@@ -5,7 +5,7 @@ import _LayoutTestSupport
 
 final class PNGCodecTests: XCTestCase {
     func testOpaqueAndTranslucentRoundTrips() throws {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for (w, h, opaque) in [(1, 1, true), (17, 5, true), (9, 13, false)] {
             var bytes = [UInt8](repeating: 0, count: w * h * 4)
             for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }

@@ -151,8 +151,8 @@ final class BinaryPlistTests: XCTestCase {
         XCTAssertTrue(back.statuses == feed.statuses)
 
         let nested = try PropertyListSerialization.data(fromPropertyList: [[[[[1]]]]], format: .binary, options: 0)
-        XCTAssertTrue(binaryPlistDepthWithinLimit([UInt8](nested), limit: 5))
-        XCTAssertFalse(binaryPlistDepthWithinLimit([UInt8](nested), limit: 4))
+        XCTAssertNotEqual(loadError(nested, name: "n.plist", options: LoadOptions(maxNestingDepth: 5))?.caseName, "nestingTooDeep")
+        XCTAssertEqual(loadError(nested, name: "n.plist", options: LoadOptions(maxNestingDepth: 4))?.caseName, "nestingTooDeep")
         XCTAssertTrue(plistXMLDepthWithinLimit(Array("<plist><array><array/><array></array></array></plist>".utf8), limit: 2))
         XCTAssertFalse(plistXMLDepthWithinLimit(Array("<plist><array><dict><array></array></dict></array></plist>".utf8), limit: 2))
         // Damaged trailers are left to Foundation, which reports them as malformed.

@@ -126,7 +126,7 @@ final class FeedDocumentTests: XCTestCase {
     func testStatusListMatchesArray() {
         let pool = FeedFixtures.generated(50, seed: 12)
         for seed: UInt64 in [1, 2] {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var list = StatusList(Array(pool[..<20]))
             var array = Array(pool[..<20])
             for op in 0..<1500 {
@@ -174,7 +174,7 @@ final class FeedDocumentTests: XCTestCase {
     }
 
     func run(seed: UInt64, operations: Int, tableStyle: TableStyle = .plain) throws {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let pool = FeedFixtures.generated(120, seed: seed)
         let (engine, _) = FeedFixtures.fakeEngine()
         let reference = FeedFixtures.fakeEngine().0
@@ -188,11 +188,11 @@ final class FeedDocumentTests: XCTestCase {
                 return reference.cell(for: s, options: o).height
             })
         }
-        func randomStatus(_ rng: inout SeededRandom) -> Status {
+        func randomStatus(_ rng: inout SplitMix64) -> Status {
             let s = pool[Int.random(in: 0..<pool.count, using: &rng)]
             return Bool.random(using: &rng) ? s : FeedFixtures.liked(s)
         }
-        func randomDecoration(_ rng: inout SeededRandom) -> FeedSectionDecoration {
+        func randomDecoration(_ rng: inout SplitMix64) -> FeedSectionDecoration {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: .none
             case 1: .fixed(Double(Int.random(in: 0...60, using: &rng)) / 2)
@@ -224,15 +224,15 @@ final class FeedDocumentTests: XCTestCase {
         FeedSection(header: s.header, statuses: s.rows.map(\.status), footer: s.footer)
     }
 
-    func randomRow(_ model: [ModelSection], _ rng: inout SeededRandom) -> TableIndexPath? {
+    func randomRow(_ model: [ModelSection], _ rng: inout SplitMix64) -> TableIndexPath? {
         let filled = model.indices.filter { !model[$0].rows.isEmpty }
         guard let s = filled.randomElement(using: &rng) else { return nil }
         return TableIndexPath(section: s, row: Int.random(in: 0..<model[s].rows.count, using: &rng))
     }
 
     func randomEdit(
-        _ doc: inout FeedDocument, _ model: inout [ModelSection], _ rng: inout SeededRandom,
-        entry: (Status) -> Entry, randomStatus: (inout SeededRandom) -> Status, randomDecoration: (inout SeededRandom) -> FeedSectionDecoration
+        _ doc: inout FeedDocument, _ model: inout [ModelSection], _ rng: inout SplitMix64,
+        entry: (Status) -> Entry, randomStatus: (inout SplitMix64) -> Status, randomDecoration: (inout SplitMix64) -> FeedSectionDecoration
     ) throws -> String {
         if model.isEmpty {
             var s = ModelSection(header: randomDecoration(&rng), footer: randomDecoration(&rng), rows: [entry(randomStatus(&rng))])
@@ -303,8 +303,8 @@ final class FeedDocumentTests: XCTestCase {
     /// A random valid batch: the model is edited by identity (remove, then insert at random places),
     /// and the batch's "after" index paths are read from the final model.
     func randomBatch(
-        _ doc: inout FeedDocument, _ model: inout [ModelSection], _ rng: inout SeededRandom,
-        entry: (Status) -> Entry, randomStatus: (inout SeededRandom) -> Status
+        _ doc: inout FeedDocument, _ model: inout [ModelSection], _ rng: inout SplitMix64,
+        entry: (Status) -> Entry, randomStatus: (inout SplitMix64) -> Status
     ) throws -> String {
         var batch = FeedBatchUpdate()
         let old = model
@@ -373,7 +373,7 @@ final class FeedDocumentTests: XCTestCase {
             + " sections -\(batch.deletedSections))"
     }
 
-    func compare(_ doc: FeedDocument, _ model: [ModelSection], _ rng: inout SeededRandom) throws {
+    func compare(_ doc: FeedDocument, _ model: [ModelSection], _ rng: inout SplitMix64) throws {
         guard doc.numberOfSections == model.count else { throw Mismatch(description: "sections \(doc.numberOfSections) vs \(model.count)") }
         for (s, sec) in model.enumerated() {
             // Pool statuses have distinct ids; their variants differ in the like count.

@@ -27,7 +27,7 @@ final class FeedMemoryTests: XCTestCase {
         // The same structure at 1 000 000 rows, built from per-row values directly (laying out a
         // million cells belongs to the benchmarks, not a debug unit test).
         let n = 1_000_000
-        var rng = SeededRandom(seed: 1)
+        var rng = SplitMix64(seed: 1)
         var heights = [Double]()
         heights.reserveCapacity(n)
         for _ in 0..<n { heights.append(Double(Int.random(in: 80...900, using: &rng)) / 2) }

@@ -12,7 +12,7 @@ import _LayoutTestSupport
 final class LazyFeedLayoutTests: XCTestCase {
     struct Mismatch: Error, CustomStringConvertible { var description: String }
 
-    func naiveCheck(_ lazy: LazyFeedLayout, real: [Double], _ rng: inout SeededRandom) throws {
+    func naiveCheck(_ lazy: LazyFeedLayout, real: [Double], _ rng: inout SplitMix64) throws {
         let o = lazy.options
         let heights = (0..<lazy.count).map { lazy.isMeasured($0) ? real[$0] : LazyFeedLayout.estimatedHeight(of: lazy.statuses[$0], options: o) }
         var naive = NaiveTable(configuration: lazy.geometry.configuration)
@@ -36,7 +36,7 @@ final class LazyFeedLayoutTests: XCTestCase {
         let options = FeedOptions(width: 375)
         let full = try FeedFixtures.fakeEngine().0.layout(statuses, options: options, retainCells: false)
         for seed: UInt64 in [1, 2] {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var lazy = try LazyFeedLayout(engine: engine, statuses: statuses, options: options)
             XCTAssertEqual(lazy.measuredCount, 0)
             XCTAssertEqual(lazy.count, 400)
@@ -72,7 +72,7 @@ final class LazyFeedLayoutTests: XCTestCase {
         let ranges = Locked<[Range<Int>]>([])
         let full = try engine.layout(statuses, options: options, threads: 2, retainCells: false, chunkSize: 32,
                                      onRows: { r in ranges.withLock { $0.append(r) } })
-        var rng = SeededRandom(seed: 4)
+        var rng = SplitMix64(seed: 4)
         for r in ranges.withLock({ $0 }) {
             lazy.correct(rows: r, heights: full.heights[r])
             XCTAssertEqual(lazy.measuredCount, r.upperBound)

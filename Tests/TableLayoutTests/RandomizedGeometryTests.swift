@@ -45,7 +45,7 @@ final class RandomizedGeometryTests: XCTestCase {
     // MARK: Driver
 
     func run(seed: UInt64, operations: Int, style: TableStyle, scale: Double, shape: TreeShape, spacing: Double? = nil) throws {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let config = TableConfiguration(style: style, width: 375, scale: scale, sectionSpacing: spacing)
         var naive = NaiveTable(configuration: config)
         naive.tableHeader = Int64.random(in: 0...40, using: &rng)
@@ -69,7 +69,7 @@ final class RandomizedGeometryTests: XCTestCase {
         }
     }
 
-    func randomHeight(_ rng: inout SeededRandom) -> Int64 {
+    func randomHeight(_ rng: inout SplitMix64) -> Int64 {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0: 0
         case 1: Int64.random(in: 1...3, using: &rng)
@@ -77,7 +77,7 @@ final class RandomizedGeometryTests: XCTestCase {
         }
     }
 
-    func randomSection(_ naive: inout NaiveTable, _ rng: inout SeededRandom, maxRows: Int) -> NaiveSection {
+    func randomSection(_ naive: inout NaiveTable, _ rng: inout SplitMix64, maxRows: Int) -> NaiveSection {
         let rows = (0..<Int.random(in: 0...maxRows, using: &rng)).map { _ in randomHeight(&rng) }
         return naive.makeSection(
             header: Bool.random(using: &rng) ? Int64.random(in: 0...60, using: &rng) : 0, rows: rows,
@@ -89,14 +89,14 @@ final class RandomizedGeometryTests: XCTestCase {
         SectionSpec(headerHeight: naive.pt(s.header), rowHeights: s.rows.map(naive.pt), footerHeight: naive.pt(s.footer), isCollapsed: s.collapsed)
     }
 
-    func randomRow(_ naive: NaiveTable, _ rng: inout SeededRandom) -> TableIndexPath? {
+    func randomRow(_ naive: NaiveTable, _ rng: inout SplitMix64) -> TableIndexPath? {
         let candidates = naive.sections.indices.filter { !naive.sections[$0].rows.isEmpty }
         guard let s = candidates.randomElement(using: &rng) else { return nil }
         return TableIndexPath(section: s, row: Int.random(in: 0..<naive.sections[s].rows.count, using: &rng))
     }
 
     // swiftlint:disable:next function_body_length cyclomatic_complexity
-    func randomEdit(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SeededRandom) throws -> String {
+    func randomEdit(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SplitMix64) throws -> String {
         let totalRows = n.sections.reduce(0) { $0 + $1.rows.count }
         var kind = Int.random(in: 0..<19, using: &rng)
         if n.sections.isEmpty { kind = 6 }
@@ -216,7 +216,7 @@ final class RandomizedGeometryTests: XCTestCase {
 
     /// Builds a valid random batch by simulating it on the naive model: deletes by old index, then
     /// random insert positions in the simulated list, whose final indices make the batch.
-    func randomBatch(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SeededRandom) throws {
+    func randomBatch(_ g: inout TableGeometry, _ n: inout NaiveTable, _ rng: inout SplitMix64) throws {
         var batch = TableBatchUpdate()
         batch.removesEmptiedSections = Bool.random(using: &rng)
         let old = n.sections
@@ -341,7 +341,7 @@ final class RandomizedGeometryTests: XCTestCase {
         if a != b { throw Mismatch(description: "\(what()): geometry \(a), naive \(b)") }
     }
 
-    func compare(_ g: TableGeometry, _ n: NaiveTable, _ rng: inout SeededRandom) throws {
+    func compare(_ g: TableGeometry, _ n: NaiveTable, _ rng: inout SplitMix64) throws {
         g._checkInvariants()
         let l = n.layout()
         try expect(g.numberOfSections, n.sections.count, "numberOfSections")

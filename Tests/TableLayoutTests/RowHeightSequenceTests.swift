@@ -6,7 +6,7 @@ import _LayoutTestSupport
 final class RowHeightSequenceTests: XCTestCase {
     func testRandomEditsMatchAnArray() {
         for (seed, shape) in [(UInt64(5), TreeShape(leafCapacity: 4, fanout: 4)), (6, TreeShape(leafCapacity: 6, fanout: 5)), (7, .standard)] {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var model: [Int32] = (0..<Int.random(in: 0...50, using: &rng)).map { _ in Int32.random(in: 0...99, using: &rng) }
             var seq = RowHeightSequence(pixelHeights: model, shape: shape)
             for op in 0..<700 {
@@ -56,7 +56,7 @@ final class RowHeightSequenceTests: XCTestCase {
         }
     }
 
-    func compare(_ seq: RowHeightSequence, _ model: [Int32], _ rng: inout SeededRandom) -> Bool {
+    func compare(_ seq: RowHeightSequence, _ model: [Int32], _ rng: inout SplitMix64) -> Bool {
         guard seq.count == model.count, seq.pixelHeights(in: 0..<seq.count) == model else { return false }
         var prefix: [Int64] = [0]
         for h in model { prefix.append(prefix.last! + Int64(h)) }
@@ -73,7 +73,7 @@ final class RowHeightSequenceTests: XCTestCase {
     }
 
     func testCopiesShareNodesUntilWrittenAndStayIndependent() {
-        var rng = SeededRandom(seed: 9)
+        var rng = SplitMix64(seed: 9)
         let original = (0..<3000).map { _ in Int32.random(in: 0...99, using: &rng) }
         let a = RowHeightSequence(pixelHeights: original, shape: TreeShape(leafCapacity: 8, fanout: 4))
         var b = a

@@ -244,7 +244,7 @@ final class TableGeometryTests: XCTestCase {
     }
 
     func testMillionRowsBulkBuildAndBytesPerRow() throws {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let n = 1_000_000
         var heights = [Double](repeating: 0, count: n)
         var total: Int64 = 0

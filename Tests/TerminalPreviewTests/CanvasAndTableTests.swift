@@ -46,7 +46,7 @@ final class CanvasAndTableTests: XCTestCase {
     func testRowsInLinesMatchesLinearScan() throws {
         let engine = try Shared.requireEngine()
         let statuses = try Shared.statuses("feed.plist")
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for seed in 0..<20 {
             let n = Int(rng.next() % 40) + 1
             let feed = (0..<n).map { _ in statuses[Int(rng.next() % UInt64(statuses.count))] }

@@ -16,7 +16,7 @@ final class AttributedTextBuilderTests: XCTestCase {
     ]
 
     func testSameValueAsAppendingToAttributedText() {
-        var rng = SeededRandom(seed: 17)
+        var rng = SplitMix64(seed: 17)
         for round in 0..<2_000 {
             let base = attributes[Int(rng.next() % UInt64(attributes.count))]
             var expected = AttributedText("", attributes: base)
@@ -73,7 +73,7 @@ final class AttributedTextBuilderTests: XCTestCase {
     /// The eight-bytes-at-a-time UTF-16 count against `String.utf16.count`, on seeded random
     /// strings of one- to four-byte scalars, at every length from 0 to 40 bytes and more.
     func testUTF16CountOfUTF8Pieces() {
-        var rng = SeededRandom(seed: 0x0716)
+        var rng = SplitMix64(seed: 0x0716)
         let scalars: [Unicode.Scalar] = ["a", "~", "é", "\u{7FF}", "中", "\u{FFFC}", "😀", "\u{10FFFF}", "\u{1F1E6}"]
         for length in 0..<200 {
             var s = ""

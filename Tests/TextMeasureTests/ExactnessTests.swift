@@ -165,7 +165,7 @@ final class ExactnessTests: XCTestCase {
     func testAsciiWordsMatchShaping() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
         let buffer = ShapingBuffer()
-        var rng = SeededRandom(seed: 2026)
+        var rng = SplitMix64(seed: 2026)
         var measured = 0, refused = 0
         for slot in [FontSlot.primary, .bold] {
             let file = fonts.file(slot)

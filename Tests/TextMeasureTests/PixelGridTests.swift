@@ -20,7 +20,7 @@ final class PixelGridTests: XCTestCase {
             let tie = Double(k) + 0.5
             values += [tie, tie.nextUp, tie.nextDown, Double(k), Double(k).nextUp, Double(k).nextDown]
         }
-        var rng = SeededRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<200_000 {
             let bits = rng.next()
             values.append(Double(bitPattern: bits))  // every exponent, NaN payloads included

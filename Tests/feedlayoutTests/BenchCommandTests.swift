@@ -26,7 +26,7 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(lines.dropFirst().first?.split(separator: " ", omittingEmptySubsequences: true), ["width", "case", "threads", "cells/s", "µs/cell"])
         let threadCounts = cores > 1 ? ["1", String(cores)] : ["1"]
         var rows: [[Substring]] = []
-        for line in lines.dropFirst(2) where !line.hasPrefix("speedup") && !line.hasPrefix("queries") {
+        for line in lines.dropFirst(2) where !line.hasPrefix("speedup") && !line.hasPrefix("queries") && !line.hasPrefix("end to end") {
             rows.append(line.split(separator: " ", omittingEmptySubsequences: true))
         }
         XCTAssertEqual(rows.map { $0.count }, [Int](repeating: 5, count: 2 * threadCounts.count), r.stdout)
@@ -42,6 +42,11 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(queries.count, 1, r.stdout)
         XCTAssertTrue(queries.first?.contains(" ns, point lookup ") ?? false)
         XCTAssertTrue(queries.first?.hasSuffix(" ns") ?? false)
+        // The jobs users run, on the demo feed: validation and the export at 1 and all threads.
+        let endToEnd = lines.filter { $0.hasPrefix("end to end, feed.plist (") }
+        XCTAssertEqual(endToEnd.count, 1, r.stdout)
+        XCTAssertTrue(endToEnd.first?.contains(" 13 statuses): validate ") ?? false, r.stdout)
+        XCTAssertTrue(endToEnd.first?.contains("export to JSON Lines ") ?? false, r.stdout)
     }
 
     /// JSON output: one object with a case per (width, mode, threads) and a query entry per width.
@@ -70,6 +75,10 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertGreaterThan(q["visible_range_ns"] as? Double ?? 0, 0)
             XCTAssertGreaterThan(q["point_lookup_ns"] as? Double ?? 0, 0)
         }
+        let endToEnd = try XCTUnwrap(object["end_to_end"] as? [[String: Any]])
+        XCTAssertEqual(endToEnd.map { $0["statuses"] as? Int }, [13])
+        XCTAssertGreaterThan(endToEnd.first?["output_bytes"] as? Int ?? 0, 13 * 1000, "13 rows of frames written")
+        XCTAssertGreaterThan(endToEnd.first?["export_all_threads_s"] as? Double ?? 0, 0)
     }
 
     func testMissingInputFailsWithExitCode1() throws {

@@ -14,14 +14,15 @@ import TextMeasure
 /// applied as a FreeType transform delta, quantized to a quarter pixel. The colour emoji face is a
 /// CBDT bitmap font with one strike (109 ppem): `FT_Set_Pixel_Sizes` fails on it, so the strike is
 /// selected with `FT_Select_Size(0)`, the BGRA bitmap loaded with `FT_LOAD_COLOR`, and scaled down
-/// to the glyph's pixel size with a box filter. Results are cached per (slot, size, glyph, phase).
+/// to the glyph's pixel size with a box filter. Results are cached per (slot, size, glyph, phase),
+/// as cairo surfaces the canvas composites.
 final class GlyphRasterizer {
     private let fonts: FontSet
     private let library: FT_Library
     private var faces: [FontSlot: FT_Face] = [:]
     /// The size each face is currently set to (26.6 pixels), to skip redundant size calls.
     private var currentSize: [FontSlot: Int] = [:]
-    private var cache: [GlyphKey: GlyphBitmap] = [:]
+    private var cache: [GlyphKey: CairoGlyph] = [:]
     /// Subpixel positions per pixel.
     static let phases = 4
 
@@ -66,7 +67,7 @@ final class GlyphRasterizer {
 
     /// The glyph `glyph` of `slot` at `pixelSize` pixels per em, drawn with the pen `phase` quarter
     /// pixels right of a pixel boundary (ignored for colour bitmaps). `.empty` for blank glyphs.
-    func glyph(slot: FontSlot, glyph: UInt32, pixelSize: Double, phase: Int) throws(RasterRenderError) -> GlyphBitmap {
+    func glyph(slot: FontSlot, glyph: UInt32, pixelSize: Double, phase: Int) throws(RasterRenderError) -> CairoGlyph {
         let size26 = max(64, Int((pixelSize * 64).rounded()))
         let face = try face(slot)
         let scalable = isScalable(face)
@@ -75,8 +76,9 @@ final class GlyphRasterizer {
         let bitmap = try scalable
             ? renderOutline(face, slot: slot, glyph: glyph, size26: size26, phase: phase)
             : renderColorBitmap(face, slot: slot, glyph: glyph, pixelSize: Double(size26) / 64)
-        cache[key] = bitmap
-        return bitmap
+        let made = CairoGlyph(bitmap)
+        cache[key] = made
+        return made
     }
 
     private func renderOutline(_ face: FT_Face, slot: FontSlot, glyph: UInt32, size26: Int, phase: Int) throws(RasterRenderError) -> GlyphBitmap {

@@ -4,33 +4,8 @@
 // SplitMix64, and every choice is made with integer arithmetic on its output (no Double
 // rounding, no Swift `Hasher`, no `SystemRandomNumberGenerator`, no `Dictionary` iteration order).
 // The content pools are invented phrases in the register of a Chinese microblog.
+import FeedLayoutSupport
 import Foundation
-
-/// SplitMix64: a tiny, fast generator whose sequence is fixed by its seed on every platform.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in 0..<n (n > 0), by multiply-shift (platform-independent, no Double).
-    public mutating func below(_ n: Int) -> Int {
-        precondition(n > 0)
-        return Int(next().multipliedFullWidth(by: UInt64(n)).high)
-    }
-
-    /// True with probability percent / 100.
-    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    public mutating func pick<T>(_ a: [T]) -> T { a[below(a.count)] }
-}
 
 /// Produces an endless, reproducible stream of realistic statuses.
 ///

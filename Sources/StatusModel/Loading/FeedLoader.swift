@@ -256,19 +256,36 @@ public enum FeedLoader {
         -> LoadResult
     {
         let binary = bytes.starts(with: Array("bplist".utf8))
-        let shallow = binary
-            ? binaryPlistDepthWithinLimit(bytes, limit: options.maxNestingDepth)
-            : plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth)
-        guard shallow else { throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth) }
-        // Foundation on Linux crashes bridging some sets of a binary plist; no feed holds a set.
-        if binary && binaryPlistHoldsSet(bytes) {
-            throw .malformed(file: fileName, format: "property list", line: nil, reason: "it holds a set (no feed value is a set)")
-        }
         let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw .malformed(file: fileName, format: "property list", line: nil, reason: readableReason(error))
+        if binary {
+            // Read by BinaryPlistReader: linear in the file, shared objects never expanded.
+            let result: Result<Any, BinaryPlistReader.Failure> = bytes.withUnsafeBufferPointer { buf in
+                do throws(BinaryPlistReader.Failure) {
+                    return .success(try BinaryPlistReader.read(buf, maxDepth: options.maxNestingDepth))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let r): root = r
+            case .failure(.tooDeep): throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
+            case .failure(.malformed(let reason)):
+                throw .malformed(file: fileName, format: "property list", line: nil, reason: reason)
+            }
+        } else {
+            guard plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
+                throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
+            }
+            // Foundation's XML parser keeps the last of duplicate keys and clamps huge integers:
+            // both are refused first (the same rule as every other format).
+            if let problem = plistXMLProblem(bytes) {
+                throw .malformed(file: fileName, format: "property list", line: nil, reason: problem)
+            }
+            do {
+                root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            } catch {
+                throw .malformed(file: fileName, format: "property list", line: nil, reason: readableReason(error))
+            }
         }
         let expected = "an array of statuses or a dict with \"statuses\""
         var items: [Any]

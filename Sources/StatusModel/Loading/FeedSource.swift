@@ -11,8 +11,11 @@ public enum FeedSource {
 
     /// Opens `path` (`-` for standard input), detecting the format from the content.
     ///
-    /// - Parameter streaming: when false, JSON Lines are loaded whole too (for a consumer that
-    ///   reads the statuses more than once from standard input, which cannot be read again).
+    /// - Parameters:
+    ///   - path: a file, or `-` for standard input.
+    ///   - options: limits and the invalid-status policy of the load.
+    ///   - streaming: when false, JSON Lines are loaded whole too (for a consumer that reads the
+    ///     statuses more than once from standard input, which cannot be read again).
     /// - Throws: `StatusModelError`, naming the file (`<stdin>` for standard input).
     public static func open(_ path: String, options: LoadOptions = LoadOptions(), streaming: Bool = true) throws(StatusModelError)
         -> FeedSource

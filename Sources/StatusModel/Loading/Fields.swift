@@ -23,12 +23,16 @@ struct FieldPath: Sendable {
         return p
     }
 
-    /// Renders after `prefix` (e.g. "statuses[3]"): keys joined with ".", indices as "[i]".
+    /// Renders after `prefix` (e.g. "statuses[3]"): keys joined with ".", indices as "[i]", keys
+    /// that are not plain identifiers as `["key"]`, escaped.
     func rendered(prefix: String) -> String {
         var s = prefix
         for c in components {
             switch c {
-            case .key(let k): s += s.isEmpty ? k : ".\(k)"
+            case .key(let k):
+                // Keys come from content: odd ones are quoted (`DisplaySafe.keyPathComponent`).
+                let c = DisplaySafe.keyPathComponent(k)
+                s += c.bare ? (s.isEmpty ? c.text : ".\(c.text)") : c.text
             case .index(let i): s += "[\(i)]"
             }
         }

@@ -458,7 +458,16 @@ private struct Parser {
             } else if c < 0x80 {
                 p += 1
             } else {
-                try scanMultibyte()
+                // Runs of three-byte sequences (CJK) without the general table: a lead byte
+                // E1–EC or EE–EF and two continuation bytes is always well formed.
+                while p + 3 <= n {
+                    let lead = base[p]
+                    guard lead >= 0xE1 && lead <= 0xEF && lead != 0xED,
+                        base[p + 1] & 0xC0 == 0x80, base[p + 2] & 0xC0 == 0x80
+                    else { break }
+                    p += 3
+                }
+                if p < n && base[p] >= 0x80 { try scanMultibyte() }
             }
         }
     }
@@ -500,7 +509,7 @@ private struct Parser {
         }
     }
 
-    func hex4(at at: Int) throws(JSONTape.SyntaxError) -> UInt32 {
+    func hex4(at: Int) throws(JSONTape.SyntaxError) -> UInt32 {
         guard at + 4 <= n else { throw fail("unterminated \\u escape") }
         var v: UInt32 = 0
         for k in 0..<4 {

@@ -1,3 +1,5 @@
+import Foundation
+
 // Byte-level pre-checks run before Foundation's parsers see the data: nesting depth (both
 // JSONSerialization and the XML plist parser recurse, so a 100 000-deep input must be refused
 // before parsing) and the end of the first top-level JSON value (to tell JSON from JSON Lines).
@@ -96,79 +98,144 @@ func describeLeadingBytes<C: Collection>(_ bytes: C) -> String where C.Element =
         .joined(separator: " ")
 }
 
-/// True when the binary property list (`bplist00`) nests arrays/dicts/sets no deeper than `limit`.
-///
-/// Walks the object graph level by level from the top object (each level deduplicated, so a
-/// shared subtree is visited once per level and a cycle ends at `limit`). Structural damage
-/// (offsets out of range, a short trailer) returns true: Foundation's parser reports it as malformed.
-func binaryPlistDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
+/// The first problem of an XML property list that Foundation's parser would hide, or nil:
+/// a duplicate key in a `<dict>` (Foundation keeps the last one silently; keys are compared as
+/// Swift strings, canonical equivalence included, as the decoded dictionaries compare them) or an
+/// `<integer>` outside Int64 and UInt64 (Foundation clamps it).
+/// - Complexity: O(n) in the bytes, plus the keys hashed.
+func plistXMLProblem(_ bytes: [UInt8]) -> String? {
     let n = bytes.count
-    guard n >= 40 else { return true }
-    func uint(_ at: Int, _ size: Int) -> Int? {
-        guard size > 0, size <= 8, at >= 0, at + size <= n else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
-        return v > UInt64(Int.max) ? nil : Int(v)
-    }
-    let t = n - 32
-    guard let offsetSize = uint(t + 6, 1), let refSize = uint(t + 7, 1), let count = uint(t + 8, 8),
-        let top = uint(t + 16, 8), let table = uint(t + 24, 8), count < n, top < count, table < n
-    else { return true }
-    func offset(_ obj: Int) -> Int? { uint(table + obj * offsetSize, offsetSize) }
-    /// The references held by the container at `obj` (empty for scalars).
-    func children(_ obj: Int) -> [Int] {
-        guard let o = offset(obj), o < n else { return [] }
-        let marker = bytes[o] >> 4
-        guard marker == 0xA || marker == 0xC || marker == 0xD else { return [] }
-        var len = Int(bytes[o] & 0x0F)
-        var start = o + 1
-        if len == 0x0F {  // the length follows as an int object: 0x1s then 2^s bytes
-            guard start < n, bytes[start] >> 4 == 0x1, let l = uint(start + 1, 1 << Int(bytes[start] & 0x0F)) else { return [] }
-            start += 1 + (1 << Int(bytes[start] & 0x0F))
-            len = l
+    /// Per open container: the keys of a dict, nil for an array.
+    var stack: [Set<String>?] = []
+    var i = 0
+    @inline(__always) func starts(_ s: String, at p: Int) -> Bool {
+        var k = p
+        for b in s.utf8 {
+            guard k < n, bytes[k] == b else { return false }
+            k += 1
         }
-        let refs = marker == 0xD ? len * 2 : len
-        guard refs < n else { return [] }
-        var out: [Int] = []
-        out.reserveCapacity(refs)
-        for i in 0..<refs {
-            guard let r = uint(start + i * refSize, refSize), r < count else { return out }
-            out.append(r)
+        return true
+    }
+    func find(_ s: String, from p: Int) -> Int? {
+        var k = p
+        let first = s.utf8.first!
+        while k < n {
+            if bytes[k] == first && starts(s, at: k) { return k }
+            k += 1
         }
-        return out
+        return nil
     }
-    var level: Set<Int> = [top]
-    var depth = 0
-    while !level.isEmpty {
-        var next: Set<Int> = []
-        for obj in level { next.formUnion(children(obj)) }
-        if next.isEmpty { break }
-        depth += 1
-        if depth > limit { return false }
-        level = next
+    /// The text of an element whose content starts at `p`, up to `</name>`, entities decoded.
+    func text(from p: Int, closing name: String) -> (String, Int)? {
+        var out: [UInt8] = []
+        var k = p
+        while k < n {
+            let b = bytes[k]
+            if b == UInt8(ascii: "<") {
+                if starts("<![CDATA[", at: k) {
+                    guard let e = find("]]>", from: k + 9) else { return nil }
+                    out.append(contentsOf: bytes[(k + 9)..<e])
+                    k = e + 3
+                    continue
+                }
+                if starts("<!--", at: k) {
+                    guard let e = find("-->", from: k + 4) else { return nil }
+                    k = e + 3
+                    continue
+                }
+                guard starts("</" + name, at: k), let e = find(">", from: k) else { return nil }
+                return (String(decoding: out, as: UTF8.self), e + 1)
+            }
+            if b == UInt8(ascii: "&"), let semi = find(";", from: k), semi - k <= 12 {
+                let entity = String(decoding: bytes[(k + 1)..<semi], as: UTF8.self)
+                var scalar: Unicode.Scalar?
+                switch entity {
+                case "lt": scalar = "<"
+                case "gt": scalar = ">"
+                case "amp": scalar = "&"
+                case "quot": scalar = "\""
+                case "apos": scalar = "'"
+                default:
+                    if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                        scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                    } else if entity.hasPrefix("#") {
+                        scalar = UInt32(entity.dropFirst(1)).flatMap(Unicode.Scalar.init)
+                    }
+                }
+                if let scalar {
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    k = semi + 1
+                    continue
+                }
+            }
+            out.append(b)
+            k += 1
+        }
+        return nil
     }
-    return true
-}
-
-/// True when an object of the binary property list's offset table is a set (marker 0xC).
-/// An unreadable trailer or table answers false (the parser then rejects the file).
-/// - Complexity: O(objects).
-func binaryPlistHoldsSet(_ bytes: [UInt8]) -> Bool {
-    let n = bytes.count
-    guard n >= 40 else { return false }
-    func uint(_ at: Int, _ size: Int) -> Int? {
-        guard size > 0, size <= 8, at >= 0, at + size <= n else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
-        return v > UInt64(Int.max) ? nil : Int(v)
+    while i < n {
+        guard bytes[i] == UInt8(ascii: "<") else {
+            i += 1
+            continue
+        }
+        if starts("<!--", at: i) {
+            guard let e = find("-->", from: i + 4) else { return nil }
+            i = e + 3
+            continue
+        }
+        if starts("<![CDATA[", at: i) {
+            guard let e = find("]]>", from: i + 9) else { return nil }
+            i = e + 3
+            continue
+        }
+        if starts("<?", at: i) || starts("<!", at: i) {
+            guard let e = find(">", from: i) else { return nil }
+            i = e + 1
+            continue
+        }
+        var j = i + 1
+        let closing = j < n && bytes[j] == UInt8(ascii: "/")
+        if closing { j += 1 }
+        var k = j
+        while k < n && ((bytes[k] >= UInt8(ascii: "a") && bytes[k] <= UInt8(ascii: "z")) || bytes[k] == UInt8(ascii: "-")) { k += 1 }
+        let name = String(decoding: bytes[j..<k], as: UTF8.self)
+        guard let close = find(">", from: k) else { return nil }
+        let selfClosing = close > i && bytes[close - 1] == UInt8(ascii: "/")
+        i = close + 1
+        switch (name, closing) {
+        case ("dict", false): if !selfClosing { stack.append(Set<String>()) }
+        case ("array", false): if !selfClosing { stack.append(nil) }
+        case ("dict", true), ("array", true): if !stack.isEmpty { stack.removeLast() }
+        case ("key", false):
+            if selfClosing {
+                if let last = stack.last, var keys = last {
+                    if !keys.insert("").inserted { return "duplicate key \"\" in a dict (a duplicate key in any object is an error)" }
+                    stack[stack.count - 1] = keys
+                }
+                continue
+            }
+            guard let (key, next) = text(from: i, closing: "key") else { return nil }
+            i = next
+            if let last = stack.last, var keys = last {
+                stack[stack.count - 1] = nil  // one reference to the set while it grows
+                if !keys.insert(key).inserted {
+                    return "duplicate key \(DisplaySafe.quoted(key)) in a dict (a duplicate key in any object is an error)"
+                }
+                stack[stack.count - 1] = keys
+            }
+        case ("integer", false):
+            guard !selfClosing, let (value, next) = text(from: i, closing: "integer") else { continue }
+            i = next
+            let t = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) && Int64(t) == nil
+                && UInt64(t.hasPrefix("+") ? String(t.dropFirst()) : t) == nil
+            {
+                let shown = t.count > 48 ? String(t.prefix(48)) + "…" : t
+                return "integer \(shown) out of range (integers must fit 64 bits; nothing is truncated)"
+            }
+        default: break
+        }
     }
-    let t = n - 32
-    guard let offsetSize = uint(t + 6, 1), let count = uint(t + 8, 8), let table = uint(t + 24, 8), count < n, table < n else {
-        return false
-    }
-    for obj in 0..<count {
-        guard let o = uint(table + obj * offsetSize, offsetSize) else { return false }
-        if o < n && bytes[o] >> 4 == 0xC { return true }
-    }
-    return false
+    return nil
 }

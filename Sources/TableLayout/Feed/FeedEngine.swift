@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import CellLayout
 import Dispatch
 import Foundation
@@ -62,14 +63,23 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Thread-safety: `Sendable`; every method MAY be called concurrently.
 public final class FeedEngine: Sendable {
     public let cellEngine: CellLayoutEngine
-    public let layouts: BoundedCache<CellKey, CellLayout>
+    /// Cell layouts by content, width, scale and line limit.
+    package let layouts: BoundedCache<CellKey, CellLayout>
+    /// Counters of the cell-layout cache.
+    public var layoutCacheStatistics: CacheStatistics { CacheStatistics(layouts.statistics) }
+    /// Empties the cell-layout cache (its counters are kept); prepared cells stay cached.
+    public func removeCachedLayouts() { layouts.removeAll() }
     /// The default bound of the cell-layout cache. (It was 256 MiB while `CellLayout.residentBytes`
     /// counted ~1.1 KB too little per cell; 384 MiB holds as many cells, in the same real memory.)
     public static let defaultLayoutBudgetBytes = 384 << 20
     /// The prepared-cell cache: the cell engine's.
-    public var preparedCells: BoundedCache<PreparedKey, PreparedCell> { cellEngine.preparedCells }
+    package var preparedCells: BoundedCache<PreparedKey, PreparedCell> { cellEngine.preparedCells }
+    /// Counters of the prepared-cell cache (the cell engine's).
+    public var preparedCellStatistics: CacheStatistics { cellEngine.preparedCellStatistics }
 
     /// - Parameters:
+    ///   - cellEngine: prepares and arranges the cells (its prepared-cell cache is shared unless
+    ///     `preparedBudgetBytes` is given).
     ///   - layoutBudgetBytes: bound of the cell-layout cache (default 384 MiB: about 100 000 cells
     ///     of the generated feed at 375 pt, 3.7 KB each by `CellLayout.residentBytes`).
     ///   - preparedBudgetBytes: when given, the engine prepares through a copy of `cellEngine`
@@ -151,6 +161,8 @@ public final class FeedEngine: Sendable {
     /// - Parameters:
     ///   - statuses: any random-access collection indexed from 0 (an array, or a view that makes
     ///     statuses on demand, so a feed of millions of rows need not be held as `Status` values).
+    ///   - options: width, style, scale, line limit and table style; validated first.
+    ///   - threads: workers (all cores by default); the result does not depend on it.
     ///   - retainCells: keep every `CellLayout` in the result (false keeps heights only: for feeds
     ///     of millions of rows, cells are then asked for by range through `cell(for:options:)`).
     ///   - heightsOnly: compute heights through `height(for:options:)` (no frames, no cell-layout
@@ -159,6 +171,10 @@ public final class FeedEngine: Sendable {
     ///     so that `relayout(_:width:)` lays the feed out at another width without looking
     ///     anything up (rotation, split view). Costs the cells' memory for as long as the layout
     ///     lives, whatever the cache's budget.
+    ///   - chunkSize: rows per unit of work handed to a worker.
+    ///   - progress: the number of rows done so far.
+    ///   - onRows: each completed range of rows, in order, one call at a time.
+    ///   - isCancelled: polled between chunks; true ends the pass.
     /// - Throws: `.invalidOptions`, or `.cancelled(completedRows:)` with the delivered prefix.
     /// - Complexity: O(n) cell layouts divided over the workers, plus O(n) to build the table.
     public func layout<C: RandomAccessCollection & Sendable>(
@@ -195,8 +211,12 @@ public final class FeedEngine: Sendable {
     /// options. The result holds the same prepared cells, so it can be laid out again.
     /// - Parameters:
     ///   - layout: a layout made with `retainPrepared: true` (or by this method).
-    ///   - width, scale, maxTextLines: the new options; nil keeps the layout's (its style and
-    ///     table style are kept).
+    ///   - width: the new width.
+    ///   - scale: the new scale; nil keeps the layout's.
+    ///   - maxTextLines: the new line limit; nil keeps the layout's. (Style and table style are
+    ///     always the layout's.)
+    ///   - threads: workers (all cores by default); the result does not depend on it.
+    ///   - chunkSize: rows per unit of work handed to a worker.
     /// - Throws: `.invalidOptions` for invalid options or a layout without prepared cells.
     /// - Complexity: O(clusters of the rows' variable texts) divided over the workers, plus O(n)
     ///   to build the table.

@@ -337,3 +337,10 @@ final class ShapingBuffer: @unchecked Sendable {
         }
     }
 }
+
+extension UnicodeScript {
+    /// Whether HarfBuzz writes the script right to left (Arabic, Hebrew, Syriac, Thaana, …).
+    var isRightToLeft: Bool {
+        hb_script_get_horizontal_direction(hb_script_from_string(code, 4)) == HB_DIRECTION_RTL
+    }
+}

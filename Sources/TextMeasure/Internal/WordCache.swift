@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 
 /// Shaped-word cache.
@@ -72,16 +73,6 @@ final class WordCache: Sendable {
         s.budgetBytes = budgetBytes
         return s
     }
-}
-
-/// Counters of a cache, for tests and benchmarks.
-public struct CacheStatistics: Hashable, Sendable {
-    public var hits = 0
-    public var misses = 0
-    public var entries = 0
-    public var bytes = 0
-    public var evictions = 0
-    public var budgetBytes = 0
 }
 
 /// A glyph of a cached word: cluster index within the word, offsets and advance in font units.

@@ -1,7 +1,10 @@
 import ArgumentParser
 import CellLayout
+import FeedLayoutSupport
 import Dispatch
+import FeedPipeline
 import Foundation
+import FrameExport
 import StatusModel
 import TableLayout
 import TextMeasure
@@ -76,11 +79,60 @@ struct Bench: ParsableCommand {
             }
             if let last { report.queries.append(Self.queries(last, width: width)) }
         }
-        print(json ? report.json() : report.table())
+        for path in inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs where path != "-" {
+            report.endToEnd.append(try endToEnd(path, measurer: measurer, cores: cores))
+        }
+        var out = OutputBuffer()
+        try out.write((json ? report.json() : report.table()) + "\n")
+        try out.flush()
     }
 
     enum Mode: String {
         case cold, warm
+    }
+
+    /// The jobs users run on `path`, timed end to end (file in, bytes out): validation on every
+    /// core, and the JSON Lines export (`FrameExportJob`, output discarded) on one thread and on
+    /// every core; medians of `reps` runs, the runs of each case alternating.
+    private func endToEnd(_ path: String, measurer: TextMeasurer, cores: Int) throws -> EndToEnd {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let header = FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest)
+        let now = feed.now.map { Date(timeIntervalSince1970: $0) }
+        var validate: [Double] = []
+        var export: [Int: [Double]] = [:]
+        var statuses = 0
+        var outBytes = 0
+        for _ in 0..<reps {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            statuses = try FeedValidation.count(path, options: LoadOptions(skipInvalid: feed.skipInvalid), threads: cores).statuses
+            validate.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            for threads in Set([1, cores]).sorted() {
+                let job = FrameExportJob(
+                    inputs: [path], widths: [feed.widthList[0]], options: feed.options(width: feed.widthList[0]), format: .jsonl,
+                    loadOptions: LoadOptions(skipInvalid: feed.skipInvalid), threads: threads, header: header)
+                let engine = CellLayoutEngine(measurer: measurer, now: now).withPreparedCellCache(budgetBytes: 0)
+                measurer.clearCaches()
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                outBytes = try job.run(engine: engine) { _ in }.bytes
+                export[threads, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - t1) / 1e9)
+            }
+        }
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        return EndToEnd(
+            file: (path as NSString).lastPathComponent, bytes: bytes, statuses: statuses, outBytes: outBytes,
+            validateSeconds: median(validate), exportOneSeconds: median(export[1] ?? []),
+            exportAllSeconds: median(export[cores] ?? export[1] ?? []), cores: cores)
+    }
+
+    struct EndToEnd {
+        var file: String
+        var bytes: Int
+        var statuses: Int
+        var outBytes: Int
+        var validateSeconds: Double
+        var exportOneSeconds: Double
+        var exportAllSeconds: Double
+        var cores: Int
     }
 
     /// One pass: a fresh feed engine (empty layout and prepared-cell caches) on the shared measurer.
@@ -161,6 +213,7 @@ struct Bench: ParsableCommand {
         var load: String
         var cases: [Case] = []
         var queries: [Queries] = []
+        var endToEnd: [EndToEnd] = []
 
         func table() -> String {
             var lines = [
@@ -185,6 +238,15 @@ struct Bench: ParsableCommand {
                     "queries at \(JSONNumber.fixed(q.width, 2)) pt, \(q.rows) rows: visible range (812 pt) "
                         + "\(JSONNumber.fixed(q.rangeNanoseconds, 1)) ns, point lookup \(JSONNumber.fixed(q.pointNanoseconds, 1)) ns")
             }
+            for e in endToEnd {
+                let mb = Double(e.bytes) / 1e6
+                lines.append(
+                    "end to end, \(DisplaySafe.escaped(e.file)) (\(JSONNumber.fixed(mb, 1)) MB, \(e.statuses) statuses): "
+                        + "validate \(JSONNumber.fixed(e.validateSeconds, 3)) s (\(JSONNumber.fixed(mb / e.validateSeconds, 1)) MB/s, \(e.cores) threads); "
+                        + "export to JSON Lines \(JSONNumber.fixed(e.exportOneSeconds, 3)) s on 1 thread, "
+                        + "\(JSONNumber.fixed(e.exportAllSeconds, 3)) s on \(e.cores) (\(JSONNumber.fixed(e.exportOneSeconds / e.exportAllSeconds, 2))×, "
+                        + "\(Int((Double(e.statuses) / e.exportAllSeconds).rounded())) statuses/s, \(JSONNumber.fixed(Double(e.outBytes) / 1e6, 1)) MB out)")
+            }
             return lines.joined(separator: "\n")
         }
 
@@ -200,9 +262,15 @@ struct Bench: ParsableCommand {
                     + "\"visible_range_ns\": \(JSONNumber.fixed($0.rangeNanoseconds, 1)), "
                     + "\"point_lookup_ns\": \(JSONNumber.fixed($0.pointNanoseconds, 1))}"
             }
+            let endObjects = endToEnd.map {
+                "{\"file\": \(JSONNumber.string($0.file)), \"bytes\": \($0.bytes), \"statuses\": \($0.statuses), "
+                    + "\"validate_s\": \(JSONNumber.fixed($0.validateSeconds, 4)), \"export_1_thread_s\": \(JSONNumber.fixed($0.exportOneSeconds, 4)), "
+                    + "\"export_all_threads_s\": \(JSONNumber.fixed($0.exportAllSeconds, 4)), \"output_bytes\": \($0.outBytes)}"
+            }
             return "{\"rows\": \(rows), \"source_statuses\": \(sourceRows), \"style\": \(JSONNumber.string(style)), "
                 + "\"scale\": \(JSONNumber.fixed(scale, 2)), \"cores\": \(cores), \"load\": \(JSONNumber.string(load)), "
-                + "\"cases\": [\(caseObjects.joined(separator: ", "))], \"queries\": [\(queryObjects.joined(separator: ", "))]}"
+                + "\"cases\": [\(caseObjects.joined(separator: ", "))], \"queries\": [\(queryObjects.joined(separator: ", "))], "
+                + "\"end_to_end\": [\(endObjects.joined(separator: ", "))]}"
         }
     }
 }

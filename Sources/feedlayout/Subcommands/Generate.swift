@@ -40,7 +40,7 @@ struct Generate: ParsableCommand {
                 if let output {
                     try FeedWriter.writeAtomically(data, to: URL(fileURLWithPath: output))
                 } else {
-                    FileHandle.standardOutput.write(data)
+                    try DescriptorOutput.writeStandardOutput(data)
                 }
                 return
             }

@@ -54,11 +54,11 @@ struct Heights: ParsableCommand {
                 if let rows = result.rowHeightPixels {
                     line += ",\"rowHeightPixels\":[" + rows.map(String.init).joined(separator: ",") + "]"
                 }
-                out.write(line + "}\n")
+                try out.write(line + "}\n")
             }
-            out.flush()
+            try out.flush()
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            printErrorLine(error.description)
             throw ExitCode(1)
         } catch {
             printError("\(error)")

@@ -41,10 +41,10 @@ struct Measure: ParsableCommand {
         var out = OutputBuffer()
         for item in items {
             let layout = measurer.prepare(item.text).layout(item.options)
-            out.write(item.result(layout))
-            out.write("\n")
+            try out.write(item.result(layout))
+            try out.write("\n")
         }
-        out.flush()
+        try out.flush()
     }
 
     private func timeLayout(_ items: [MeasureItem], measurer: TextMeasurer) throws {
@@ -73,12 +73,14 @@ struct Measure: ParsableCommand {
             let median = passes[passes.count / 2]
             let cpuMedian = cpuPasses[cpuPasses.count / 2]
             let n = Double(items.count)
-            print(
+            var out = OutputBuffer()
+            try out.write(
                 "{\"case\": \"\(mode)\", \"texts\": \(items.count), \"chars\": \(chars), "
                     + "\"reps\": \(reps), \"texts_per_s\": \(JSONNumber.fixed(n / median, 1)), "
                     + "\"us_per_text\": \(JSONNumber.fixed(median / n * 1e6, 3)), "
                     + "\"ns_per_char\": \(JSONNumber.fixed(median / Double(max(chars, 1)) * 1e9, 2)), "
-                    + "\"cpu_ns_per_char\": \(JSONNumber.fixed(cpuMedian / Double(max(chars, 1)) * 1e9, 2))}")
+                    + "\"cpu_ns_per_char\": \(JSONNumber.fixed(cpuMedian / Double(max(chars, 1)) * 1e9, 2))}\n")
+            try out.flush()
         }
     }
 }
@@ -95,6 +97,11 @@ struct MeasureItem {
     var id: String
     var text: AttributedText
     var options: LayoutOptions
+
+    /// Bounds of the numeric fields: every height and width computed from them stays finite, so
+    /// every number written is valid JSON (a font size of 1e308 made the output hold "inf").
+    static let maxSize = 10_000.0
+    static let maxWidth = 1_000_000.0
 
     static func read(_ path: String) throws -> [MeasureItem] {
         let data: Data
@@ -117,16 +124,16 @@ struct MeasureItem {
             }
             guard let text = object["text"] as? String else { throw CLIError.input("\(where_): field \"text\" must be a string") }
             let id = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue ?? String(lineNumber)
-            guard let size = (object["font_size"] as? NSNumber)?.doubleValue, size.isFinite, size >= 0 else {
-                throw CLIError.input("\(where_) (id \(id)): field \"font_size\" must be a non-negative number")
+            guard let size = (object["font_size"] as? NSNumber)?.doubleValue, size.isFinite, size >= 0, size <= Self.maxSize else {
+                throw CLIError.input("\(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
             }
-            guard let width = (object["width"] as? NSNumber)?.doubleValue, width.isFinite else {
-                throw CLIError.input("\(where_) (id \(id)): field \"width\" must be a number")
+            guard let width = (object["width"] as? NSNumber)?.doubleValue, width.isFinite, abs(width) <= Self.maxWidth else {
+                throw CLIError.input("\(where_) (id \(id)): field \"width\" must be a number in [-\(Int(Self.maxWidth)), \(Int(Self.maxWidth))]")
             }
             var options = LayoutOptions(width: width)
             if let lh = (object["line_height"] as? NSNumber)?.doubleValue {
-                guard lh.isFinite, lh >= 0 else {
-                    throw CLIError.input("\(where_) (id \(id)): field \"line_height\" must be a non-negative number")
+                guard lh.isFinite, lh >= 0, lh <= Self.maxSize else {
+                    throw CLIError.input("\(where_) (id \(id)): field \"line_height\" must be a number in [0, \(Int(Self.maxSize))]")
                 }
                 options.lineHeight = .cssLineHeight(lh, fontSize: size)
             }

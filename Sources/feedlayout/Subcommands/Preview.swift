@@ -100,13 +100,33 @@ struct Preview: ParsableCommand {
         } else {
             lines = 0..<min(preview.lineCount, Self.screenLines())
         }
+        // Streamed: the range is drawn and printed a slice of lines at a time, each slice's canvas
+        // at most `maxCanvasCells` cells, so memory does not grow with the range or the width
+        // (the whole range was built first: --width 100000 --rows 0: tried to allocate 9.1 GB).
+        // The cell of the last row drawn is kept: a row taller than a slice is laid out once.
         var out = OutputBuffer()
-        for line in preview.canvas(lines: lines, cell: doc.cell).lines(color: useColor) {
-            out.write(line)
-            out.write("\n")
+        let step = max(1, Self.maxCanvasCells / max(1, preview.columns))
+        var kept: (row: Int, cell: CellLayout)?
+        let cell = { (row: Int) -> CellLayout in
+            if let kept, kept.row == row { return kept.cell }
+            let c = doc.cell(row)
+            kept = (row, c)
+            return c
         }
-        out.flush()
+        var start = lines.lowerBound
+        while start < lines.upperBound {
+            let slice = start..<min(lines.upperBound, start + step)
+            for line in preview.canvas(lines: slice, cell: cell).lines(color: useColor) {
+                try out.write(line)
+                try out.write("\n")
+            }
+            start = slice.upperBound
+        }
+        try out.flush()
     }
+
+    /// Cells of the canvas of one printed slice (about 40 MB at most).
+    static let maxCanvasCells = 1 << 20
 
     /// Colour when asked, or (auto) when stdout is a terminal, NO_COLOR is unset and TERM is not dumb.
     static func colorEnabled(_ mode: ColorMode) -> Bool {

@@ -63,12 +63,12 @@ struct Query: ParsableCommand {
             rows = layout.geometry.indexPathForRow(at: at!).map { [$0] } ?? []
         }
         var out = OutputBuffer()
-        out.write("section\trow\tid\ty\theight\n")
+        try out.write("section\trow\tid\ty\theight\n")
         for ip in rows {
             let rect = layout.geometry.rectForRow(ip)
-            out.write("\(ip.section)\t\(ip.row)\t\(layout.statusIDs[ip.row])\t")
-            out.write("\(JSONNumber.fixed(rect.y, 4))\t\(JSONNumber.fixed(rect.height, 4))\n")
+            try out.write("\(ip.section)\t\(ip.row)\t\(layout.statusIDs[ip.row])\t")
+            try out.write("\(JSONNumber.fixed(rect.y, 4))\t\(JSONNumber.fixed(rect.height, 4))\n")
         }
-        out.flush()
+        try out.flush()
     }
 }

@@ -51,16 +51,16 @@ struct Render: ParsableCommand {
         do {
             try render()
         } catch let error as CLIError {
-            printError(error.description)
+            printErrorLine(error.description)
             throw ExitCode(1)
         } catch let error as RasterRenderError {
-            printError("feedlayout: \(error)")
+            printError("\(error)")
             throw ExitCode(1)
         } catch let error as StatusModelError {
-            printError("feedlayout: \(error)")
+            printError("\(error)")
             throw ExitCode(1)
         } catch let error as FeedError {
-            printError("feedlayout: \(error)")
+            printError("\(error)")
             throw ExitCode(1)
         }
     }
@@ -84,15 +84,10 @@ struct Render: ParsableCommand {
         let image = try renderer.render(feed: layout, rows: range) { engine.cell(for: statuses[$0], options: options) }
         let png = try PNGCodec.encode(image)
         if output == "-" {
-            FileHandle.standardOutput.write(png)
+            try DescriptorOutput.writeStandardOutput(png)
             return
         }
-        // The atomic write renames a temporary file over the path: that would replace a device
-        // node or a symlink (say /dev/stdout) instead of writing through it, so only regular files
-        // (or new paths) are accepted.
-        if let type = try? FileManager.default.attributesOfItem(atPath: output)[.type] as? FileAttributeType, type != .typeRegular {
-            throw CLIError.input("feedlayout: \(output) exists and is not a regular file; give a file path, or - for standard output")
-        }
+        // Regular files are replaced atomically, devices and pipes written in place (AtomicFileWriter).
         try FeedWriter.writeAtomically(png, to: URL(fileURLWithPath: output))
     }
 }

@@ -27,33 +27,57 @@ struct Validate: ParsableCommand {
     func run() throws {
         let options = LoadOptions(skipInvalid: skipInvalid)
         var failed = false
+        var out = OutputBuffer()
         var total = (statuses: 0, retweets: 0, pictures: 0)
         for path in files {
+            var report: String?
             do {
                 let counts = try FeedValidation.count(path, options: options)
                 total.statuses += counts.statuses
                 total.retweets += counts.retweets
                 total.pictures += counts.pictures
-                var line = "\(path): \(counts.statuses) statuses, \(counts.retweets) retweets, \(counts.pictures) pictures (\(counts.format.rawValue))"
+                var line = "\(DisplaySafe.escaped(path)): \(counts.statuses) statuses, \(counts.retweets) retweets, \(counts.pictures) pictures (\(counts.format.rawValue))"
                 if !counts.skipped.isEmpty {
                     failed = true
                     line += ", \(counts.skipped.count) invalid skipped"
                     for s in counts.skipped { printError("skipped status \(s.index): \(s.error)") }
                     printError("\(path): \(counts.skipped.count) invalid statuses skipped")
                 }
-                print(line)
+                report = line
             } catch {
                 failed = true
                 printError(error.description)
             }
+            if let report {
+                do {
+                    try out.write(report + "\n")
+                } catch {
+                    printErrorLine("\(error)")
+                    throw ExitCode(1)
+                }
+            }
         }
         if files.count > 1 {
-            print("total: \(total.statuses) statuses, \(total.retweets) retweets, \(total.pictures) pictures in \(files.count) files")
+            try out.write("total: \(total.statuses) statuses, \(total.retweets) retweets, \(total.pictures) pictures in \(files.count) files\n")
+        }
+        do {
+            try out.flush()
+        } catch {
+            printErrorLine("\(error)")
+            throw ExitCode(1)
         }
         if failed { throw ExitCode(1) }
     }
 }
 
+/// Writes "feedlayout: MESSAGE" on standard error, escaped (`DisplaySafe`): messages quote content.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("feedlayout: \(message)\n".utf8))
+    printErrorLine("feedlayout: \(message)")
+}
+
+/// Writes one line on standard error, its control and bidi characters escaped. A failing write
+/// of standard error is ignored: there is nowhere left to report it.
+func printErrorLine(_ line: String) {
+    let bytes = Array((DisplaySafe.escaped(line) + "\n").utf8)
+    try? DescriptorOutput.write(bytes, to: 2, name: "<stderr>")
 }

@@ -98,7 +98,7 @@ private func cachedCase(_ style: CellStyle, _ input: CellInput) {
             return
         }
         let options = Inputs.feedOptions(style)
-        let misses = engine.layouts.statistics.misses
+        let misses = engine.layoutCacheStatistics.misses
         let rounds = input == .corpus ? corpusRounds : 1
         var sum = 0.0
         for _ in 0..<rounds {
@@ -109,7 +109,7 @@ private func cachedCase(_ style: CellStyle, _ input: CellInput) {
         Facts.record(
             benchmark.name, input: input.description + ", width 375, scale 2", unit: "cell", perIteration: statuses.count * rounds,
             note: "FeedEngine.cell(for:options:) answered from the layout cache (filled by one FeedEngine.layout)")
-        precondition(engine.layouts.statistics.misses == misses, "\(benchmark.name): a cached pass missed the cache")
+        precondition(engine.layoutCacheStatistics.misses == misses, "\(benchmark.name): a cached pass missed the cache")
         precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
     } setup: {
         let engine = FeedEngine(
@@ -262,8 +262,8 @@ func feedBenchmarks() {
         Benchmark(name, configuration: .passes(5, seconds: 30)) { (benchmark: Benchmark, state: (FeedEngine, Double)) in
             let (engine, expected) = state
             let statuses = Inputs.generated()
-            engine.layouts.removeAll()
-            let prepares = engine.preparedCells.statistics.misses
+            engine.removeCachedLayouts()
+            let prepares = engine.preparedCellStatistics.misses
             benchmark.startMeasurement()
             let layout = try? engine.layout(
                 statuses, options: Inputs.feedOptions(.weibo, width: 414), threads: threads, heightsOnly: true)
@@ -273,7 +273,7 @@ func feedBenchmarks() {
                 benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
                 perIteration: statuses.count, extra: ["threads": Double(threads)],
                 note: "FeedEngine.layout(heightsOnly:) at 414 pt from the prepared-cell cache filled at 320 pt: heights without frames")
-            precondition(engine.preparedCells.statistics.misses == prepares, "a width change prepared cells again")
+            precondition(engine.preparedCellStatistics.misses == prepares, "a width change prepared cells again")
             precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
         } setup: {
             let statuses = Inputs.generated()

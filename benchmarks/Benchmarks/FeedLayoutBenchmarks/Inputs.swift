@@ -15,7 +15,7 @@ import TextMeasure
 ///   the corpus is absent), 15 pt, laid out at 355 pt; labels: the user names and "来自 " sources
 ///   of the same statuses, 15 pt.
 /// - cells: width 375 pt, scale 2, no line limit, fonts from the package's `Fonts/`.
-/// - table: 1 000 000 rows, heights uniform in 60–600 pt from `SplitMix64(seed: 7)`, scale 2.
+/// - table: 1 000 000 rows, heights spread over 60–600 pt (`Inputs.spread`), scale 2.
 enum Inputs {
     /// The benchmarks package folder (`benchmarks/`).
     static let packageDirectory: URL = URL(fileURLWithPath: #filePath)
@@ -116,10 +116,14 @@ enum Inputs {
     }
 
     /// The 1 000 000 row heights of the table benchmarks.
-    static let tableHeights: [Double] = {
-        var rng = SplitMix64(seed: 7)
-        return (0..<tableRows).map { _ in 60 + Double(rng.below(541)) }
-    }()
+    static let tableHeights: [Double] = (0..<tableRows).map { 60 + Double(spread($0, below: 541, seed: 7)) }
+
+    /// The `i`-th value of a Weyl sequence in 0..<n: fixed, evenly spread, platform-independent
+    /// (multiply-shift, no Double): the benchmarks' heights and query places.
+    static func spread(_ i: Int, below n: Int, seed: UInt64) -> Int {
+        let x = (UInt64(truncatingIfNeeded: i) &+ seed &* 0x632B_E59B_D9B4_E019) &* 0x9E37_79B9_7F4A_7C15
+        return Int(x.multipliedFullWidth(by: UInt64(n)).high)
+    }
 
     /// A plain one-section table of the 1 000 000 rows.
     static func table() -> TableGeometry {

@@ -20,8 +20,8 @@ func memoryBenchmarks() {
             perIteration: statuses.count,
             extra: [
                 "vmHWMBytes": Double(after), "vmHWMBeforeLayoutBytes": Double(before),
-                "layoutCacheBytes": Double(engine.layouts.statistics.bytes),
-                "preparedCacheBytes": Double(engine.preparedCells.statistics.bytes),
+                "layoutCacheBytes": Double(engine.layoutCacheStatistics.bytes),
+                "preparedCacheBytes": Double(engine.preparedCellStatistics.bytes),
             ],
             note: "FeedEngine.layout on all cores, every CellLayout retained, default cache budgets; VmHWM of the process")
         precondition(layout?.count == statuses.count && layout?.cells?.count == statuses.count, "full layout incomplete")
@@ -40,7 +40,7 @@ func memoryBenchmarks() {
         benchmark.startMeasurement()
         let layout = try? engine.layout(statuses, options: Inputs.feedOptions(.weibo), retainCells: false)
         benchmark.stopMeasurement()
-        let words = measurer.cacheStatistics, layouts = engine.layouts.statistics, prepared = engine.preparedCells.statistics
+        let words = measurer.cacheStatistics, layouts = engine.layoutCacheStatistics, prepared = engine.preparedCellStatistics
         Facts.record(
             benchmark.name, input: CellInput.generated.description + ", weibo, width 375, scale 2", unit: "cell",
             perIteration: statuses.count,

@@ -9,18 +9,17 @@ final class TableBox {
 }
 
 /// Table at 1 000 000 rows: each iteration runs 1 000 operations (the report divides), at fixed
-/// pseudo-random places (`SplitMix64(seed: 11)`); edits are undone outside the measurement.
+/// places spread over the content (`Inputs.spread`); edits are undone outside the measurement.
 func tableBenchmarks() {
     let ops = 1_000
     let viewport = 812.0
-    let input = "TableGeometry, 1 000 000 rows of 60–600 pt (SplitMix64(seed: 7)), plain, scale 2"
+    let input = "TableGeometry, 1 000 000 rows of 60–600 pt (Inputs.spread, seed 7), plain, scale 2"
     let middle = Inputs.tableRows / 2
 
     /// `ops` offsets spread over the content.
     func offsets(_ table: TableGeometry) -> [Double] {
-        var rng = SplitMix64(seed: 11)
         let limit = Int(table.contentHeight - viewport)
-        return (0..<ops).map { _ in Double(rng.below(limit)) + 0.25 }
+        return (0..<ops).map { Double(Inputs.spread($0, below: limit, seed: 11)) + 0.25 }
     }
 
     func record(_ name: String, unit: String, note: String) {

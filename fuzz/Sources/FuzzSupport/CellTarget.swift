@@ -63,7 +63,7 @@ public enum CellTarget {
             if ProcessInfo.processInfo.environment["FUZZ_DEBUG"] != nil {
                 for box in textBoxes(of: cell) {
                     let options = LayoutOptions(width: box.frame.width, maxLines: 0)
-                    dump(box.text.prepared.text, box.text.prepared, options, box.layout)
+                    dump(box.prepared.text, box.prepared, options, box.layout)
                 }
             }
             check(cell, width: width, scale: scale)
@@ -98,13 +98,13 @@ public enum CellTarget {
         }
         fuzzCheck(abs(y - c.height) < eps, "blocks end at \(y), height \(c.height)")
         for box in textBoxes(of: c) {
-            let n = box.text.prepared.text.utf16Count
+            let n = box.prepared.text.utf16Count
             var unit = 0
             for line in box.layout.lines {
                 fuzzCheck(line.range.lowerBound == unit, "text line starts at \(line.range.lowerBound), expected \(unit)")
                 unit = line.range.upperBound
             }
-            if !box.layout.isTruncated && box.text.prepared.clusterCount > 0 {
+            if !box.layout.isTruncated && box.prepared.clusterCount > 0 {
                 fuzzCheck(unit == n, "text lines end at \(unit) of \(n)")
             }
         }

@@ -1,23 +1,4 @@
-import TextMeasure
 
-/// Key of a cached prepared cell: width-independent.
-public struct PreparedKey: Hashable, Sendable {
-    public var statusID: Int64
-    public var fingerprint: UInt64
-    public var style: String
-
-    public init(statusID: Int64, fingerprint: UInt64, style: String) {
-        self.statusID = statusID
-        self.fingerprint = fingerprint
-        self.style = style
-    }
-
-    /// One word: the fingerprint already mixes the content well, the id separates equal contents;
-    /// the style name is left to `==` (a feed uses one or two styles).
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(fingerprint ^ UInt64(bitPattern: statusID) &* 0x9e37_79b9_7f4a_7c15)
-    }
-}
 
 /// A bounded, thread-safe map with byte-budget eviction and hit/miss counters.
 ///
@@ -33,7 +14,7 @@ public struct PreparedKey: Hashable, Sendable {
 /// (counted as `rejected`) rather than evicting the pass's own earlier entries: a feed laid out
 /// top to bottom into a cache too small for it keeps its first rows, the ones a reader sees
 /// first, and the pass frees no cell it made except those it does not keep.
-public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         struct State {
             var entries: [Key: (value: Value, bytes: Int, stamp: UInt64)] = [:]
@@ -48,11 +29,13 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     private let shards: [Shard]
-    public let budgetBytes: Int
+    package let budgetBytes: Int
     private let size: @Sendable (Value) -> Int
 
-    /// - Parameter size: the bytes an entry holds (key and value).
-    public init(budgetBytes: Int, size: @escaping @Sendable (Value) -> Int) {
+    /// - Parameters:
+    ///   - budgetBytes: the bound of the entries' bytes (0 keeps nothing).
+    ///   - size: the bytes an entry holds (key and value).
+    package init(budgetBytes: Int, size: @escaping @Sendable (Value) -> Int) {
         self.budgetBytes = budgetBytes
         self.size = size
         shards = (0..<16).map { _ in Shard() }
@@ -62,17 +45,17 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     private func shard(_ key: Key) -> Shard { shards[shardIndex(key)] }
 
     /// A point in the cache's history (each shard's use clock), for `insert(_:for:evictingOnlyBefore:)`.
-    public struct Mark: Sendable {
+    package struct Mark: Sendable {
         fileprivate let clocks: [UInt64]
     }
 
     /// The current point in the cache's history: entries inserted or found after it are newer.
     /// - Complexity: O(16).
-    public func mark() -> Mark { Mark(clocks: shards.map { $0.state.withLock { $0.clock } }) }
+    package func mark() -> Mark { Mark(clocks: shards.map { $0.state.withLock { $0.clock } }) }
 
     /// The cached value, counted as a hit or a miss.
     /// - Complexity: O(1) expected (one hash lookup under the shard's lock).
-    public func value(for key: Key) -> Value? {
+    package func value(for key: Key) -> Value? {
         shard(key).state.withLock { s in
             s.clock += 1
             if let i = s.entries.index(forKey: key) {
@@ -91,7 +74,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     ///
     /// With a `mark`, only entries older than it are evicted; when they are not enough, `value`
     /// is not kept (see the type's comment on bulk passes).
-    public func insert(_ value: Value, for key: Key, evictingOnlyBefore mark: Mark? = nil) {
+    package func insert(_ value: Value, for key: Key, evictingOnlyBefore mark: Mark? = nil) {
         let bytes = size(value)
         let share = max(1, budgetBytes / 16)
         guard bytes <= share else { return }
@@ -160,13 +143,13 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Empties the cache (counters are kept).
-    public func removeAll() {
+    package func removeAll() {
         for sh in shards { sh.state.withLock { $0.entries.removeAll(); $0.bytes = 0 } }
     }
 
     /// The counters summed over the shards. - Complexity: O(16).
-    public var statistics: CacheCounters {
-        var c = CacheCounters(budgetBytes: budgetBytes)
+    package var statistics: CacheCounts {
+        var c = CacheCounts(budgetBytes: budgetBytes)
         for sh in shards {
             sh.state.withLock {
                 c.hits += $0.hits
@@ -181,19 +164,14 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 }
 
-/// Counters of a cache, for tests, benchmarks and `feedlayout bench`.
-public struct CacheCounters: Hashable, Sendable, CustomStringConvertible {
-    public var hits = 0
-    public var misses = 0
-    public var evictions = 0
+/// Counters of a `BoundedCache` (published as TextMeasure's `CacheStatistics`).
+package struct CacheCounts: Hashable, Sendable {
+    package var hits = 0
+    package var misses = 0
+    package var evictions = 0
     /// Values a bulk pass did not keep (`BoundedCache.insert(_:for:evictingOnlyBefore:)`).
-    public var rejected = 0
-    public var entries = 0
-    public var bytes = 0
-    public var budgetBytes = 0
-
-    public var description: String {
-        "\(entries) entries, \(bytes) of \(budgetBytes) bytes, \(hits) hits, \(misses) misses, \(evictions) evictions"
-            + (rejected > 0 ? ", \(rejected) not kept by bulk passes" : "")
-    }
+    package var rejected = 0
+    package var entries = 0
+    package var bytes = 0
+    package var budgetBytes = 0
 }
