@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SETUP := scripts/setup.sh
 
-.PHONY: setup build release demo test test-interactive bench sanitize fuzz docs clean
+.PHONY: setup build release demo test test-interactive test-distributed bench sanitize fuzz docs clean
 
 setup:
 	@bash $(SETUP)
@@ -26,6 +26,11 @@ test: setup
 	$(SWIFT) test --skip-build --disable-swift-testing
 	bash scripts/test-interactive.sh
 	bash scripts/test-dependent-package.sh
+
+# The Spark job of examples/spark on a local cluster against the single-process export, byte for
+# byte (sets up Java and a pyspark venv in .venv-spark/ first; README "Running at scale").
+test-distributed: setup
+	bash scripts/test-distributed.sh
 
 bench: setup
 	cd benchmarks && bash run.sh

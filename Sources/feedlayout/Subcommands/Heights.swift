@@ -28,6 +28,9 @@ struct Heights: ParsableCommand {
     @Flag(name: .customLong("per-row"), help: "Also print every row's height in device pixels.")
     var perRow = false
 
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    var inputFormat: FeedFormat?
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT") }
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
@@ -41,7 +44,7 @@ struct Heights: ParsableCommand {
             var out = OutputBuffer()
             for (w, width) in feed.widthList.enumerated() {
                 var job = FeedHeightsJob(
-                    inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid),
+                    inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat),
                     threads: threads)
                 job.batchStatuses = 512
                 let result = try job.run(engine: engine, perRow: perRow)

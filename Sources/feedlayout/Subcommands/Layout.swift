@@ -51,6 +51,9 @@ struct Layout: ParsableCommand {
     @Option(name: .customLong("y-origin"), help: "y (points) of the inputs' first row, when they are one partition of a larger feed: the rows above's height.")
     var yOrigin = 0.0
 
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    var inputFormat: FeedFormat?
+
     func validate() throws {
         guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
         guard rowOrigin >= 0 else { throw ValidationError("--row-origin must be ≥ 0") }
@@ -82,7 +85,7 @@ struct Layout: ParsableCommand {
             .withPreparedCellCache(budgetBytes: widths.count > 1 ? 48 << 20 : 0)
         var job = FrameExportJob(
             inputs: paths, widths: widths, options: input.options(width: widths[0]), format: format.frameFormat,
-            rows: rows?.range, loadOptions: LoadOptions(skipInvalid: input.skipInvalid), threads: threads,
+            rows: rows?.range, loadOptions: LoadOptions(skipInvalid: input.skipInvalid, format: inputFormat), threads: threads,
             header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest))
         job.batchStatuses = 512
         job.rowOrigin = rowOrigin
@@ -175,3 +178,6 @@ private final class ProgressBar {
         if lastDraw > 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
+
+/// `--input-format`: a format named as `FeedFormat`'s raw value.
+extension FeedFormat: ExpressibleByArgument {}
