@@ -251,7 +251,9 @@ struct CoverageBits: Sendable {
     let words: [UInt64]
     init(font: FontFile) {
         var w = [UInt64](repeating: 0, count: 0x10000 / 64)
-        for cp in UInt32(0)..<0x10000 where font.nominalGlyph(cp) != nil {
+        // The cmap's own list first (one table walk), each entry confirmed by the lookup the
+        // measurer uses: the same bits as asking all 65 536 code points, at a fraction of the cost.
+        for cp in font.cmapCodePointsInBMP() where font.nominalGlyph(cp) != nil {
             w[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
         }
         words = w

@@ -154,7 +154,19 @@ public struct Picture: Sendable, Hashable {
     /// The image format as the API reports it.
     public enum Kind: String, Sendable, Hashable {
         case gif = "GIF", jpeg = "JPEG", webp = "WEBP", other = ""
-        init(apiName: String) { self = Kind(rawValue: apiName.uppercased()) ?? .other }
+        /// The kind named `apiName`, in any letter case. ASCII names (all the API sends) are
+        /// matched without building an uppercased copy: this runs for every picture of a feed.
+        init(apiName: String) {
+            if apiName.utf8.allSatisfy({ $0 < 0x80 }) {
+                for kind in [Kind.gif, .jpeg, .webp] where kind.rawValue.utf8.elementsEqual(apiName.utf8.lazy.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }) {
+                    self = kind
+                    return
+                }
+                self = .other
+                return
+            }
+            self = Kind(rawValue: apiName.uppercased()) ?? .other
+        }
     }
 
     /// `pic_id`.

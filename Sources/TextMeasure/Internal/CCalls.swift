@@ -105,6 +105,19 @@ final class FontFile: @unchecked Sendable {
         return (upem, ascender, descender, family)
     }
 
+    /// The BMP code points the font's cmap lists (`hb_face_collect_unicodes`): the candidates of
+    /// `CoverageBits`, which asks `nominalGlyph` for these only instead of all 65 536.
+    func cmapCodePointsInBMP() -> [UInt32] {
+        let set = hb_set_create()
+        defer { hb_set_destroy(set) }
+        hb_face_collect_unicodes(face, set)
+        var out: [UInt32] = []
+        out.reserveCapacity(Int(hb_set_get_population(set)))
+        var i = hb_codepoint_t.max
+        while hb_set_next(set, &i) != 0 && i < 0x10000 { out.append(i) }
+        return out
+    }
+
     /// The glyph of `scalar` in the font's cmap, or nil.
     @inline(__always) func nominalGlyph(_ scalar: UInt32) -> UInt32? {
         var glyph: hb_codepoint_t = 0
