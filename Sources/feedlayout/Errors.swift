@@ -1,4 +1,5 @@
 import Foundation
+import ArgumentParser
 import StatusModel
 
 // The one error path of every command: messages go to standard error as
@@ -15,4 +16,21 @@ func printError(_ message: String) {
 func printErrorLine(_ line: String) {
     let bytes = Array((DisplaySafe.escaped(line) + "\n").utf8)
     try? DescriptorOutput.write(bytes, to: 2, name: "<stderr>")
+}
+
+/// Runs a command's work and turns its failures into the one error path: an `ExitCode` passes
+/// through, a `CLIError` is printed as it is (it carries its prefix), anything else is printed
+/// after "feedlayout: "; both exit with 1 (input errors).
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as CLIError {
+        printErrorLine(error.description)
+        throw ExitCode(1)
+    } catch {
+        printError("\(error)")
+        throw ExitCode(1)
+    }
 }

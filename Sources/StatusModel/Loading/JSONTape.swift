@@ -322,33 +322,21 @@ private struct Parser {
                 guard p < n else { throw unexpected() }
                 let c = base[p]
                 switch c {
-                case UInt8(ascii: "{"):
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    // A container opens; an empty one closes at once.
+                    let isObject = c == UInt8(ascii: "{")
                     guard tape.depth < maxDepth else {
                         throw JSONTape.SyntaxError(kind: .tooDeep, reason: "nested deeper than \(maxDepth)", offset: p)
                     }
-                    tape.open(.object, at: p)
+                    tape.open(isObject ? .object : .array, at: p)
                     p += 1
                     skipWhitespace()
-                    if p < n && base[p] == UInt8(ascii: "}") {
+                    if p < n && base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         p += 1
                         try tape.close(input: input)
                         state = .ended
                     } else {
-                        state = .key
-                    }
-                case UInt8(ascii: "["):
-                    guard tape.depth < maxDepth else {
-                        throw JSONTape.SyntaxError(kind: .tooDeep, reason: "nested deeper than \(maxDepth)", offset: p)
-                    }
-                    tape.open(.array, at: p)
-                    p += 1
-                    skipWhitespace()
-                    if p < n && base[p] == UInt8(ascii: "]") {
-                        p += 1
-                        try tape.close(input: input)
-                        state = .ended
-                    } else {
-                        state = .value
+                        state = isObject ? .key : .value
                     }
                 case UInt8(ascii: "\""):
                     let start = p + 1

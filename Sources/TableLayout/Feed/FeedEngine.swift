@@ -521,18 +521,10 @@ public struct FeedLayout: Sendable {
 }
 
 /// A laid-out feed with every row's cell (`FeedEngine.layoutCells`).
-public struct FeedCells: Sendable {
+public struct FeedCells: FeedLayoutHolder, Sendable {
     public let layout: FeedLayout
     /// Row `i`'s cell.
     public let cells: [CellLayout]
-
-    /// The layout's options, rows and table (`layout`'s).
-    public var options: FeedOptions { layout.options }
-    public var count: Int { layout.count }
-    public var heights: [Double] { layout.heights }
-    public var statusIDs: [Int64] { layout.statusIDs }
-    public var geometry: TableGeometry { layout.geometry }
-    public var contentHeight: Double { layout.contentHeight }
 
     /// The layout's bytes, the array and every cell's (`CellLayout.residentBytes`).
     /// - Complexity: O(n).
@@ -543,18 +535,10 @@ public struct FeedCells: Sendable {
 
 /// A laid-out feed with every row's prepared cell (`FeedEngine.prepareFeed`), ready to be laid
 /// out at another width by arithmetic (`FeedEngine.relayout`).
-public struct PreparedFeed: Sendable {
+public struct PreparedFeed: FeedLayoutHolder, Sendable {
     public let layout: FeedLayout
     /// Row `i`'s prepared cell.
     public let prepared: [PreparedCell]
-
-    /// The layout's options, rows and table (`layout`'s).
-    public var options: FeedOptions { layout.options }
-    public var count: Int { layout.count }
-    public var heights: [Double] { layout.heights }
-    public var statusIDs: [Int64] { layout.statusIDs }
-    public var geometry: TableGeometry { layout.geometry }
-    public var contentHeight: Double { layout.contentHeight }
 
     /// The layout's bytes and the array of prepared cells (`MemoryLayout<PreparedCell>.stride`
     /// per row); the cells themselves are shared with the engine's prepared-cell cache while they
@@ -562,3 +546,18 @@ public struct PreparedFeed: Sendable {
     public var residentBytes: Int { layout.residentBytes + prepared.capacity * MemoryLayout<PreparedCell>.stride }
 }
 
+
+/// A result that holds a `FeedLayout` with more per row (`FeedCells`, `PreparedFeed`): the
+/// layout's options, rows and table are read through it.
+public protocol FeedLayoutHolder {
+    var layout: FeedLayout { get }
+}
+
+extension FeedLayoutHolder {
+    public var options: FeedOptions { layout.options }
+    public var count: Int { layout.count }
+    public var heights: [Double] { layout.heights }
+    public var statusIDs: [Int64] { layout.statusIDs }
+    public var geometry: TableGeometry { layout.geometry }
+    public var contentHeight: Double { layout.contentHeight }
+}

@@ -37,7 +37,7 @@ struct Heights: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        try reportingErrors {
             let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
                 .withPreparedCellCache(budgetBytes: 0)
@@ -57,12 +57,6 @@ struct Heights: ParsableCommand {
                 try out.write(line + "}\n")
             }
             try out.flush()
-        } catch let error as CLIError {
-            printErrorLine(error.description)
-            throw ExitCode(1)
-        } catch {
-            printError("\(error)")
-            throw ExitCode(1)
         }
     }
 }

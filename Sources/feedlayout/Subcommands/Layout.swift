@@ -60,19 +60,7 @@ struct Layout: ParsableCommand {
         guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
     }
 
-    func run() throws {
-        do {
-            try export()
-        } catch let error as ExitCode {
-            throw error
-        } catch let error as CLIError {
-            printErrorLine(error.description)
-            throw ExitCode(1)
-        } catch {
-            printError("\(error)")
-            throw ExitCode(1)
-        }
-    }
+    func run() throws { try reportingErrors(export) }
 
     private func export() throws {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
