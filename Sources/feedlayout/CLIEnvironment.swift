@@ -167,7 +167,7 @@ extension CLIEnvironment {
                 throw CLIError.input("feedlayout: \(error)")
             }
             for s in result.skipped {
-                printError("skipped status \(s.index)\(s.id.map { " (id \($0))" } ?? ""): \(s.error)")
+                printError(s.description)
             }
             skippedTotal += result.skipped.count
             statuses += result.feed.statuses

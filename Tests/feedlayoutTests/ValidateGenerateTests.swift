@@ -29,6 +29,10 @@ final class ValidateGenerateTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("feed.plist: 13 statuses, 4 retweets, 22 pictures (plist)"), r.stdout)
         XCTAssertTrue(r.stdout.contains("total: 46 statuses, 4 retweets, 22 pictures in 2 files"), r.stdout)
         XCTAssertEqual(r.stderr, "")
+        // A file that cannot be read is not counted in the total.
+        let missing = try run(["validate", f.appendingPathComponent("StatusInfo.plist").path, "/nonexistent/a.json", f.appendingPathComponent("feed.plist").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stdout.contains("total: 46 statuses, 4 retweets, 22 pictures in 2 files (1 not read)"), missing.stdout)
     }
 
     func testValidateCorpus() throws {
@@ -64,8 +68,10 @@ final class ValidateGenerateTests: XCTestCase {
         let r = try run(["validate", "--skip-invalid", file])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("3 statuses, 0 retweets, 0 pictures (json), 1 invalid skipped"), r.stdout)
-        XCTAssertTrue(r.stderr.contains("skipped status 3"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("skipped: wrong-type-screen-name.json: status 3"), r.stderr)
         XCTAssertTrue(r.stderr.contains("statuses[3].user.screen_name"), r.stderr)
+        // The status is named once, by its error (the message used to say "status 3" twice).
+        XCTAssertEqual(r.stderr.components(separatedBy: "status 3").count, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("1 invalid statuses skipped"), r.stderr)
     }
 

@@ -50,6 +50,15 @@ public struct SkippedStatus: Sendable, Hashable {
     public var error: StatusModelError
 }
 
+extension SkippedStatus: CustomStringConvertible {
+    /// "skipped: <the error>" when the error names the status (file, index, id, key path), else
+    /// "skipped status N (id …): <the error>": every status named once.
+    public var description: String {
+        if error.location != nil { return "skipped: \(error)" }
+        return "skipped status \(index)\(id.map { " (id \($0))" } ?? ""): \(error)"
+    }
+}
+
 /// The result of a load: the feed and, with `skipInvalid`, what was left out.
 public struct LoadResult: Sendable, Hashable {
     public var feed: Feed

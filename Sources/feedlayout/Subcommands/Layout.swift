@@ -83,7 +83,7 @@ struct Layout: ParsableCommand {
         let progress = ProgressBar.ifTerminal(total: total)
         let summary = try job.run(
             engine: cells, progress: { progress?.update($0) },
-            skipped: { _, s in printError("skipped status \(s.index)\(s.id.map { " (id \($0))" } ?? ""): \(s.error)") },
+            skipped: { _, s in printError(s.description) },
             write: { try sink.write($0) })
         progress?.finish()
         if summary.skippedCount > 0 { printError("\(summary.skippedCount) invalid statuses skipped") }

@@ -29,6 +29,7 @@ struct Validate: ParsableCommand {
         var failed = false
         var out = OutputBuffer()
         var total = (statuses: 0, retweets: 0, pictures: 0)
+        var read = 0
         for path in files {
             var report: String?
             do {
@@ -36,11 +37,12 @@ struct Validate: ParsableCommand {
                 total.statuses += counts.statuses
                 total.retweets += counts.retweets
                 total.pictures += counts.pictures
+                read += 1
                 var line = "\(DisplaySafe.escaped(path)): \(counts.statuses) statuses, \(counts.retweets) retweets, \(counts.pictures) pictures (\(counts.format.rawValue))"
                 if !counts.skipped.isEmpty {
                     failed = true
                     line += ", \(counts.skipped.count) invalid skipped"
-                    for s in counts.skipped { printError("skipped status \(s.index): \(s.error)") }
+                    for s in counts.skipped { printError(s.description) }
                     printError("\(path): \(counts.skipped.count) invalid statuses skipped")
                 }
                 report = line
@@ -58,7 +60,11 @@ struct Validate: ParsableCommand {
             }
         }
         if files.count > 1 {
-            try out.write("total: \(total.statuses) statuses, \(total.retweets) retweets, \(total.pictures) pictures in \(files.count) files\n")
+            // Only the files that could be read count; the others were reported above.
+            let unread = files.count - read
+            try out.write(
+                "total: \(total.statuses) statuses, \(total.retweets) retweets, \(total.pictures) pictures in \(read) files"
+                    + (unread > 0 ? " (\(unread) not read)" : "") + "\n")
         }
         do {
             try out.flush()
