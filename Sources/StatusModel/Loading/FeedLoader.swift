@@ -89,12 +89,9 @@ public enum FeedLoader {
             let skipped = try forEachStatus(inJSONLines: url, options: options) { statuses.append($0) }
             return LoadResult(feed: Feed(statuses: statuses, sourceName: name, format: .jsonLines), skipped: skipped)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .unreadable(file: name, reason: readableReason(error))
-        }
+        // read(2) through InputFile: the system's own words ("No such file or directory"), not
+        // Foundation's wrappers.
+        let data = Data(try InputFile(url: url).readAll())
         return try load(data: data, fileName: name, options: options)
     }
 

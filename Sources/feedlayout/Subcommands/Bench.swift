@@ -46,7 +46,9 @@ struct Bench: ParsableCommand {
         guard reps >= 1, reps <= 100 else { throw ValidationError("--reps must be in 1...100") }
     }
 
-    func run() throws {
+    func run() throws { try reportingErrors(runCommand) }
+
+    private func runCommand() throws {
         let loaded = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
         guard !loaded.isEmpty else { throw CLIError.input("feedlayout: the input holds no status") }
         let statuses = Self.repeated(loaded, toAtLeast: minRows)

@@ -31,7 +31,9 @@ struct Measure: ParsableCommand {
     @Option(help: "Timed passes with --time (the median is reported).")
     var reps = 5
 
-    func run() throws {
+    func run() throws { try reportingErrors(measure) }
+
+    private func measure() throws {
         let measurer = try CLIEnvironment.measurer(fontsOption: fonts)
         let items = try MeasureItem.read(input)
         if time {
@@ -109,7 +111,7 @@ struct MeasureItem {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let d = FileManager.default.contents(atPath: path) else {
-                throw CLIError.input("\(path): cannot read the file")
+                throw CLIError.input("feedlayout: \(path): cannot read the file")
             }
             data = d
         }
@@ -120,20 +122,20 @@ struct MeasureItem {
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
             let where_ = "\(path == "-" ? "<stdin>" : path):\(lineNumber)"
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw CLIError.input("\(where_): not a JSON object")
+                throw CLIError.input("feedlayout: \(where_): not a JSON object")
             }
-            guard let text = object["text"] as? String else { throw CLIError.input("\(where_): field \"text\" must be a string") }
+            guard let text = object["text"] as? String else { throw CLIError.input("feedlayout: \(where_): field \"text\" must be a string") }
             let id = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue ?? String(lineNumber)
             guard let size = (object["font_size"] as? NSNumber)?.doubleValue, size.isFinite, size >= 0, size <= Self.maxSize else {
-                throw CLIError.input("\(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
+                throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
             }
             guard let width = (object["width"] as? NSNumber)?.doubleValue, width.isFinite, abs(width) <= Self.maxWidth else {
-                throw CLIError.input("\(where_) (id \(id)): field \"width\" must be a number in [-\(Int(Self.maxWidth)), \(Int(Self.maxWidth))]")
+                throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"width\" must be a number in [-\(Int(Self.maxWidth)), \(Int(Self.maxWidth))]")
             }
             var options = LayoutOptions(width: width)
             if let lh = (object["line_height"] as? NSNumber)?.doubleValue {
                 guard lh.isFinite, lh >= 0, lh <= Self.maxSize else {
-                    throw CLIError.input("\(where_) (id \(id)): field \"line_height\" must be a number in [0, \(Int(Self.maxSize))]")
+                    throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"line_height\" must be a number in [0, \(Int(Self.maxSize))]")
                 }
                 options.lineHeight = .cssLineHeight(lh, fontSize: size)
             }

@@ -58,7 +58,9 @@ struct Preview: ParsableCommand {
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
     }
 
-    func run() throws {
+    func run() throws { try reportingErrors(runCommand) }
+
+    private func runCommand() throws {
         let engine = try CLIEnvironment.feedEngine(feed)
         let name = Self.feedName(input.map { [$0] } ?? [])
         let useColor = Self.colorEnabled(color)

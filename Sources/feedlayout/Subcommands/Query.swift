@@ -47,7 +47,9 @@ struct Query: ParsableCommand {
         return lo..<hi
     }
 
-    func run() throws {
+    func run() throws { try reportingErrors(runCommand) }
+
+    private func runCommand() throws {
         let statuses = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
         let engine = try CLIEnvironment.feedEngine(feed)
         let layout: FeedLayout
