@@ -96,7 +96,8 @@ enum JSONNumber {
 
 /// Options every layout-producing subcommand shares (`layout`, `query`, `preview`, `render`, `bench`).
 struct FeedInputOptions: ParsableArguments {
-    @Option(name: .customLong("width"), help: "Cell width in points, in (0, 100000] (320–1024 typical; default 375).")
+    // Unconditional: "--width -1" is a width to refuse with its reason, not a missing value.
+    @Option(name: .customLong("width"), parsing: .unconditionalSingleValue, help: "Cell width in points, in (0, 100000] (320–1024 typical; default 375).")
     var widths: [Double] = []
 
     @Option(help: "Cell style.")
@@ -114,7 +115,7 @@ struct FeedInputOptions: ParsableArguments {
     @Option(help: "Directory holding fonts.json (default: the package's Fonts/).")
     var fonts: String?
 
-    @Option(help: "Reference time of relative dates, as seconds since 1970 (default: absolute dates, so output is reproducible).")
+    @Option(parsing: .unconditional, help: "Reference time of relative dates, as seconds since 1970, negative before (default: absolute dates, so output is reproducible).")
     var now: Double?
 
     func validate() throws {

@@ -48,4 +48,16 @@ final class ErrorFormatTests: XCTestCase {
             XCTAssertEqual(r.stdout.count, 0, "\(context): nothing on standard output")
         }
     }
+
+    func testNegativeNumbersAreValuesRefusedWithTheirReason() throws {
+        // "--width -1" used to read as a missing value; it is a width, refused with its range.
+        for command in [["layout"], ["preview", "--rows", "0:1"], ["heights", "Fixtures/feed.plist"]] {
+            let r = try FeedlayoutBinary.run(command + ["--width", "-1"])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("--width -1.0 must be a number in (0, 100000]"), r.stderr)
+        }
+        // A negative --now is a date before 1970, accepted.
+        let r = try FeedlayoutBinary.run(["layout", "--now", "-5", "--rows", "0:1", "--format", "jsonl"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
 }
