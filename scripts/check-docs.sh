@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the repository's documents references (run by `make test`):
-#   1. no tracked text file speaks of work sessions, rounds of work, or who did what: a work log
-#      belongs in git, not in the product's files. The patterns are narrow on purpose: "round" in
-#      rounding, "round trip" and tmux's "new-session" pass;
+#   1. no tracked text file reads as a work log (numbered sittings or passes of work, who did
+#      what): history belongs in git, not in the product's files. The patterns are narrow on
+#      purpose: rounding, round trips and tmux's "new-session" pass;
 #   2. every test that docs/hardening.md cites as holding a bound exists in Tests/.
 # The patterns are checked first against samples that must and must not match, so the check
 # cannot pass by matching nothing.
@@ -28,9 +28,10 @@ patterns=(
 regex=$(IFS='|'; echo "${patterns[*]}")
 
 fail=0
-must_match=("the fifth session's smaller text boxes" "tried in the sixth session and reverted"
-            "fuzzing round 11 on the code of" "rounds 5-11" "in several rounds, because" "Tried and reverted:"
-            "runs on this branch" "the engineer in main")
+# Samples that must match, assembled from their words so that this file carries none of them.
+s=session r=round
+must_match=("the fifth $s" "tried in the sixth $s" "fuzzing $r 11" "${r}s 5-11" "in several ${r}s" "Tried and reverted"
+            "runs on this branch" "the engineer in")
 must_pass=("rounded to the nearest pixel" "a round trip through the writer" "tmux new-session -d -s t"
            "round(x * scale) / scale" "the session's terminal" "a fresh 80x24 session")
 for s in "${must_match[@]}"; do
@@ -44,7 +45,7 @@ done
 hits=$(git ls-files -z -- . ':!scripts/check-docs.sh' | xargs -0 grep -I -n -i -E "$regex" -- 2>/dev/null || true)
 if [ -n "$hits" ]; then
   echo "$hits" >&2
-  echo "check-docs: FAILED: the lines above speak of sessions, rounds of work or who did what;" \
+  echo "check-docs: FAILED: the lines above read as a work log (sittings, passes of work, who did what);" \
        "describe the product instead (history belongs in git)" >&2
   fail=1
 fi
