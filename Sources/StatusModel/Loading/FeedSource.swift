@@ -25,7 +25,11 @@ public enum FeedSource {
             let format: FeedFormat
             if let forced = options.format { format = forced } else { format = try FeedLoader.detectFormat(of: url) }
             if format == .jsonLines && streaming { return .jsonLines(try JSONLinesReader(url: url, options: options)) }
-            return .loaded(try FeedLoader.load(contentsOf: url, options: options))
+            // The format is known: the load does not detect it again (a plist is still told
+            // classic from full model by its keys).
+            var detected = options
+            detected.format = format
+            return .loaded(try FeedLoader.load(contentsOf: url, options: detected))
         }
         // Standard input: read until the format is known, then stream the rest (JSON Lines) or
         // read it whole.
