@@ -29,17 +29,14 @@ struct DecodedBatch {
 /// Reads the job's inputs in order, as batches.
 final class FeedBatchReader {
     private var pending: [FeedSource]
-    private var names: [String]
     private var current: FeedSource?
-    private var currentName = ""
     private var offset = 0
     private var statusesBefore = 0
     let batchStatuses: Int
     let batchBytes: Int
 
-    init(sources: [FeedSource], names: [String], batchStatuses: Int = 1024, batchBytes: Int = 1 << 20) {
+    init(sources: [FeedSource], batchStatuses: Int = 1024, batchBytes: Int = 1 << 20) {
         pending = sources
-        self.names = names
         self.batchStatuses = batchStatuses
         self.batchBytes = batchBytes
     }
@@ -50,7 +47,6 @@ final class FeedBatchReader {
             if current == nil {
                 guard !pending.isEmpty else { return nil }
                 current = pending.removeFirst()
-                currentName = names.removeFirst()
                 offset = 0
             }
             switch current! {
@@ -114,13 +110,13 @@ func openSources(_ paths: [String], options: LoadOptions, rereadable: Bool = fal
 /// Reads `sources` as batches, decodes each on a worker and hands the statuses to `process` (on
 /// the same worker), then `consume`s the results in input order: the decode stage every job shares.
 func runStatusPipeline<Output>(
-    sources: [FeedSource], names: [String], loadOptions: LoadOptions, threads: Int,
+    sources: [FeedSource], loadOptions: LoadOptions, threads: Int,
     batchStatuses: Int = 512, batchBytes: Int = 1 << 20,
     isCancelled: (() -> Bool)? = nil,
     process: (FeedBatch, DecodedBatch) throws -> Output,
     consume: (Output) throws -> Void
 ) throws {
-    let reader = FeedBatchReader(sources: sources, names: names, batchStatuses: batchStatuses, batchBytes: batchBytes)
+    let reader = FeedBatchReader(sources: sources, batchStatuses: batchStatuses, batchBytes: batchBytes)
     try runOrderedPipeline(
         threads: threads, window: 2 * max(1, threads) + 2,
         makeState: { BatchDecoders(options: loadOptions) },

@@ -60,7 +60,7 @@ public struct FeedHeightsJob: Sendable {
         for case .loaded(let loaded) in sources { result.skippedCount += loaded.skipped.count }
         let options = options
         try runStatusPipeline(
-            sources: sources, names: inputs, loadOptions: loadOptions, threads: threads, batchStatuses: batchStatuses,
+            sources: sources, loadOptions: loadOptions, threads: threads, batchStatuses: batchStatuses,
             batchBytes: batchBytes, isCancelled: isCancelled,
             process: { _, decoded in
                 var rows = EncodedRows(scale: options.scale)

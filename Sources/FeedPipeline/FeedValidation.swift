@@ -50,7 +50,7 @@ public enum FeedValidation {
         }
         do {
             try runStatusPipeline(
-                sources: [source], names: [path], loadOptions: options, threads: threads,
+                sources: [source], loadOptions: options, threads: threads,
                 process: { _, decoded in
                     var counts = Counts()
                     for s in decoded.statuses { counts.add(s) }

@@ -116,7 +116,7 @@ public struct FrameExportJob: Sendable {
             let exact = !loadOptions.skipInvalid
             let firstPass = w == 0
             try runStatusPipeline(
-                sources: sources, names: inputs, loadOptions: loadOptions, threads: threads, batchStatuses: batchStatuses,
+                sources: sources, loadOptions: loadOptions, threads: threads, batchStatuses: batchStatuses,
                 batchBytes: batchBytes, isCancelled: isCancelled,
                 process: { batch, decoded in
                     var encoded = EncodedRows(scale: layoutOptions.scale)
