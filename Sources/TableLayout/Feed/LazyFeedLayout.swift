@@ -50,13 +50,15 @@ public struct LazyFeedLayout: Sendable {
     /// each line is 1.4 × size tall. Pictures: one picture is a 0.6 × width square; more form a
     /// grid of up to three columns of squares (width − 32) / 3 with 4 pt gaps. A retweet adds 16 pt
     /// plus its own text (as above) and pictures; a card adds 70 pt. The header (profile) is
-    /// 64 pt stacked or 60 pt classic, the toolbar 35 pt. It is an estimate only: real heights replace it.
+    /// 64 pt stacked or 60 pt classic, the toolbar 35 pt. A list row (the friend style) has its fixed
+    /// height, exact. It is an estimate only: real heights replace it.
     /// - Complexity: O(text length).
     public static func estimatedHeight(of status: Status, options: FeedOptions) -> Double {
         let stacked: Bool
         switch options.style.arrangement {
         case .stacked: stacked = true
         case .classic: stacked = false
+        case .list(let m): return (m.rowHeight * options.scale).rounded(.up) / options.scale
         }
         let size = stacked ? 17.0 : 14.0
         let lineWidth = max(options.width - 24, size)
