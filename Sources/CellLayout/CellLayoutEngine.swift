@@ -150,7 +150,7 @@ public struct CellLayoutEngine: Sendable {
         case .stacked(let m):
             return PreparedCell(statusID: status.id, styleName: style.name, content: .stacked(Shared(prepareStacked(status, m, style))))
         case .list(let m):
-            return PreparedCell(statusID: status.id, styleName: style.name, content: .list(Shared(prepareList(status, m))))
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .list(Shared(prepareList(status, m, style))))
         }
     }
 
@@ -202,7 +202,8 @@ public struct CellLayoutEngine: Sendable {
 
     // MARK: list
 
-    private func prepareList(_ status: Status, _ m: ListMetrics) -> ListParts {
+    /// The name and signature are cut with the style's read-more token ("…" for `.friend`).
+    private func prepareList(_ status: Status, _ m: ListMetrics, _ style: CellStyle) -> ListParts {
         let user = status.user
         let vip = status.memberBadge != nil || user.mbtype > 2
         let shown = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
@@ -211,8 +212,8 @@ public struct CellLayoutEngine: Sendable {
         return ListParts(
             metrics: m, name: prep(AttributedText(shown, size: m.nameFontSize, role: vip ? .cellVIPName : .cellName)),
             detail: detail, empty: labels.label("", size: m.detailFontSize, role: .cellTime, measurer: measurer),
-            nameEllipsis: labels.label(m.ellipsis, size: m.nameFontSize, role: vip ? .cellVIPName : .cellName, measurer: measurer),
-            detailEllipsis: labels.label(m.ellipsis, size: m.detailFontSize, role: .cellText, measurer: measurer))
+            nameEllipsis: labels.label(style.readMoreToken, size: m.nameFontSize, role: vip ? .cellVIPName : .cellName, measurer: measurer),
+            detailEllipsis: labels.label(style.readMoreToken, size: m.detailFontSize, role: .cellText, measurer: measurer))
     }
 
     // MARK: stacked

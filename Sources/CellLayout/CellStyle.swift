@@ -43,8 +43,9 @@ public struct CellStyle: Sendable, Hashable {
 
     /// The QQ tutorial's friend-list row (docs/cell-spec.md, section 3): avatar, name (red for a
     /// VIP), signature on one line; group headers with a disclosure mark and a count.
+    /// Its read-more token is the ellipsis that ends a cut name or signature.
     public static let friend = CellStyle(
-        name: "friend", arrangement: .list(.friend), palette: .friend, sections: .friendGroups)
+        name: "friend", arrangement: .list(.friend), palette: .friend, readMoreToken: "…", sections: .friendGroups)
 
     /// The built-in styles, by name.
     public static let builtIn: [CellStyle] = [.weibo, .classic, .friend]
@@ -96,8 +97,6 @@ public struct ListMetrics: Sendable, Hashable {
     public var detailFontSize: Double = 13
     /// Gap between the name's line and the signature's.
     public var lineGap: Double = 4
-    /// The token ending a cut signature or name.
-    public var ellipsis: String = "…"
 
     public init() {}
 

@@ -20,6 +20,8 @@ extension TextRole {
 /// Filled areas of a cell, for renderers.
 public enum FillRole: String, Sendable, Hashable, Codable, CaseIterable {
     case cellBackground, contentBackground, retweetBackground, linkPressed, cardBackground
+    /// A section header's band (friend groups, days of a grouped feed).
+    case sectionHeader
 }
 
 /// Colours (0xRRGGBB) by role.
@@ -48,14 +50,17 @@ public struct Palette: Sendable, Hashable {
         ],
         fill: [
             .cellBackground: 0xF2F2F2, .contentBackground: 0xFFFFFF, .retweetBackground: 0xF7F7F7,
-            .linkPressed: 0xBFDFFE, .cardBackground: 0xF7F7F7,
+            .linkPressed: 0xBFDFFE, .cardBackground: 0xF7F7F7, .sectionHeader: 0xF2F2F2,
         ],
         defaultText: 0x333333)
 
     /// The friend list's colours: black names, red VIP names (as in the tutorial), gray signatures.
     public static let friend = Palette(
-        text: [.cellName: 0x000000, .cellVIPName: 0xFF0000, .cellText: 0x808080, .cellTitle: 0x000000, .cellTime: 0x808080],
-        fill: [.cellBackground: 0xFFFFFF, .contentBackground: 0xFFFFFF],
+        text: [
+            .cellName: 0x000000, .cellVIPName: 0xFF0000, .cellText: 0x808080, .cellTitle: 0x000000, .cellTime: 0x808080,
+            .cellLink: 0x808080,
+        ],
+        fill: [.cellBackground: 0xFFFFFF, .contentBackground: 0xFFFFFF, .sectionHeader: 0xF7F7F7],
         defaultText: 0x000000)
 
     /// The tutorial's colours: gray (HSB bytes 50,50,50 ≈ #303228) and light gray.
@@ -64,6 +69,6 @@ public struct Palette: Sendable, Hashable {
             .cellName: 0x303228, .cellText: 0x303228, .cellTime: 0xAAAAAA, .cellSource: 0xAAAAAA,
             .cellLink: 0x527EAD,
         ],
-        fill: [.cellBackground: 0xFFFFFF, .contentBackground: 0xFFFFFF],
+        fill: [.cellBackground: 0xFFFFFF, .contentBackground: 0xFFFFFF, .sectionHeader: 0xF5F5F5],
         defaultText: 0x303228)
 }

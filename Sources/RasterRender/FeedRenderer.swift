@@ -59,8 +59,9 @@ public struct FeedRenderer: Sendable {
         self.options = options
     }
 
-    /// Largest image side accepted, in pixels.
-    public static let maxSide = 1 << 16
+    /// Largest image side accepted, in pixels: cairo's image surfaces are at most 32767 pixels a
+    /// side (a larger one fails in `cairo_image_surface_create`).
+    public static let maxSide = 32767
     /// Largest image accepted, in pixels (256 MiB of RGBA).
     public static let maxPixels = 1 << 26
 
@@ -462,7 +463,7 @@ final class CellPainter {
     /// characters the primary face lacks.
     private func labelWidth(_ s: String, pixelSize: Double) throws(RasterRenderError) -> Double {
         var w = 0.0
-        for u in s.unicodeScalars {
+        for u in s.unicodeScalars where !(0xFE00...0xFE0F).contains(u.value) && u.value != 0x200D {
             let (slot, g) = try labelGlyph(u.value)
             w += try rasterizer.advance(slot: slot, glyph: g, pixelSize: pixelSize)
         }
@@ -472,12 +473,16 @@ final class CellPainter {
     private func labelGlyph(_ scalar: UInt32) throws(RasterRenderError) -> (FontSlot, UInt32) {
         let g = try rasterizer.nominalGlyph(slot: .primary, scalar: scalar)
         if g != 0 { return (.primary, g) }
+        // Emoji of section titles ("游戏好友 🎮"); the renderer's other labels are ASCII.
+        let e = try rasterizer.nominalGlyph(slot: .emoji, scalar: scalar)
+        if e != 0 { return (.emoji, e) }
         return (.fallback, try rasterizer.nominalGlyph(slot: .fallback, scalar: scalar))
     }
 
     private func drawLabel(_ s: String, x: Double, baseline: Int, pixelSize: Double, color: RGBA) throws(RasterRenderError) {
         var pen = x
-        for u in s.unicodeScalars {
+        // Variation selectors and joiners have no glyph of their own in a label.
+        for u in s.unicodeScalars where !(0xFE00...0xFE0F).contains(u.value) && u.value != 0x200D {
             let (slot, g) = try labelGlyph(u.value)
             try drawGlyph(g, slot: slot, pixelSize: pixelSize, x: pen, baseline: baseline, color: color)
             pen += try rasterizer.advance(slot: slot, glyph: g, pixelSize: pixelSize)
@@ -521,5 +526,122 @@ extension Rect {
     /// The rect shrunk by `d` on every side (never below zero size).
     fileprivate func insetBy(_ d: Double) -> Rect {
         Rect(x: minX + d, y: minY + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))
+    }
+}
+
+// MARK: - sectioned feeds
+
+extension FeedRenderer {
+    /// Renders the part `top..<bottom` (points) of a sectioned feed at its primary width: section
+    /// headers (band, disclosure mark pointing right when closed and down when open, title cut
+    /// with "…", count at the right), footers' texts, and the rows of open sections, from the
+    /// document's cells (laid out by a measurer that retains glyphs, for the texts to be drawn).
+    /// - Throws: `.invalidImageSize` for an empty or too large range, `.freeType` as `render`.
+    /// - Complexity: O(pixels + glyphs) of what is drawn, plus O(log n) to find it.
+    public func render(document: FeedDocument, from top: Double, to bottom: Double) throws(RasterRenderError) -> RasterImage {
+        let o = document.options
+        let w = Int((o.width * o.scale).rounded()), h = Int(((bottom - top) * o.scale).rounded())
+        guard w > 0, h > 0, w <= Self.maxSide, h <= Self.maxSide, w * h <= Self.maxPixels else {
+            throw .invalidImageSize(
+                width: w, height: h,
+                reason: "each side must be 1...\(Self.maxSide) px and the image at most \(Self.maxPixels) px; draw fewer rows (--rows A:B)")
+        }
+        let style = o.style
+        let rasterizer = try GlyphRasterizer(fonts: fonts)
+        let canvas = try CairoCanvas(width: w, height: h, fill: RGBA(rgb: style.palette.fill[.cellBackground] ?? 0xFFFFFF))
+        let painter = CellPainter(
+            canvas: canvas, rasterizer: rasterizer, scale: o.scale, palette: style.palette, readMoreToken: style.readMoreToken,
+            debugFrames: options.debugFrames)
+        let g = document.geometry
+        for ip in g.indexPathsForRows(in: top..<bottom) where !g.isCollapsed(ip.section) {
+            let r = g.rectForRow(ip)
+            try painter.draw(document.cell(at: ip), originY: r.y - top)
+        }
+        for s in 0..<g.numberOfSections {
+            let hr = g.rectForHeader(inSection: s), fr = g.rectForFooter(inSection: s)
+            if hr.height > 0 && hr.maxY > top && hr.minY < bottom {
+                try painter.drawHeader(
+                    document.header(ofSection: s), in: hr, top: top, isOpen: !g.isCollapsed(s), metrics: style.sections)
+            }
+            if fr.height > 0 && fr.maxY > top && fr.minY < bottom, case .title(let t) = document.footer(ofSection: s) {
+                try painter.drawFooter(t, in: fr, top: top)
+            }
+        }
+        return canvas.image()
+    }
+}
+
+extension CellPainter {
+    /// A section header: its band, disclosure mark, title and count.
+    func drawHeader(
+        _ header: FeedSectionDecoration, in r: TableRect, top: Double, isOpen: Bool, metrics m: SectionMetrics
+    ) throws(RasterRenderError) {
+        let y0 = (r.y - top) * scale, y1 = (r.maxY - top) * scale
+        let x0 = r.x * scale, x1 = (r.x + r.width) * scale
+        canvas.fillPixels(
+            x0: Int(x0.rounded()), y0: Int(y0.rounded()), x1: Int(x1.rounded()), y1: Int(y1.rounded()),
+            RGBA(rgb: palette.fill[.sectionHeader] ?? 0xF2F2F2))
+        let line = max(1, Int(scale / 2))
+        canvas.fillPixels(
+            x0: Int(x0.rounded()), y0: Int(y1.rounded()) - line, x1: Int(x1.rounded()), y1: Int(y1.rounded()), RenderColors.separator)
+        var title = "", detail: String?, disclosure = false
+        switch header {
+        case .header(let h): (title, detail, disclosure) = (h.title, h.detail, h.showsDisclosure)
+        case .title(let t): title = t
+        case .none, .fixed: return
+        }
+        let mid = (y0 + y1) / 2
+        var x = x0 + m.headerPadding * scale
+        if disclosure && m.disclosureSize > 0 {
+            let d = m.disclosureSize * scale
+            canvas.newPath()
+            if isOpen {
+                canvas.move(x, mid - d * 0.35)
+                canvas.line(x + d, mid - d * 0.35)
+                canvas.line(x + d / 2, mid + d * 0.45)
+            } else {
+                canvas.move(x + d * 0.15, mid - d / 2)
+                canvas.line(x + d * 0.95, mid)
+                canvas.line(x + d * 0.15, mid + d / 2)
+            }
+            canvas.close()
+            canvas.fill(RGBA(rgb: 0x808080))
+            x += d + m.disclosureGap * scale
+        }
+        var right = x1 - m.headerPadding * scale
+        if let detail {
+            let size = m.detailFontSize * scale
+            let dw = try labelWidth(detail, pixelSize: size)
+            right -= dw
+            try drawLabel(
+                detail, x: right, baseline: Int((mid + size * 0.36).rounded()), pixelSize: size, color: RGBA(rgb: palette.color(.cellTime)))
+            right -= m.disclosureGap * scale
+        }
+        let size = m.titleFontSize * scale
+        try drawLabel(
+            fitted(title, width: right - x, pixelSize: size), x: x, baseline: Int((mid + size * 0.36).rounded()), pixelSize: size,
+            color: RGBA(rgb: palette.color(.cellName)))
+    }
+
+    /// A footer's text on one line (cut with "…"), gray, at the footer's padding.
+    func drawFooter(_ text: String, in r: TableRect, top: Double) throws(RasterRenderError) {
+        let size = FeedTitleMetrics.fontSize * 0.86 * scale
+        let x = (r.x + FeedTitleMetrics.horizontalPadding) * scale
+        let baseline = (r.y - top + FeedTitleMetrics.verticalPadding) * scale + size
+        try drawLabel(
+            fitted(text, width: (r.x + r.width - FeedTitleMetrics.horizontalPadding) * scale - x, pixelSize: size), x: x,
+            baseline: Int(baseline.rounded()), pixelSize: size, color: RGBA(rgb: palette.color(.cellTime)))
+    }
+
+    /// `s`, or its longest prefix of whole characters followed by "…", that fits `width` pixels.
+    private func fitted(_ s: String, width: Double, pixelSize: Double) throws(RasterRenderError) -> String {
+        if try labelWidth(s, pixelSize: pixelSize) <= width { return s }
+        var kept = ""
+        for c in s {
+            let next = kept + String(c)
+            if try labelWidth(next + "…", pixelSize: pixelSize) > width { break }
+            kept = next
+        }
+        return kept + "…"
     }
 }

@@ -31,6 +31,9 @@ struct Preview: ParsableCommand {
             Lines file is indexed in the background and its statuses decoded when needed (G waits for the \
             index only); other formats, standard input and --skip-invalid load the feed whole first. With \
             INPUT -, keys are read from /dev/tty.
+            A friend list (or a plist with "sections", or any feed with --group-by) prints, in static mode, \
+            every section as a box titled with its disclosure mark (▸ closed, ▾ open), title and count, \
+            holding the rows of open sections (a friend list's groups start closed; --expand-all opens them).
             Colours only when standard output is a terminal, NO_COLOR is unset and TERM is not dumb \
             (--color always/never overrides). Control characters and bidi controls of statuses are shown as �.
             """)
@@ -52,6 +55,8 @@ struct Preview: ParsableCommand {
 
     @Option(help: "Colours: auto, always or never.")
     var color: ColorMode = .auto
+
+    @OptionGroup var sections: SectionOptions
 
     func validate() throws {
         if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
@@ -103,6 +108,15 @@ struct Preview: ParsableCommand {
             return
         }
 
+        if sections.groupBy != nil || (input.map(CLIEnvironment.maySectioned) ?? false) {
+            let loaded = try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
+            if let list = sections.sections(of: loaded, now: feed.now) {
+                guard self.rows == nil else {
+                    throw CLIError.input("feedlayout: --rows applies to plain feeds; a sectioned feed prints every section")
+                }
+                return try printSections(list, format: loaded.format, engine: engine, color: useColor)
+            }
+        }
         let rows = try Self.openRows(input, feed: feed)
         let width = feed.widths.first ?? 375
         let options = feed.options(width: width)
@@ -174,6 +188,41 @@ struct Preview: ParsableCommand {
                 try out.write("\n")
             }
             start = slice.upperBound
+        }
+        try out.flush()
+    }
+
+    /// A sectioned feed, printed whole: one box per section, titled with its disclosure mark,
+    /// title and count, holding the rows of the section when it is open.
+    private func printSections(_ list: [StatusSection], format: FeedFormat, engine: FeedEngine, color: Bool) throws {
+        let options = feed.options(width: feed.widths.first ?? 375, format: format)
+        let doc = try sections.document(list, format: format, engine: engine, options: options)
+        let scale = PreviewScale(style: options.style)
+        var out = OutputBuffer()
+        for s in 0..<doc.numberOfSections {
+            let open = !doc.isCollapsed(s)
+            var title = ""
+            switch doc.header(ofSection: s) {
+            case .header(let h):
+                title = (h.showsDisclosure ? (open ? "▾ " : "▸ ") : "") + h.title + (h.detail.map { "  \($0)" } ?? "")
+            case .title(let t): title = t
+            case .none, .fixed: break
+            }
+            let statuses = open ? doc.statuses(inSection: s) : []
+            let heights = statuses.indices.map { doc.cell(at: TableIndexPath(section: s, row: $0)).height }
+            let preview: FeedPreview
+            do {
+                preview = try FeedPreview(
+                    scale: scale, columns: scale.columnCount(ofWidth: options.width), title: title,
+                    readMoreToken: options.style.readMoreToken, heights: heights, complete: true)
+            } catch {
+                throw CLIError.input("feedlayout: \(error)")
+            }
+            let canvas = preview.canvas(lines: 0..<preview.lineCount) { doc.cell(at: TableIndexPath(section: s, row: $0)) }
+            for line in canvas.lines(color: color) {
+                try out.write(line)
+                try out.write("\n")
+            }
         }
         try out.flush()
     }

@@ -17,7 +17,12 @@ struct Render: ParsableCommand {
             and as tall as the rows drawn. --rows A:B draws rows A..<B (0-based; either side may be left out; \
             default 0:10; a range is cut at the feed's end, and one that starts after the last row is an error, exit 1). \
             Of a JSON Lines file only the rows drawn are decoded and laid out. The PNG (written with libpng) replaces FILE atomically; FILE must be a regular file or a new \
-            path (- writes to standard output).
+            path (- writes to standard output). \
+            A friend list (or a plist with "sections", or any feed with --group-by) is drawn whole with its \
+            sections: headers with their disclosure mark, title and count, footers, and the rows of open \
+            sections (a friend list's groups start closed; --expand-all opens them). There --rows A:B counts \
+            the rows of every section in order and draws from the header of row A's section to row B-1 (its \
+            section's footer too when it is the section's last row).
             """)
 
     @Argument(help: "Feed files (plist, Weibo JSON, JSON Lines); - for standard input; none: the bundled demo feed.")
@@ -28,8 +33,10 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "The PNG file to write (- for standard output).")
     var output: String
 
-    @Option(help: "Rows to draw, A:B (rows A..<B from 0; either side may be left out; cut at the feed's end).")
-    var rows = RowRange(lower: 0, upper: 10)
+    @Option(help: "Rows to draw, A:B (rows A..<B from 0; either side may be left out; cut at the feed's end; default 0:10).")
+    var rows: RowRange?
+
+    @OptionGroup var sections: SectionOptions
 
     @Flag(name: .customLong("debug-frames"), help: "Outline every part's frame.")
     var debugFrames = false
@@ -60,6 +67,11 @@ struct Render: ParsableCommand {
         // A single JSON Lines file is indexed and only the rows drawn are decoded and laid out
         // (their y offsets relative to the first one drawn are all the image needs); other
         // inputs are loaded whole.
+        if sections.groupBy != nil || inputs.contains(where: CLIEnvironment.maySectioned) {
+            let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid)
+            if let list = sections.sections(of: loaded, now: feed.now) { return try renderSections(list, format: loaded.format) }
+        }
+        let rows = self.rows ?? RowRange(lower: 0, upper: 10)
         let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid)
         let feedRows: FeedRows
         if inputs.count == 1, let indexed = try FeedRows.indexed(path: inputs[0], options: loadOptions) {
@@ -83,6 +95,49 @@ struct Render: ParsableCommand {
         }
         let renderer = FeedRenderer(fonts: measurer.fonts, options: RenderOptions(debugFrames: debugFrames))
         let image = try renderer.render(feed: layout, rows: 0..<statuses.count) { engine.cell(for: statuses[$0], options: options) }
+        try write(image)
+    }
+
+    /// A sectioned feed, drawn whole.
+    private func renderSections(_ list: [StatusSection], format: FeedFormat) throws {
+        let engine = try CLIEnvironment.feedEngine(feed, retainGlyphs: true)
+        guard let measurer = engine.cellEngine.measurer as? TextMeasurer else {
+            throw CLIError.input("feedlayout: render needs the FreeType text measurer")
+        }
+        let doc = try sections.document(list, format: format, engine: engine, options: feed.options(width: feed.widthList[0], format: format))
+        guard doc.contentHeight > 0 else { throw CLIError.input("feedlayout: the feed has nothing to render") }
+        var (top, bottom) = (0.0, doc.contentHeight)
+        if let rows {
+            // Rows counted over every section in order.
+            let count = doc.numberOfRows
+            let a = rows.lower ?? 0
+            guard a < count else {
+                throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: count)
+            }
+            let b = min(rows.upper ?? count, count)
+            func path(_ flat: Int) -> TableIndexPath {
+                var rest = flat
+                for s in 0..<doc.numberOfSections {
+                    let n = doc.numberOfRows(inSection: s)
+                    if rest < n { return TableIndexPath(section: s, row: rest) }
+                    rest -= n
+                }
+                preconditionFailure("row \(flat) of \(count)")
+            }
+            let first = path(a), last = path(b - 1)
+            top = doc.geometry.rectForHeader(inSection: first.section).y
+            bottom = doc.rectForRow(last).maxY
+            if last.row == doc.numberOfRows(inSection: last.section) - 1 {
+                bottom = doc.geometry.rectForFooter(inSection: last.section).maxY
+            }
+            // A closed section's rows have no height: its header is drawn.
+            bottom = max(bottom, doc.geometry.rectForHeader(inSection: last.section).maxY)
+        }
+        let renderer = FeedRenderer(fonts: measurer.fonts, options: RenderOptions(debugFrames: debugFrames))
+        try write(try renderer.render(document: doc, from: top, to: bottom))
+    }
+
+    private func write(_ image: RasterImage) throws {
         let png = try PNGCodec.encode(image)
         if output == "-" {
             try DescriptorOutput.writeStandardOutput(png)

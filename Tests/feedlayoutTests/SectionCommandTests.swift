@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+import _LayoutTestSupport
+
+/// End-to-end runs of `layout`, `render` and static `preview` on sectioned feeds: the friend
+/// list (sectioned by nature) and a feed given --group-by.
+final class SectionCommandTests: XCTestCase {
+    private func json(_ data: Data) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testLayoutExportsAFriendListWithClosedGroupsInTheFriendStyle() throws {
+        let r = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--width", "320"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let root = try json(r.stdout)
+        XCTAssertEqual(root["style"] as? String, "friend", "a friend list's default style")
+        let sections = try XCTUnwrap(root["sections"] as? [[String: Any]])
+        XCTAssertEqual(sections.count, 12)
+        XCTAssertTrue(sections.allSatisfy { $0["collapsed"] as? Bool == true && ($0["rows"] as? [Any])?.isEmpty == true })
+        XCTAssertEqual(root["rowCount"] as? Int, 393)
+        XCTAssertEqual(root["contentHeight"] as? Double, 12 * 44)
+        // --expand-all opens every group; --style overrides the default.
+        let open = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--expand-all", "--style", "classic"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        let o = try json(open.stdout)
+        XCTAssertEqual(o["style"] as? String, "classic")
+        XCTAssertEqual((o["sections"] as? [[String: Any]])?.reduce(0) { $0 + (($1["rows"] as? [Any])?.count ?? 0) }, 393)
+    }
+
+    func testLayoutGroupByDayIsDeterministicAndPlainExportIsUnchanged() throws {
+        let args = ["layout", "Fixtures/feed.plist", "--group-by", "day", "--now", "1700000000", "--format", "jsonl"]
+        let a = try FeedlayoutBinary.run(args)
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(try FeedlayoutBinary.run(args).stdout, a.stdout, "same input, same bytes")
+        let lines = a.stdout.split(separator: 0x0A).map { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+        let titles = lines.compactMap { $0 }.filter { $0["row"] == nil }.compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles.first, "11月20日")
+        XCTAssertTrue(titles.contains("今天") && titles.contains("昨天"), "\(titles)")
+        // Without --group-by the model plist is a plain feed: one section, no titles.
+        let plain = try json(try FeedlayoutBinary.run(["layout", "Fixtures/feed.plist"]).stdout)
+        XCTAssertNil(plain["sectionIndex"])
+        XCTAssertEqual((plain["sections"] as? [[String: Any]])?.count, 1)
+        // Sections and partitions do not mix.
+        let bad = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--rows", "0:3"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("--rows"), bad.stderr)
+    }
+
+    func testRenderAndPreviewDrawTheGroups() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fl-sections-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("friends.png").path
+        let r = try FeedlayoutBinary.run(["render", "Fixtures/friends.plist", "-o", png])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let d = try Data(contentsOf: URL(fileURLWithPath: png))
+        func be32(_ i: Int) -> Int { d[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        XCTAssertEqual([be32(16), be32(20)], [750, 12 * 44 * 2], "12 closed group headers at 2x")
+        // An open list is too tall for one image: a clear error, no file; --rows picks a part.
+        let tall = dir.appendingPathComponent("tall.png").path
+        let t = try FeedlayoutBinary.run(["render", "Fixtures/friends.plist", "--expand-all", "-o", tall])
+        XCTAssertEqual(t.status, 1)
+        XCTAssertTrue(t.stderr.contains("--rows"), t.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tall))
+        let part = try FeedlayoutBinary.run(["render", "Fixtures/friends.plist", "--expand-all", "--rows", "24:30", "-o", tall])
+        XCTAssertEqual(part.status, 0, part.stderr)
+
+        let p = try FeedlayoutBinary.run(["preview", "Fixtures/friends.plist", "--color", "never"])
+        XCTAssertEqual(p.status, 0, p.stderr)
+        let text = String(decoding: p.stdout, as: UTF8.self)
+        XCTAssertTrue(text.contains("▸ 同学  46/138"), text)
+        XCTAssertEqual(text.split(separator: "\n").count, 24, "a box of two lines per closed group")
+        let g = try FeedlayoutBinary.run(["preview", "--group-by", "user", "--color", "never"])
+        XCTAssertEqual(g.status, 0, g.stderr)
+        XCTAssertTrue(String(decoding: g.stdout, as: UTF8.self).contains("┌─ 小鹿乱撞的晴天 "))
+    }
+}
