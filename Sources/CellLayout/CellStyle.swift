@@ -46,9 +46,6 @@ public struct CellStyle: Sendable, Hashable {
     /// Its read-more token is the ellipsis that ends a cut name or signature.
     public static let friend = CellStyle(
         name: "friend", arrangement: .list(.friend), palette: .friend, readMoreToken: "…", sections: .friendGroups)
-
-    /// The built-in styles, by name.
-    public static let builtIn: [CellStyle] = [.weibo, .classic, .friend]
 }
 
 /// Section headers and footers of a table in a style: fixed-height one-line headers (title
