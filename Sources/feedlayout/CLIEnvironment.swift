@@ -202,7 +202,7 @@ extension CLIEnvironment {
 
     /// Whether an input may be sectioned (a property list: a friend list or a model plist with
     /// `sections`), judged from its first bytes; standard input is not looked at.
-    static func maySectioned(_ path: String) -> Bool {
+    static func mayBeSectioned(_ path: String) -> Bool {
         guard path != "-" else { return false }
         let format = try? FeedLoader.detectFormat(of: URL(fileURLWithPath: path))
         return format == .modelPlist

@@ -58,7 +58,14 @@ final class ValidateGenerateTests: XCTestCase {
             if let keyPath = want["keyPath"] as? String, !keyPath.isEmpty {
                 XCTAssertTrue(r.stderr.contains(keyPath), "\(name): \(r.stderr)")
             }
-            if let index = want["index"] as? Int { XCTAssertTrue(r.stderr.contains("status \(index)"), "\(name): \(r.stderr)") }
+            // A friend list's errors name the group and the friend, a sectioned plist's the section.
+            let friends = (want["keyPath"] as? String)?.contains(".Friends") == true || name.hasPrefix("friends-")
+            if let index = want["index"] as? Int {
+                XCTAssertTrue(r.stderr.contains("\(friends ? "friend" : "status") \(index)"), "\(name): \(r.stderr)")
+            }
+            if let section = want["section"] as? Int {
+                XCTAssertTrue(r.stderr.contains("\(friends ? "group" : "section") \(section)"), "\(name): \(r.stderr)")
+            }
             XCTAssertFalse(r.stdout.contains("statuses,"), "\(name): no counts for a failed file")
         }
     }

@@ -340,7 +340,7 @@ public struct Feed: Sendable, Hashable {
     }
 
     /// A sectioned feed; `statuses` is the sections' statuses in order.
-    public init(sections: [StatusSection], sourceName: String = "", format: FeedFormat = .modelPlist) {
+    public init(sections: [StatusSection], sourceName: String = "", format: FeedFormat = .weiboJSON) {
         self.statuses = sections.flatMap(\.statuses)
         self.sourceName = sourceName
         self.format = format

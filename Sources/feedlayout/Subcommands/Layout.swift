@@ -72,7 +72,7 @@ struct Layout: ParsableCommand {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
         let widths = input.widthList
-        if sections.groupBy != nil || paths.contains(where: CLIEnvironment.maySectioned) {
+        if sections.groupBy != nil || paths.contains(where: CLIEnvironment.mayBeSectioned) {
             let feed = try CLIEnvironment.loadFeed(paths, skipInvalid: input.skipInvalid)
             if let list = sections.sections(of: feed, now: input.now) {
                 return try exportSections(list, format: feed.format, measurer: measurer)

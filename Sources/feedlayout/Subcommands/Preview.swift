@@ -108,7 +108,7 @@ struct Preview: ParsableCommand {
             return
         }
 
-        if sections.groupBy != nil || (input.map(CLIEnvironment.maySectioned) ?? false) {
+        if sections.groupBy != nil || (input.map(CLIEnvironment.mayBeSectioned) ?? false) {
             let loaded = try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
             if let list = sections.sections(of: loaded, now: feed.now) {
                 guard self.rows == nil else {

@@ -67,7 +67,7 @@ struct Render: ParsableCommand {
         // A single JSON Lines file is indexed and only the rows drawn are decoded and laid out
         // (their y offsets relative to the first one drawn are all the image needs); other
         // inputs are loaded whole.
-        if sections.groupBy != nil || inputs.contains(where: CLIEnvironment.maySectioned) {
+        if sections.groupBy != nil || inputs.contains(where: CLIEnvironment.mayBeSectioned) {
             let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid)
             if let list = sections.sections(of: loaded, now: feed.now) { return try renderSections(list, format: loaded.format) }
         }
