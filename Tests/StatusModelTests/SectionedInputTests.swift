@@ -200,3 +200,44 @@ extension SectionedInputTests {
         XCTAssertNil(try FeedLoader.load(contentsOf: [urls[1], urls[1]]).feed.sections)
     }
 }
+
+extension SectionedInputTests {
+    /// Every key of a group and of a friend replaced by every kind of wrong value: a friend list
+    /// loaded, or a typed error naming group 0 and a key path inside it; never a crash.
+    func testWrongTypesInAFriendListNeverCrash() throws {
+        let friend: [String: Any] = ["Name": "甲", "Intro": "签名", "Avatars": "a", "VIP": true]
+        let group: [String: Any] = ["GroupName": "好友", "Friends": [friend, friend], "Online": 1]
+        let wrongs: [Any] = [true, 3.5, "文字", [1, 2], ["k": "v"], -1, Data([1, 2]), Date(timeIntervalSince1970: 0)]
+        var cases: [[String: Any]] = []
+        for key in group.keys.sorted() where key != "GroupName" && key != "Friends" {
+            for w in wrongs { cases.append(group.merging([key: w]) { $1 }) }
+        }
+        for key in friend.keys.sorted() {
+            for w in wrongs { cases.append(group.merging(["Friends": [friend, friend.merging([key: w]) { $1 }]]) { $1 }) }
+        }
+        var loaded = 0
+        var failed = 0
+        for g in cases {
+            // The second group carries the wrong value; the first keeps detection by content.
+            let root: [Any] = [["GroupName": "第一组", "Friends": []], g]
+            let bytes = try plist(root)
+            do {
+                let feed = try FeedLoader.load(data: bytes, fileName: "w.plist").feed
+                XCTAssertEqual(feed.format, .friendList)
+                loaded += 1
+            } catch {
+                XCTAssertEqual(error.location?.section?.index, 1, "\(error)")
+                XCTAssertTrue(error.location?.keyPath.hasPrefix("[1].") ?? false, "\(error)")
+                XCTAssertTrue(error.description.hasPrefix("w.plist: group 1"), error.description)
+                failed += 1
+            }
+        }
+        XCTAssertEqual(loaded + failed, cases.count)
+        XCTAssertGreaterThan(failed, cases.count / 2, "most wrong values are errors")
+        // Truncated at every length: a typed error, never a crash.
+        let data = try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("friends.plist")).prefix(20_000)
+        for n in stride(from: 0, to: data.count - 20, by: 997) {
+            XCTAssertThrowsError(try FeedLoader.load(data: data.prefix(n), fileName: "cut.plist"))
+        }
+    }
+}

@@ -525,7 +525,7 @@ public struct FeedDocument: Sendable {
     }
 
     /// Opens or closes a section at every held width (a closed section keeps its header and
-    /// footer and hides its rows; `expansionMode` of the geometry is `.independent`).
+    /// footer and hides its rows; in `.accordion` mode opening one closes the one opened before).
     /// - Complexity: O(log S) per held width.
     public mutating func setExpanded(_ expanded: Bool, section: Int) {
         for w in widths.indices { widths[w].geometry.setExpanded(expanded, section: section) }
