@@ -1,10 +1,11 @@
+import FeedLayoutSupport
 import Foundation
 
 extension FeedLoader {
     /// Loads several files into one feed: their statuses in file order, each file's format
     /// detected on its own (a plist and a JSON Lines file may be mixed).
     ///
-    /// The feed's `sourceName` is the file names joined by ", " and its `format` the first file's.
+    /// The feed's `sourceName` is the paths as given joined by ", " and its `format` the first file's.
     /// `skipped` lists every file's skipped statuses in file order (each error names its file).
     /// - Throws: the first file's problem, as `load(contentsOf:options:)` does, naming the file;
     ///   nothing is returned for a partial set of files.
@@ -20,7 +21,7 @@ extension FeedLoader {
             skipped += result.skipped
             if format == nil { format = result.feed.format }
         }
-        let name = urls.map(\.lastPathComponent).joined(separator: ", ")
+        let name = urls.map(\.pathAsGiven).joined(separator: ", ")
         return LoadResult(feed: Feed(statuses: statuses, sourceName: name, format: format ?? .weiboJSON), skipped: skipped)
     }
 }

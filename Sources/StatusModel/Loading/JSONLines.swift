@@ -3,6 +3,7 @@
 // can be decoded on several threads while one thread reads: the reader numbers lines and statuses
 // as it cuts (a status's index counts the non-blank lines before it), so a chunk decodes to the
 // same statuses and the same errors wherever and whenever it is decoded.
+import FeedLayoutSupport
 import Foundation
 
 /// Whole lines of a JSON Lines input and where they start.
@@ -232,7 +233,7 @@ final class InputFile {
     private var prefix: [UInt8]
 
     init(url: URL) throws(StatusModelError) {
-        name = url.lastPathComponent
+        name = url.pathAsGiven
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(file: name, reason: String(cString: strerror(errno))) }
         var info = stat()

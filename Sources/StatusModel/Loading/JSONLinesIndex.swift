@@ -6,6 +6,7 @@
 // uses the first statuses before the rest of the file has been scanned, and the scan of the rest
 // runs on another thread. Statuses are numbered as `JSONLinesReader` numbers them (non-blank lines
 // in order, a leading byte order mark dropped), so status i here is status i of a streamed read.
+import FeedLayoutSupport
 import Foundation
 import Synchronization
 
@@ -39,14 +40,14 @@ public final class JSONLinesIndex: Sendable {
     /// Opens `url`; nothing is scanned yet.
     /// - Throws: `.unreadable` naming the file when it cannot be opened or is a directory.
     public init(url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError) {
-        fileName = url.lastPathComponent
+        fileName = url.pathAsGiven
         self.options = options
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(file: url.lastPathComponent, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .unreadable(file: url.pathAsGiven, reason: String(cString: strerror(errno))) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw .unreadable(file: url.lastPathComponent, reason: "is a directory")
+            throw .unreadable(file: url.pathAsGiven, reason: "is a directory")
         }
         descriptor = fd
     }

@@ -321,7 +321,8 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
 /// A loaded feed: statuses in file order plus where they came from.
 public struct Feed: Sendable, Hashable {
     public var statuses: [Status]
-    /// The file name (last path component) the feed was loaded from; empty for in-memory feeds.
+    /// The path the feed was loaded from, as given (relative paths stay relative); for in-memory
+    /// feeds, the name the caller gave or empty.
     public var sourceName: String
     public var format: FeedFormat
 

@@ -33,6 +33,8 @@ struct Layout: ParsableCommand {
 
     @OptionGroup var input: FeedInputOptions
 
+    @OptionGroup var widthOptions: WidthsOption
+
     @Option(help: "Output format: json (one document) or jsonl (one row per line).")
     var format: Format = .json
 
@@ -42,7 +44,7 @@ struct Layout: ParsableCommand {
     @Option(help: "Worker threads for every stage (the output does not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
+    @Option(help: "Only write rows A..<B (0-based, half-open; either side may be left out; cut at the feed's end); y offsets stay the whole feed's. (default: every row)")
     var rows: RowRange?
 
     @Option(name: .customLong("row-origin"), help: "Index of the inputs' first row, when they are one partition of a larger feed (see `feedlayout heights`).")
@@ -65,7 +67,7 @@ struct Layout: ParsableCommand {
     private func export() throws {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
-        let widths = input.widthList
+        let widths = widthOptions.list
         // One width: no prepared-cell cache (a single pass over a feed of distinct statuses only
         // fills and evicts it: 7 % of an export's time). Several widths: a small one, so that
         // the next widths reuse the first rows' prepared cells, bounding RSS.
@@ -87,6 +89,12 @@ struct Layout: ParsableCommand {
             write: { try sink.write($0) })
         progress?.finish()
         if summary.skippedCount > 0 { printError("\(summary.skippedCount) invalid statuses skipped") }
+        // The rule of every command: a range cut at the feed's end is fine, one that starts after
+        // its last row is an error (and no output file is left).
+        if let rows, let lower = rows.lower, lower >= rowOrigin + summary.rowCount {
+            throw Preview.rowsPastTheEnd(
+                name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: rowOrigin + summary.rowCount)
+        }
         try sink.commit()
     }
 
