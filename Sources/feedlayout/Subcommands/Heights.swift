@@ -30,7 +30,7 @@ struct Heights: ParsableCommand {
     @Flag(name: .customLong("per-row"), help: "Also print every row's height in device pixels.")
     var perRow = false
 
-    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist, friends-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
     var inputFormat: FeedFormat?
 
     func validate() throws {

@@ -53,7 +53,7 @@ struct Layout: ParsableCommand {
     @Option(name: .customLong("y-origin"), help: "y (points) of the inputs' first row, when they are one partition of a larger feed: the rows above's height.")
     var yOrigin = 0.0
 
-    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist, friends-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
     var inputFormat: FeedFormat?
 
     func validate() throws {
