@@ -98,8 +98,8 @@ enum JSONNumber {
 /// `render`, `bench`). The width is not among them: `WidthsOption` for the commands that take
 /// several, `WidthOption` for those that take one.
 struct FeedInputOptions: ParsableArguments {
-    @Option(help: "Cell style.")
-    var style: StyleName = .weibo
+    @Option(help: "Cell style (default: friend for a friend list, weibo otherwise).")
+    var style: StyleName?
 
     @Option(help: "Screen scale: 1, 2 or 3.")
     var scale: Double = 2
@@ -125,8 +125,11 @@ struct FeedInputOptions: ParsableArguments {
         }
     }
 
-    func options(width: Double) -> FeedOptions {
-        FeedOptions(width: width, style: style.style, scale: scale, maxTextLines: maxLines)
+    /// The options at `width`; the style is --style, else the friend style for a friend list
+    /// (`format`), else weibo.
+    func options(width: Double, format: FeedFormat? = nil) -> FeedOptions {
+        let chosen = style?.style ?? (format == .friendList ? .friend : .weibo)
+        return FeedOptions(width: width, style: chosen, scale: scale, maxTextLines: maxLines)
     }
 }
 
@@ -173,7 +176,17 @@ extension CLIEnvironment {
     /// each skipped status is reported on stderr, with the count; otherwise the first invalid one
     /// fails the load with an error naming the file, the status and the field.
     static func loadStatuses(_ inputs: [String], skipInvalid: Bool) throws -> [Status] {
+        try loadFeed(inputs, skipInvalid: skipInvalid).statuses
+    }
+
+    /// `loadStatuses`, keeping the sections of sectioned inputs (a friend list, a model plist
+    /// with `sections`): each sectioned input gives its sections, each plain one a section
+    /// titled with its name; nil sections when no input is sectioned.
+    static func loadFeed(_ inputs: [String], skipInvalid: Bool) throws -> Feed {
         var statuses: [Status] = []
+        var sections: [StatusSection] = []
+        var sectioned = false
+        var format: FeedFormat?
         var skippedTotal = 0
         let options = LoadOptions(skipInvalid: skipInvalid)
         for input in inputs.isEmpty ? [try demoFeedURL().path] : inputs {
@@ -193,11 +206,27 @@ extension CLIEnvironment {
             }
             skippedTotal += result.skipped.count
             statuses += result.feed.statuses
+            if format == nil { format = result.feed.format }
+            if let s = result.feed.sections {
+                sections += s
+                sectioned = true
+            } else {
+                sections.append(StatusSection(title: result.feed.sourceName, statuses: result.feed.statuses))
+            }
         }
         if skippedTotal > 0 {
             printError("\(skippedTotal) invalid statuses skipped")
         }
-        return statuses
+        if sectioned { return Feed(sections: sections, format: format ?? .weiboJSON) }
+        return Feed(statuses: statuses, format: format ?? .weiboJSON)
+    }
+
+    /// Whether an input may be sectioned (a property list: a friend list or a model plist with
+    /// `sections`), judged from its first bytes; standard input is not looked at.
+    static func maySectioned(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        let format = try? FeedLoader.detectFormat(of: URL(fileURLWithPath: path))
+        return format == .modelPlist
     }
 
     /// A feed engine on the pinned fonts.

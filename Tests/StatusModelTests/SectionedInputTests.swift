@@ -147,6 +147,7 @@ final class SectionedInputTests: XCTestCase {
         let sections = StatusSection.group(statuses, by: .day, now: now, timeZone: beijing)
         XCTAssertEqual(sections.map(\.title), ["今天", "昨天", "11月23日", "11月20日", StatusSection.unknownDayTitle])
         XCTAssertEqual(sections.map { $0.statuses.map(\.id) }, [[1, 2, 7], [3], [4], [5], [6]])
+        XCTAssertEqual(sections.map(\.indexTitle), ["今", "昨", "11.23", "11.20", "时"])
         XCTAssertTrue(sections.allSatisfy { !$0.isCollapsed && $0.detail == nil })
     }
 

@@ -41,7 +41,8 @@ public struct StatusSection: Sendable, Hashable {
 /// How `StatusSection.group` puts a plain feed into sections.
 public enum FeedGrouping: String, Sendable, Hashable, CaseIterable {
     /// By calendar day of `createdAt` in the given time zone: "今天", "昨天", "11月20日", and
-    /// "2025年11月20日" for another year than now's. Statuses without a date: "时间未知".
+    /// "2025年11月20日" for another year than now's (index titles "今", "昨", "11.20").
+    /// Statuses without a date: "时间未知".
     case day
     /// By author: the screen name (the name when it is empty); deleted statuses: "未知用户".
     case user
@@ -97,7 +98,13 @@ extension StatusSection {
                 sections[i].statuses.append(s)
             } else {
                 sectionOf[k] = sections.count
-                sections.append(StatusSection(title: k, statuses: [s]))
+                // A date's index title is its month and day ("11.20"); other titles' first character.
+                var indexTitle: String?
+                if grouping == .day, let d = s.createdAt, k != "今天", k != "昨天" {
+                    let c = calendar.dateComponents([.month, .day], from: d)
+                    indexTitle = "\(c.month ?? 0).\(c.day ?? 0)"
+                }
+                sections.append(StatusSection(title: k, statuses: [s], indexTitle: indexTitle))
             }
         }
         return sections

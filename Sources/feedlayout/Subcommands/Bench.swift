@@ -58,7 +58,7 @@ struct Bench: ParsableCommand {
         let cellEngine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var report = Report(
-            rows: statuses.count, sourceRows: loaded.count, style: feed.style.rawValue, scale: feed.scale, cores: cores,
+            rows: statuses.count, sourceRows: loaded.count, style: (feed.style ?? .weibo).rawValue, scale: feed.scale, cores: cores,
             load: Self.loadAverage())
 
         for width in widths.list {

@@ -5,6 +5,7 @@ import FeedPipeline
 import FrameExport
 import StatusModel
 import TableLayout
+import TextMeasure
 
 /// `feedlayout layout`: every row's frames as JSON (docs/frames.schema.json) or JSON Lines.
 ///
@@ -20,7 +21,10 @@ struct Layout: ParsableCommand {
             Output is byte-identical across runs and --threads values. With -o FILE the file is written \
             atomically: a failing run leaves an existing file untouched. Exit codes: 0 success, 1 input \
             errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines \
-            (files and standard input) are streamed in batches (bounded memory); other formats are read whole.
+            (files and standard input) are streamed in batches (bounded memory); other formats are read whole. \
+            A friend list (or a plist with "sections", or any feed with --group-by) is exported with its \
+            sections: each one's header and footer frames, title, count, collapsed state and the rows it shows \
+            (a closed section: its header only; --expand-all opens every section), and the side index.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -53,6 +57,8 @@ struct Layout: ParsableCommand {
     @Option(name: .customLong("y-origin"), help: "y (points) of the inputs' first row, when they are one partition of a larger feed: the rows above's height.")
     var yOrigin = 0.0
 
+    @OptionGroup var sections: SectionOptions
+
     @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist, friends-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
     var inputFormat: FeedFormat?
 
@@ -68,6 +74,12 @@ struct Layout: ParsableCommand {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
         let widths = widthOptions.list
+        if sections.groupBy != nil || paths.contains(where: CLIEnvironment.maySectioned) {
+            let feed = try CLIEnvironment.loadFeed(paths, skipInvalid: input.skipInvalid)
+            if let list = sections.sections(of: feed, now: input.now) {
+                return try exportSections(list, format: feed.format, measurer: measurer)
+            }
+        }
         // One width: no prepared-cell cache (a single pass over a feed of distinct statuses only
         // fills and evicts it: 7 % of an export's time). Several widths: a small one, so that
         // the next widths reuse the first rows' prepared cells, bounding RSS.
@@ -95,6 +107,23 @@ struct Layout: ParsableCommand {
             throw Preview.rowsPastTheEnd(
                 name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: rowOrigin + summary.rowCount)
         }
+        try sink.commit()
+    }
+
+    /// The export of a sectioned feed (whole, in memory: sections come from whole-loaded inputs).
+    private func exportSections(_ list: [StatusSection], format feedFormat: FeedFormat, measurer: TextMeasurer) throws {
+        guard rows == nil, rowOrigin == 0, yOrigin == 0 else {
+            throw CLIError.input("feedlayout: --rows, --row-origin and --y-origin apply to plain feeds, not to sectioned ones")
+        }
+        let cells = CellLayoutEngine(measurer: measurer, now: input.now.map { Date(timeIntervalSince1970: $0) })
+        let engine = FeedEngine(cellEngine: cells)
+        let widths = widthOptions.list
+        let doc = try sections.document(list, format: feedFormat, engine: engine, options: input.options(width: widths[0], format: feedFormat))
+        let bytes = try FrameExport.data(
+            doc, widths: widths, header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest),
+            format: format.frameFormat)
+        let sink = try OutputSink(path: output)
+        try sink.write(bytes)
         try sink.commit()
     }
 
