@@ -37,7 +37,7 @@ final class InvalidInputTests: XCTestCase {
                 XCTFail("\(name): loaded \(r.feed.statuses.count) statuses, expected \(want["case"] ?? "?")")
             } catch {
                 XCTAssertEqual(error.caseName, want["case"] as? String, "\(name): \(error)")
-                XCTAssertEqual(error.file, name, "\(name): the error names the file")
+                XCTAssertEqual(error.file, url.path, "\(name): the error names the file as given")
                 XCTAssertEqual(error.location?.keyPath ?? "", want["keyPath"] as? String, "\(name): \(error)")
                 if let index = want["index"] as? Int { XCTAssertEqual(error.location?.index, index, name) }
                 if let id = want["id"] as? Int { XCTAssertEqual(error.location?.id, Int64(id), name) }

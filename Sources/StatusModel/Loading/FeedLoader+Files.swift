@@ -1,10 +1,11 @@
+import FeedLayoutSupport
 import Foundation
 
 extension FeedLoader {
     /// Loads several files into one feed: their statuses in file order, each file's format
     /// detected on its own (a plist and a JSON Lines file may be mixed).
     ///
-    /// The feed's `sourceName` is the file names joined by ", " and its `format` the first file's.
+    /// The feed's `sourceName` is the paths as given joined by ", " and its `format` the first file's.
     /// `skipped` lists every file's skipped statuses in file order (each error names its file).
     /// When a file is sectioned (a friend list, a model plist with `sections`), the feed is
     /// sectioned: each sectioned file gives its sections and each plain file one section titled
@@ -31,7 +32,7 @@ extension FeedLoader {
                 sections.append(StatusSection(title: url.lastPathComponent, statuses: result.feed.statuses))
             }
         }
-        let name = urls.map(\.lastPathComponent).joined(separator: ", ")
+        let name = urls.map(\.pathAsGiven).joined(separator: ", ")
         if sectioned {
             return LoadResult(feed: Feed(sections: sections, sourceName: name, format: format ?? .weiboJSON), skipped: skipped)
         }

@@ -14,6 +14,7 @@
 // Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
 // so hostile inputs cannot overflow the stack of Foundation's recursive parsers (JSON and XML
 // plists by a byte scan, binary plists by walking their object table).
+import FeedLayoutSupport
 import Foundation
 
 /// How strictly and with which limits a feed is loaded.
@@ -84,7 +85,7 @@ public enum FeedLoader {
     public static func load(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError)
         -> LoadResult
     {
-        let name = url.lastPathComponent
+        let name = url.pathAsGiven
         var format = options.format ?? .weiboJSON
         if options.format == nil { format = try detectFormat(of: url) }
         if format == .jsonLines {
@@ -146,7 +147,7 @@ public enum FeedLoader {
     /// Detects the format of the file at `url` from its first bytes (see the file comment).
     public static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
         let file = try InputFile(url: url)
-        return try detectFormat(fileName: url.lastPathComponent) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
+        return try detectFormat(fileName: url.pathAsGiven) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
             var chunk = [UInt8](repeating: 0, count: chunkSize)
             let n = try chunk.withUnsafeMutableBufferPointer { (b) throws(StatusModelError) -> Int in try file.read(into: b) }
             return n == 0 ? nil : chunk[0..<n]

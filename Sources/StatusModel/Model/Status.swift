@@ -326,7 +326,8 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
 public struct Feed: Sendable, Hashable {
     /// Every status in order (for a sectioned feed: the sections' statuses one after the other).
     public var statuses: [Status]
-    /// The file name (last path component) the feed was loaded from; empty for in-memory feeds.
+    /// The path the feed was loaded from, as given (relative paths stay relative); for in-memory
+    /// feeds, the name the caller gave or empty.
     public var sourceName: String
     public var format: FeedFormat
     /// The sections, for a sectioned input; nil for a plain feed (one section without header).

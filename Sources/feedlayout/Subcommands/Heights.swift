@@ -22,6 +22,8 @@ struct Heights: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
+    @OptionGroup var widths: WidthsOption
+
     @Option(help: "Worker threads (the result does not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -42,7 +44,7 @@ struct Heights: ParsableCommand {
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
                 .withPreparedCellCache(budgetBytes: 0)
             var out = OutputBuffer()
-            for (w, width) in feed.widthList.enumerated() {
+            for (w, width) in widths.list.enumerated() {
                 var job = FeedHeightsJob(
                     inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat),
                     threads: threads)

@@ -37,6 +37,8 @@ struct Layout: ParsableCommand {
 
     @OptionGroup var input: FeedInputOptions
 
+    @OptionGroup var widthOptions: WidthsOption
+
     @Option(help: "Output format: json (one document) or jsonl (one row per line).")
     var format: Format = .json
 
@@ -46,7 +48,7 @@ struct Layout: ParsableCommand {
     @Option(help: "Worker threads for every stage (the output does not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
+    @Option(help: "Only write rows A..<B (0-based, half-open; either side may be left out; cut at the feed's end); y offsets stay the whole feed's. (default: every row)")
     var rows: RowRange?
 
     @Option(name: .customLong("row-origin"), help: "Index of the inputs' first row, when they are one partition of a larger feed (see `feedlayout heights`).")
@@ -71,7 +73,7 @@ struct Layout: ParsableCommand {
     private func export() throws {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
-        let widths = input.widthList
+        let widths = widthOptions.list
         if sections.groupBy != nil || paths.contains(where: CLIEnvironment.mayBeSectioned) {
             let feed = try CLIEnvironment.loadFeed(paths, skipInvalid: input.skipInvalid)
             if let list = sections.sections(of: feed, now: input.now) {
@@ -99,6 +101,12 @@ struct Layout: ParsableCommand {
             write: { try sink.write($0) })
         progress?.finish()
         if summary.skippedCount > 0 { printError("\(summary.skippedCount) invalid statuses skipped") }
+        // The rule of every command: a range cut at the feed's end is fine, one that starts after
+        // its last row is an error (and no output file is left).
+        if let rows, let lower = rows.lower, lower >= rowOrigin + summary.rowCount {
+            throw Preview.rowsPastTheEnd(
+                name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: rowOrigin + summary.rowCount)
+        }
         try sink.commit()
     }
 
@@ -109,7 +117,7 @@ struct Layout: ParsableCommand {
         }
         let cells = CellLayoutEngine(measurer: measurer, now: input.now.map { Date(timeIntervalSince1970: $0) })
         let engine = FeedEngine(cellEngine: cells)
-        let widths = input.widthList
+        let widths = widthOptions.list
         let doc = try sections.document(list, format: feedFormat, engine: engine, options: input.options(width: widths[0], format: feedFormat))
         let bytes = try FrameExport.data(
             doc, widths: widths, header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest),
