@@ -63,6 +63,14 @@ struct SectionOptions: ParsableArguments {
     @Flag(name: .customLong("expand-all"), help: "Open every section (a friend list's groups start closed: headers only).")
     var expandAll = false
 
+    @Option(name: .customLong("expand"), help: "Open section N (0-based; repeatable), e.g. one friend group (default: none; friend groups start closed, other sections open).")
+    var expand: [Int] = []
+
+    func validate() throws {
+        for n in expand where n < 0 { throw ValidationError("--expand \(n) must be a section index ≥ 0") }
+        if expandAll && !expand.isEmpty { throw ValidationError("--expand-all opens every section; leave out --expand") }
+    }
+
     /// The feed's sections, or nil for a plain feed: those of a sectioned input, or the feed
     /// grouped by --group-by (days in UTC+8, the engine's dates' zone, relative to `now`).
     func sections(of feed: Feed, now: Double?) -> [StatusSection]? {
@@ -74,14 +82,16 @@ struct SectionOptions: ParsableArguments {
     }
 
     /// The document of sectioned statuses in `options` (accordion for a friend list, whose groups
-    /// start closed; every section open with --expand-all).
+    /// start closed; every section open with --expand-all, the sections --expand names open).
+    /// - Throws: `CLIError.input` for an --expand index past the last section.
     func document(_ sections: [StatusSection], format: FeedFormat, engine: FeedEngine, options: FeedOptions) throws -> FeedDocument {
+        let accordion = format == .friendList && !expandAll && expand.count <= 1
         var doc = try FeedDocument(
-            engine: engine, options: options, statusSections: sections,
-            expansionMode: format == .friendList && !expandAll ? .accordion : .independent)
-        if expandAll {
-            for s in 0..<doc.numberOfSections { doc.setExpanded(true, section: s) }
+            engine: engine, options: options, statusSections: sections, expansionMode: accordion ? .accordion : .independent)
+        for n in expand where n >= doc.numberOfSections {
+            throw CLIError.input("feedlayout: --expand \(n): the feed has \(doc.numberOfSections) sections (0..<\(doc.numberOfSections))")
         }
+        for s in expandAll ? Array(0..<doc.numberOfSections) : expand { doc.setExpanded(true, section: s) }
         return doc
     }
 }

@@ -25,6 +25,14 @@ final class SectionCommandTests: XCTestCase {
         let o = try json(open.stdout)
         XCTAssertEqual(o["style"] as? String, "classic")
         XCTAssertEqual((o["sections"] as? [[String: Any]])?.reduce(0) { $0 + (($1["rows"] as? [Any])?.count ?? 0) }, 393)
+        // --expand opens the groups it names.
+        let two = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--expand", "1", "--expand", "9"])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        let shown = try XCTUnwrap(try json(two.stdout)["sections"] as? [[String: Any]]).map { ($0["rows"] as? [Any])?.count ?? -1 }
+        XCTAssertEqual(shown, [0, 6, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0])
+        let past = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--expand", "12"])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertTrue(past.stderr.contains("--expand 12"), past.stderr)
     }
 
     func testLayoutGroupByDayIsDeterministicAndPlainExportIsUnchanged() throws {

@@ -24,7 +24,7 @@ struct Layout: ParsableCommand {
             (files and standard input) are streamed in batches (bounded memory); other formats are read whole. \
             A friend list (or a plist with "sections", or any feed with --group-by) is exported with its \
             sections: each one's header and footer frames, title, count, collapsed state and the rows it shows \
-            (a closed section: its header only; --expand-all opens every section), and the side index.
+            (a closed section: its header only; --expand N opens section N, --expand-all every section), and the side index.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

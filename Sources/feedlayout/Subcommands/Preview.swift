@@ -33,7 +33,7 @@ struct Preview: ParsableCommand {
             INPUT -, keys are read from /dev/tty.
             A friend list (or a plist with "sections", or any feed with --group-by) prints, in static mode, \
             every section as a box titled with its disclosure mark (▸ closed, ▾ open), title and count, \
-            holding the rows of open sections (a friend list's groups start closed; --expand-all opens them).
+            holding the rows of open sections (a friend list's groups start closed; --expand N opens section N, --expand-all all of them).
             Colours only when standard output is a terminal, NO_COLOR is unset and TERM is not dumb \
             (--color always/never overrides). Control characters and bidi controls of statuses are shown as �.
             """)

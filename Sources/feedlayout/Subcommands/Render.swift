@@ -20,7 +20,7 @@ struct Render: ParsableCommand {
             path (- writes to standard output). \
             A friend list (or a plist with "sections", or any feed with --group-by) is drawn whole with its \
             sections: headers with their disclosure mark, title and count, footers, and the rows of open \
-            sections (a friend list's groups start closed; --expand-all opens them). There --rows A:B counts \
+            sections (a friend list's groups start closed; --expand N opens section N, --expand-all all of them). There --rows A:B counts \
             the rows of every section in order and draws from the header of row A's section to row B-1 (its \
             section's footer too when it is the section's last row).
             """)
