@@ -222,11 +222,17 @@ extension CLIEnvironment {
     }
 
     /// Whether an input may be sectioned (a property list: a friend list or a model plist with
-    /// `sections`), judged from its first bytes; standard input is not looked at.
+    /// `sections`), judged from its first bytes ("bplist" or "<" after a BOM and whitespace, the
+    /// loader's rule for property lists); standard input is not looked at. Only those bytes are
+    /// read: the loader's full detection scans a JSON file's first 64 KiB, 0.2 % of a plain
+    /// export's instructions (callgrind, 2 000 statuses).
     static func mayBeSectioned(_ path: String) -> Bool {
-        guard path != "-" else { return false }
-        let format = try? FeedLoader.detectFormat(of: URL(fileURLWithPath: path))
-        return format == .modelPlist
+        guard path != "-", let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        guard var head = try? h.read(upToCount: 512) else { return false }
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        let rest = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return rest.first == UInt8(ascii: "<") || rest.starts(with: Array("bplist".utf8))
     }
 
     /// A feed engine on the pinned fonts.
