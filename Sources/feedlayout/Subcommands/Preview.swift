@@ -53,9 +53,40 @@ struct Preview: ParsableCommand {
     @Option(help: "Colours: auto, always or never.")
     var color: ColorMode = .auto
 
+    /// `--group-by`: the sections a plain feed is put in.
+    enum GroupingName: String, ExpressibleByArgument, CaseIterable {
+        case day, user, source
+    }
+
+    /// `--table-style`: UITableView's two styles.
+    enum TableStyleName: String, ExpressibleByArgument, CaseIterable {
+        case plain, grouped
+
+        var style: TableStyle { self == .grouped ? .grouped : .plain }
+    }
+
+    /// `--expansion`: how sections open and close.
+    enum ExpansionName: String, ExpressibleByArgument, CaseIterable {
+        case independent, accordion
+
+        var mode: SectionExpansionMode { self == .accordion ? .accordion : .independent }
+    }
+
+    @Option(name: .customLong("group-by"), help: "Show the feed in sections by day, user or source (with --interactive).")
+    var groupBy: GroupingName?
+
+    @Option(name: .customLong("table-style"), help: "plain (headers float at the top) or grouped (inset sections) (with --interactive).")
+    var tableStyle: TableStyleName = .plain
+
+    @Option(help: "independent, or accordion: one section open at a time, all closed at first (with --interactive).")
+    var expansion: ExpansionName = .independent
+
     func validate() throws {
         if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
+        if !interactive && (groupBy != nil || tableStyle != .plain || expansion != .independent) {
+            throw ValidationError("--group-by, --table-style and --expansion are for --interactive")
+        }
     }
 
     func run() throws { try reportingErrors(runCommand) }
@@ -85,19 +116,40 @@ struct Preview: ParsableCommand {
                 }
             }
             let fixed = feed.widths.first
-            let viewer: InteractiveViewer
+            let groupBy = groupBy
+            let tableStyle = tableStyle.style
+            let expansion = expansion.mode
+            let now = feed.now.map { Date(timeIntervalSince1970: $0) } ?? Date()
+            // A feed in sections (or in grouped style) is laid out whole at once; a plain one is
+            // shown lazily, and laid out whole only when a key needs every row (search, delete).
+            let makeTable: InteractiveViewer.MakeTable = { columns, _, previous in
+                let cellColumns = SectionedFeedState.cellColumns(fittingTerminalColumns: columns, style: tableStyle, index: groupBy != nil)
+                let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: cellColumns)))
+                if let previous { return try previous.resized(toWidth: width) }
+                let rows = try rowsOnce()
+                let statuses = try rows.statuses(0..<rows.countAll())
+                var options = feed.options(width: width)
+                options.tableStyle = tableStyle
+                let sections = groupBy.map { Self.grouped(statuses, by: $0, now: now) } ?? [FeedSection(statuses: statuses)]
+                let document = try FeedDocument(engine: engine, options: options, sections: sections)
+                return try SectionedFeedState(document: document, title: title(statuses.count, true, width), expansion: expansion)
+            }
+            let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
+                let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
+                return try Self.liveFeed(
+                    rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
+                    title: { n, complete in title(n, complete, width) })
+            }
+            let makeFeed = groupBy != nil || tableStyle == .grouped ? nil : live
             do {
-                viewer = try InteractiveViewer(color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-") {
-                    (columns: Int, lines: Int) throws -> LiveFeed in
-                    let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
-                    return try Self.liveFeed(
-                        rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
-                        title: { n, complete in title(n, complete, width) })
-                }
+                let viewer = try InteractiveViewer(
+                    color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-", makeFeed: makeFeed, makeTable: makeTable)
                 try viewer.run()
             } catch let e as TerminalPreviewError {
                 throw CLIError.input("feedlayout: \(e)")
             } catch let e as StatusModelError {
+                throw CLIError.input("feedlayout: \(e)")
+            } catch let e as FeedError {
                 throw CLIError.input("feedlayout: \(e)")
             }
             return
@@ -191,6 +243,35 @@ struct Preview: ParsableCommand {
         case 1: return inputs[0] == "-" ? "<stdin>" : (inputs[0] as NSString).lastPathComponent
         default: return "\(inputs.count) files"
         }
+    }
+
+    /// Statuses in titled sections, in the order of each section's first status (a stand-in
+    /// until StatusModel groups feeds itself).
+    static func grouped(_ statuses: [Status], by grouping: GroupingName, now: Date) -> [FeedSection] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3600)!
+        let today = calendar.startOfDay(for: now)
+        var order: [String] = []
+        var members: [String: [Status]] = [:]
+        for s in statuses {
+            let key: String
+            switch grouping {
+            case .day:
+                if let d = s.createdAt {
+                    let day = calendar.startOfDay(for: d)
+                    let c = calendar.dateComponents([.year, .month, .day], from: day)
+                    key = day == today ? "今天" : calendar.date(byAdding: .day, value: 1, to: day) == today ? "昨天"
+                        : "\(c.month!)月\(c.day!)日"
+                } else {
+                    key = "时间未知"
+                }
+            case .user: key = s.user.screenName.isEmpty ? s.user.name : s.user.screenName
+            case .source: key = s.source.isEmpty ? "未知来源" : s.source
+            }
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(s)
+        }
+        return order.map { FeedSection(header: .title($0), statuses: members[$0]!) }
     }
 
     /// The viewer's feed at one width: rows estimated, then measured on screen and in the background.

@@ -1,0 +1,474 @@
+// SectionedFeedState: what the interactive viewer shows of a feed in sections, and how keys
+// change it (open and close sections, jump by title, search, delete and undo).
+//
+// Design
+// - The statuses, their sections and their heights in points live in a `FeedDocument`; cells live
+//   in the engine's content-keyed caches. What the terminal shows is a second `TableGeometry`,
+//   the line table, whose heights are terminal lines: the feed's title line, per section one
+//   header line (when it has a title), each row's line count (`PreviewScale.lineCount` of its
+//   height), and in grouped style a line of spacing before and a closing rule after each section.
+//   Every edit is applied to both with TableGeometry's logarithmic edits: nothing is measured or
+//   laid out again, and a deleted row's cell stays cached for the undo.
+// - Opening and closing use the line table's own expansion (`.accordion` or `.independent`,
+//   `lastExpandedSection`); the document's sections follow it through `setExpanded`.
+// - A search shows `FeedDocument.filtered(matching:)`: one section of the matching rows, heights
+//   reused, cells from the cache.
+// - The position is an anchor in the document's terms (the title line, a section header or a
+//   row, and the line within it), so opening, closing, searching, deleting and undoing keep the
+//   row at the top of the screen where it was.
+
+import CellLayout
+import StatusModel
+import TableLayout
+
+/// The viewer's state over a feed in sections: the document, which sections are open, the search
+/// filter, the undo stack of deleted rows and the position.
+///
+/// Thread-safety: a value type used by one thread.
+public struct SectionedFeedState: Sendable {
+    /// What the top of the screen is attached to.
+    public enum Item: Hashable, Sendable {
+        /// The feed's title line (offset: the absolute line).
+        case title
+        /// A section's header line.
+        case header(Int)
+        /// A row of the document.
+        case row(TableIndexPath)
+    }
+
+    /// The top of the screen: an item and the line within it (below or above it).
+    public struct Anchor: Hashable, Sendable {
+        public var item: Item
+        public var offset: Int
+        public init(item: Item, offset: Int) {
+            self.item = item
+            self.offset = offset
+        }
+    }
+
+    public private(set) var document: FeedDocument
+    public let scale: PreviewScale
+    public let expansion: SectionExpansionMode
+    /// The feed's title line (the search adds its own text).
+    public var title: String
+    /// Section header titles (nil: no header line).
+    public private(set) var titles: [String?]
+    /// The text after a header's title (the row count when nil).
+    let details: [String?]
+    private let indexTitles: [String?]
+    /// The line table of the document.
+    private var documentLines: TableGeometry
+    /// The global index of each section's first row (the labels #N).
+    private var rowStarts: [Int]
+    /// The search shown, if any, and its line table.
+    public private(set) var filter: FilteredFeed?
+    private var filteredLines: TableGeometry?
+    /// Deleted rows, the last one on top.
+    public private(set) var undoStack: [(indexPath: TableIndexPath, status: Status)] = []
+    public var anchor = Anchor(item: .title, offset: 0)
+
+    /// Columns of one cell.
+    public var cellColumns: Int { scale.columnCount(ofWidth: document.options.width) }
+    /// Columns left and right of the cells in grouped style.
+    public var insetColumns: Int { document.options.tableStyle == .grouped ? Self.groupedInsetColumns : 0 }
+    /// Columns of the table (cells and insets).
+    public var tableColumns: Int { cellColumns + 2 * insetColumns }
+    /// Columns the side index takes right of the table (a gap and two columns for a wide title).
+    public static let indexColumns = 3
+    /// The inset of grouped style in columns (UITableView's 16 pt, about two columns).
+    public static let groupedInsetColumns = 2
+
+    /// Columns left for a cell on a terminal `columns` wide: less the insets of grouped style and
+    /// the side index (when the feed has section titles).
+    public static func cellColumns(fittingTerminalColumns columns: Int, style: TableStyle, index: Bool) -> Int {
+        max(1, columns - (style == .grouped ? 2 * groupedInsetColumns : 0) - (index ? indexColumns : 0))
+    }
+
+    /// - Parameters:
+    ///   - document: the feed; a section whose header is `.title(t)` gets a header line with `t`,
+    ///     other sections have none. Its table style (`options.tableStyle`) is the one drawn.
+    ///   - details: the text after each title (the row count where nil or missing).
+    ///   - indexTitles: each section's title in the side index (the first character of its title
+    ///     where nil or missing); a title already in the index jumps to its first section.
+    ///   - closed: the sections that start closed (`.independent` only).
+    ///   - expansion: `.accordion` starts with every titled section closed and opens one at a time;
+    ///     `.independent` starts with the sections of `closed` closed, the others open.
+    public init(
+        document: FeedDocument, title: String, details: [String?] = [], indexTitles: [String?] = [], closed: Set<Int> = [],
+        expansion: SectionExpansionMode
+    ) throws(TerminalPreviewError) {
+        self.document = document
+        self.title = title
+        self.expansion = expansion
+        scale = PreviewScale(style: document.options.style)
+        titles = document.feedSections.map { if case .title(let t) = $0.header { t } else { nil } }
+        self.details = (0..<titles.count).map { $0 < details.count ? details[$0] : nil }
+        rowStarts = []
+        var start = 0
+        for s in 0..<document.numberOfSections {
+            rowStarts.append(start)
+            start += document.numberOfRows(inSection: s)
+        }
+        documentLines = try Self.lineTable(
+            document.geometry, titles: titles, scale: scale, style: document.options.tableStyle,
+            columns: scale.columnCount(ofWidth: document.options.width))
+        documentLines.expansionMode = expansion
+        for s in titles.indices where titles[s] != nil && (expansion == .accordion || closed.contains(s)) {
+            documentLines.setExpanded(false, section: s)
+            self.document.setExpanded(false, section: s)
+        }
+        var initials: [String] = []
+        var targets: [Int] = []
+        for (s, t) in titles.enumerated() {
+            let given = s < indexTitles.count ? indexTitles[s] : nil
+            guard let first = given ?? t?.first.map(String.init), !first.isEmpty, !initials.contains(first) else { continue }
+            initials.append(first)
+            targets.append(s)
+        }
+        self.indexTitles = indexTitles
+        documentLines.sectionIndex = initials.isEmpty ? nil : SectionIndex(titles: initials, sections: targets)
+    }
+
+    /// The line table of `geometry`: heights in terminal lines.
+    private static func lineTable(
+        _ geometry: TableGeometry, titles: [String?], scale: PreviewScale, style: TableStyle, columns: Int
+    ) throws(TerminalPreviewError) -> TableGeometry {
+        let grouped = style == .grouped
+        var specs: [SectionSpec] = []
+        for s in 0..<geometry.numberOfSections {
+            let heights = geometry.heights(ofRowsInSection: s, rows: 0..<geometry.numberOfRows(inSection: s))
+            specs.append(SectionSpec(
+                headerHeight: grouped || s < titles.count && titles[s] != nil ? 1 : 0,
+                rowHeights: heights.map { Double(max(2, scale.lineCount(ofHeight: $0))) },
+                footerHeight: grouped ? 1 : 0, isCollapsed: geometry.isCollapsed(s)))
+        }
+        let inset = grouped ? groupedInsetColumns : 0
+        do {
+            return try TableGeometry(
+                configuration: TableConfiguration(
+                    style: style, width: Double(columns + 2 * inset), scale: 1, sectionSpacing: grouped ? 1 : 0,
+                    horizontalInset: Double(inset)),
+                tableHeaderHeight: 1, tableFooterHeight: grouped ? 0 : 1, sections: specs)
+        } catch {
+            throw .invalidLayout("\(error)")
+        }
+    }
+
+    // MARK: Queries
+
+    /// The line table shown: the document's, or the search's.
+    public var lines: TableGeometry { filteredLines ?? documentLines }
+
+    /// Terminal lines of the table shown.
+    public var lineCount: Int { Int(lines.contentHeight) }
+
+    /// Rows of the table shown.
+    public var rowCount: Int { lines.numberOfRows }
+
+    /// Whether a section is closed.
+    public func isCollapsed(_ section: Int) -> Bool { documentLines.isCollapsed(section) }
+
+    /// The section index (first characters of the titles, each to the first section with it).
+    public var sectionIndex: SectionIndex? { documentLines.sectionIndex }
+
+    /// The document row of a row of the table shown.
+    public func documentPath(_ shown: TableIndexPath) -> TableIndexPath {
+        filter.map { $0.sourceIndexPaths[shown.row] } ?? shown
+    }
+
+    /// The row of the table shown for a document row, or the first one after it (nil: none).
+    func shownPath(_ path: TableIndexPath) -> (path: TableIndexPath, exact: Bool)? {
+        guard let filter else { return (path, true) }
+        let paths = filter.sourceIndexPaths
+        var lo = 0, hi = paths.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if paths[mid] < path { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < paths.count ? (TableIndexPath(section: 0, row: lo), paths[lo] == path) : nil
+    }
+
+    /// The label of a row of the table shown: its document row counted from 0 over all sections.
+    public func label(_ shown: TableIndexPath) -> Int {
+        let p = documentPath(shown)
+        return rowStarts[p.section] + p.row
+    }
+
+    /// The first line on screen for the anchor (not clamped).
+    public var top: Int {
+        switch anchor.item {
+        case .title:
+            return anchor.offset
+        case .header(let s):
+            if filter != nil {
+                guard let p = shownPath(TableIndexPath(section: s, row: 0)) else { return lineCount }
+                return Int(lines.rectForRow(p.path).y)
+            }
+            return Int(lines.rectForHeader(inSection: s).y) + anchor.offset
+        case .row(let path):
+            guard let p = shownPath(path) else { return lineCount }
+            let r = lines.rectForRow(p.path)
+            if r.height == 0 { return Int(lines.rectForHeader(inSection: path.section).y) }  // a closed section
+            return Int(r.y) + (p.exact ? min(anchor.offset, Int(r.height) - 1) : 0)
+        }
+    }
+
+    /// Attaches the anchor to what is on line `line` of the table shown.
+    public mutating func setTop(_ line: Int) {
+        let line = max(0, line)
+        if let p = lines.indexPathForRow(at: Double(line)) {
+            anchor = Anchor(item: .row(documentPath(p)), offset: line - Int(lines.rectForRow(p).y))
+        } else if filter == nil, line > 0, lines.numberOfSections > 0 {
+            let s = section(atLine: line)
+            anchor = Anchor(item: .header(s), offset: line - Int(lines.rectForHeader(inSection: s).y))
+        } else {
+            anchor = Anchor(item: .title, offset: line)
+        }
+    }
+
+    /// The section of the table shown holding line `line` (the spacing before a section counts as
+    /// its own; lines past the last one, as the last section's).
+    /// - Complexity: O(log² S).
+    public func section(atLine line: Int) -> Int {
+        var lo = 0, hi = lines.numberOfSections
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(lines.rectForSection(mid).maxY) <= line { lo = mid + 1 } else { hi = mid }
+        }
+        return min(lo, max(0, lines.numberOfSections - 1))
+    }
+
+    /// The document section at the top of the screen `top` (nil while searching).
+    public func sectionAtTop(_ top: Int) -> Int? {
+        filter == nil && documentLines.numberOfSections > 0 ? section(atLine: top) : nil
+    }
+
+    /// The first row with a line on screen (rows of the table shown).
+    public func rowAtTop(_ top: Int, page: Int) -> TableIndexPath? {
+        lines.indexPathsForRows(in: Double(top)..<Double(top + max(1, page))).first
+    }
+
+    // MARK: Sections
+
+    /// Opens or closes the section at the top when it has a header; the header goes to the top.
+    /// - Returns: false when there is no such section (a search, or a section without a title).
+    /// - Complexity: O(log S).
+    @discardableResult
+    public mutating func toggleSection(atTop top: Int) -> Bool {
+        guard let s = sectionAtTop(top), titles[s] != nil else { return false }
+        let before = lastOpen
+        documentLines.toggleSection(s)
+        // The document follows the line table: the section toggled, and the one an accordion closed.
+        for t in Set([s] + (before.map { [$0] } ?? [])) where document.geometry.isCollapsed(t) != documentLines.isCollapsed(t) {
+            document.setExpanded(!documentLines.isCollapsed(t), section: t)
+        }
+        anchor = Anchor(item: .header(s), offset: 0)
+        return true
+    }
+
+    private var lastOpen: Int? { documentLines.lastExpandedSection }
+
+    /// Moves to the next (or previous) section with a title: the previous one is the section at
+    /// the top itself when its header has scrolled above it.
+    /// - Returns: false when there is none.
+    @discardableResult
+    public mutating func jumpToSection(next: Bool, top: Int) -> Bool {
+        guard let s = sectionAtTop(top) else { return false }
+        let candidates = next ? Array((s + 1)..<titles.count) : Array((0...s).reversed())
+        for t in candidates where titles[t] != nil {
+            if !next && t == s && Int(lines.rectForHeader(inSection: s).y) >= top { continue }
+            anchor = Anchor(item: .header(t), offset: 0)
+            return true
+        }
+        return false
+    }
+
+    /// Moves to the next section after the one at the top (wrapping around) whose title starts
+    /// with `character` (letters compared without case).
+    /// - Returns: false when no title starts with it.
+    @discardableResult
+    public mutating func jump(toTitleStartingWith character: Character, top: Int) -> Bool {
+        guard let s = sectionAtTop(top) else { return false }
+        let wanted = String(character).lowercased()
+        let order = Array((s + 1)..<titles.count) + Array(0...s)
+        for t in order {
+            guard let first = titles[t]?.first, String(first).lowercased() == wanted else { continue }
+            anchor = Anchor(item: .header(t), offset: 0)
+            return true
+        }
+        return false
+    }
+
+    // MARK: Search
+
+    /// Shows the rows matching `keyword` (user names, texts; see `FeedDocument.filtered`), or
+    /// every row for nil or "". The row at the top stays there (or the first match after it).
+    public mutating func setFilter(_ keyword: String?) throws(TerminalPreviewError) {
+        guard let keyword, !keyword.isEmpty else {
+            filter = nil
+            filteredLines = nil
+            return
+        }
+        let found = document.filtered(matching: keyword)
+        filteredLines = try Self.lineTable(
+            found.geometry, titles: [nil], scale: scale, style: document.options.tableStyle, columns: cellColumns)
+        filter = found
+    }
+
+    // MARK: Edits
+
+    /// Deletes the row at the top of the screen (the first one with a line on it): the line table
+    /// and the document lose it, nothing is laid out; the undo stack keeps it.
+    /// - Returns: the document row deleted, nil when no row is on screen.
+    /// - Complexity: O(log S + log n), plus the search again when one is shown.
+    @discardableResult
+    public mutating func deleteRow(atTop top: Int, page: Int) throws(TerminalPreviewError) -> TableIndexPath? {
+        guard let shown = rowAtTop(top, page: page) else { return nil }
+        let path = documentPath(shown)
+        let status = document.status(at: path)
+        let rowTop = Int(lines.rectForRow(shown).y)
+        document.deleteRow(at: path)
+        documentLines.deleteRow(at: path)
+        for s in (path.section + 1)..<rowStarts.count { rowStarts[s] -= 1 }
+        undoStack.append((path, status))
+        try refilter()
+        // What followed the row takes its first line (the top, when the row began above it).
+        setTop(min(top, rowTop))
+        return path
+    }
+
+    /// Inserts the last deleted row back where it was (its cell is a cache hit) and puts it at the
+    /// top of the screen. - Returns: its document row, nil when nothing was deleted.
+    /// - Complexity: O(log S + log n) and one cell lookup, plus the search again when one is shown.
+    @discardableResult
+    public mutating func undoDelete() throws(TerminalPreviewError) -> TableIndexPath? {
+        guard let (path, status) = undoStack.popLast() else { return nil }
+        document.insertRow(status, at: path)
+        let height = document.geometry.height(ofRow: path)
+        do {
+            try documentLines.insertRow(at: path, height: Double(max(2, scale.lineCount(ofHeight: height))))
+        } catch {
+            throw .invalidLayout("\(error)")
+        }
+        for s in (path.section + 1)..<rowStarts.count { rowStarts[s] += 1 }
+        try refilter()
+        anchor = Anchor(item: .row(path), offset: 0)
+        return path
+    }
+
+    private mutating func refilter() throws(TerminalPreviewError) {
+        if let keyword = filter?.keyword { try setFilter(keyword) }
+    }
+
+    // MARK: Width
+
+    /// The same state at another width: the document laid out again from its cached prepared
+    /// cells, sections opened and closed as they were, the search, the undo stack and the anchor
+    /// kept.
+    public func resized(toWidth width: Double) throws -> SectionedFeedState {
+        guard width != document.options.width else { return self }
+        var options = document.options
+        options.width = width
+        let next = try FeedDocument(engine: document.engine, options: options, sections: document.feedSections, threads: document.threads)
+        var state = try SectionedFeedState(document: next, title: title, details: details, indexTitles: indexTitles, expansion: .independent)
+        state.documentLines.expansionMode = expansion
+        for s in titles.indices where documentLines.isCollapsed(s) {
+            state.documentLines.setExpanded(false, section: s)
+            state.document.setExpanded(false, section: s)
+        }
+        if let open = lastOpen { state.documentLines.setExpanded(true, section: open) }
+        state.undoStack = undoStack
+        state.anchor = anchor
+        try state.setFilter(filter?.keyword)
+        return state
+    }
+
+    // MARK: Drawing
+
+    /// Draws lines `top..<top + page` of the table shown, at most `screenColumns` wide: headers
+    /// (the one of the section at the top floats on the first line in plain style), rows, the side
+    /// index of titles at the right edge. Cells come from the engine's cache (laid out on a miss).
+    public func canvas(top: Int, page: Int, screenColumns: Int) -> Canvas {
+        let range = top..<max(top, min(lineCount, top + page))
+        let plain = document.options.tableStyle == .plain
+        let inset = insetColumns
+        var content = Canvas(width: cellColumns, height: range.count)
+        var drawer = CellDrawer(scale: scale, readMoreToken: document.options.style.readMoreToken)
+        let shownTitles = filter == nil ? titles : [nil]
+        let table = lines
+        if table.numberOfSections > 0, !range.isEmpty {
+            var s = section(atLine: range.lowerBound)
+            while s < table.numberOfSections, Int(table.rectForSection(s).minY) < range.upperBound {
+                let h = table.rectForHeader(inSection: s)
+                if h.height >= 1 { header(s, titles: shownTitles, y: Int(h.y) - top, plain: plain, into: &content) }
+                if !plain {
+                    let f = table.rectForFooter(inSection: s)
+                    content.rule(y: Int(f.y) - top, x: 0..<content.width, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
+                }
+                s += 1
+            }
+        }
+        for p in table.indexPathsForRows(in: Double(range.lowerBound)..<Double(max(range.lowerBound + 1, range.upperBound))) {
+            drawer.draw(document.cell(at: documentPath(p)), row: label(p), top: Int(table.rectForRow(p).y) - top, into: &content)
+        }
+        if plain, let s = sectionAtTop(top), titles[s] != nil, Int(table.rectForHeader(inSection: s).y) < top {
+            let y = Int(table.floatingHeaderFrame(inSection: s, scrollOffset: Double(top)).y) - top
+            if y >= 0 { header(s, titles: titles, y: y, plain: true, into: &content) }
+        }
+        if plain, range.contains(lineCount - 1) {
+            content.rule(y: lineCount - 1 - top, x: 0..<content.width, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
+        }
+
+        let index = filter == nil ? sectionIndex : nil
+        let indexX = index == nil ? tableColumns : max(0, min(tableColumns + 1, screenColumns - 2))
+        var canvas = Canvas(width: max(tableColumns, index == nil ? 0 : indexX + 2), height: range.count)
+        canvas.place(content, x: inset, y: 0)
+        if range.contains(0) {
+            var text = title
+            if let filter { text += " · /\(filter.keyword): \(filter.count) of \(document.numberOfRows) rows" }
+            if plain { canvas.rule(y: -top, x: 0..<tableColumns, left: "┌", fill: "─", right: "┐", style: PreviewColors.frame) }
+            canvas.text(" \(text) ", x: plain ? 2 : inset, y: -top, style: PreviewColors.name, maxX: tableColumns - 1)
+        }
+        if let index {
+            drawIndex(index, at: indexX, current: sectionAtTop(top), height: range.count, into: &canvas)
+        }
+        return canvas
+    }
+
+    /// A header line: the disclosure mark, the title and the detail (or the row count).
+    private func header(_ s: Int, titles: [String?], y: Int, plain: Bool, into c: inout Canvas) {
+        guard y >= 0, y < c.height else { return }
+        c.rule(y: y, x: 0..<c.width, left: plain ? "╞" : "┌", fill: plain ? "═" : "─", right: plain ? "╡" : "┐", style: PreviewColors.frame)
+        guard let title = titles[s] else { return }
+        let mark = documentLines.isCollapsed(s) ? "▸" : "▾"
+        let detail = details[s] ?? "\(document.numberOfRows(inSection: s))"
+        c.text(" \(mark) \(title) · \(detail) ", x: 2, y: y, style: PreviewColors.name, maxX: c.width - 1)
+    }
+
+    /// The side index: one title a line from the top (every k-th when they do not fit), the one of
+    /// the section at the top marked.
+    private func drawIndex(_ index: SectionIndex, at x: Int, current: Int?, height: Int, into c: inout Canvas) {
+        let count = index.titles.count
+        guard count > 0, height > 0 else { return }
+        let step = (count + height - 1) / height
+        let mine = current.flatMap { s in index.sections.lastIndex { $0 <= s } }
+        var y = 0
+        for i in stride(from: 0, to: count, by: step) {
+            let marked = mine.map { $0 >= i && $0 < i + step } ?? false
+            c.text(index.titles[i], x: x, y: y, style: marked ? PreviewColors.badge : PreviewColors.link, maxX: x + 2)
+            if marked && x > 0 { c.text("›", x: x - 1, y: y, style: PreviewColors.badge) }
+            y += 1
+        }
+    }
+
+    /// A summary for the status line: the section at the top, the search, the undo stack.
+    public func summary(top: Int) -> String {
+        var parts: [String] = []
+        if let s = sectionAtTop(top), let t = titles[s] {
+            parts.append("§\(t)\(documentLines.isCollapsed(s) ? " (closed)" : "")")
+        }
+        if let filter { parts.append("/\(filter.keyword): \(filter.count) found") }
+        if !undoStack.isEmpty { parts.append("\(undoStack.count) deleted (u undoes)") }
+        return parts.joined(separator: " · ")
+    }
+}
