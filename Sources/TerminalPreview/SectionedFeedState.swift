@@ -243,6 +243,14 @@ public struct SectionedFeedState: Sendable {
         filter == nil && documentLines.numberOfSections > 0 ? section(atLine: top) : nil
     }
 
+    /// The section keys act on: the one whose header the anchor is on (a jump's target, even
+    /// when the end of the feed keeps it below the top), else the section at the top.
+    public func currentSection(top: Int) -> Int? {
+        guard let s = sectionAtTop(top) else { return nil }
+        if case .header(let h) = anchor.item, anchor.offset == 0 { return h }
+        return s
+    }
+
     /// The first row with a line on screen (rows of the table shown).
     public func rowAtTop(_ top: Int, page: Int) -> TableIndexPath? {
         lines.indexPathsForRows(in: Double(top)..<Double(top + max(1, page))).first
@@ -250,12 +258,13 @@ public struct SectionedFeedState: Sendable {
 
     // MARK: Sections
 
-    /// Opens or closes the section at the top when it has a header; the header goes to the top.
+    /// Opens or closes the current section (`currentSection`) when it has a header; the header
+    /// goes to the top.
     /// - Returns: false when there is no such section (a search, or a section without a title).
     /// - Complexity: O(log S).
     @discardableResult
     public mutating func toggleSection(atTop top: Int) -> Bool {
-        guard let s = sectionAtTop(top), titles[s] != nil else { return false }
+        guard let s = currentSection(top: top), titles[s] != nil else { return false }
         let before = lastOpen
         documentLines.toggleSection(s)
         // The document follows the line table: the section toggled, and the one an accordion closed.
@@ -274,13 +283,16 @@ public struct SectionedFeedState: Sendable {
     @discardableResult
     public mutating func jumpToSection(next: Bool, top: Int) -> Bool {
         guard let s = sectionAtTop(top) else { return false }
-        let candidates = next ? Array((s + 1)..<titles.count) : Array((0...s).reversed())
-        for t in candidates where titles[t] != nil {
-            if !next && t == s && Int(lines.rectForHeader(inSection: s).y) >= top { continue }
-            anchor = Anchor(item: .header(t), offset: 0)
-            return true
+        let candidates: [Int]
+        if case .header(let h) = anchor.item, anchor.offset == 0 {
+            candidates = next ? Array((h + 1)..<titles.count) : Array((0..<h).reversed())
+        } else {
+            let y = Int(documentLines.rectForHeader(inSection: s).y)
+            candidates = next ? Array((y > top ? s : s + 1)..<titles.count) : Array((0..<(y < top ? s + 1 : s)).reversed())
         }
-        return false
+        guard let t = candidates.first(where: { titles[$0] != nil }) else { return false }
+        anchor = Anchor(item: .header(t), offset: 0)
+        return true
     }
 
     /// Moves to the next section after the one at the top (wrapping around) whose title starts
@@ -288,7 +300,7 @@ public struct SectionedFeedState: Sendable {
     /// - Returns: false when no title starts with it.
     @discardableResult
     public mutating func jump(toTitleStartingWith character: Character, top: Int) -> Bool {
-        guard let s = sectionAtTop(top) else { return false }
+        guard let s = currentSection(top: top) else { return false }
         let wanted = String(character).lowercased()
         let order = Array((s + 1)..<titles.count) + Array(0...s)
         for t in order {
@@ -464,7 +476,7 @@ public struct SectionedFeedState: Sendable {
     /// A summary for the status line: the section at the top, the search, the undo stack.
     public func summary(top: Int) -> String {
         var parts: [String] = []
-        if let s = sectionAtTop(top), let t = titles[s] {
+        if let s = currentSection(top: top), let t = titles[s] {
             parts.append("§\(t)\(documentLines.isCollapsed(s) ? " (closed)" : "")")
         }
         if let filter { parts.append("/\(filter.keyword): \(filter.count) found") }
