@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives `feedlayout preview --interactive` inside a private tmux server: sends keys (j/k, arrows,
 # space, PgUp/PgDn, g/G, q), captures the pane, and checks what is on screen against the static
-# output of the same feed, the status line, that a resize re-lays the feed out at the new width,
+# output of the same feed, the status line, a feed in sections (index jumps, opening and closing
+# in both modes, search, delete and undo, grouped style), that a resize re-lays the feed out at the new width,
 # and that the terminal is restored (termios settings, alternate screen, cursor) after q, Ctrl-C
 # (SIGINT) and SIGTERM. Exits non-zero on any failure.
 #
@@ -160,6 +161,110 @@ wait_for ' lines 1–23 ' || fail "k at the top moved above it"
 "${T[@]}" send-keys -t t q
 restored keys 0
 check "the shell's screen is back after q" eval '! screen_has "rows .* of 13"' 
+
+# ---------------------------------------------------------------- sections: index, open/close, search, delete/undo
+# The demo feed grouped by day (--now on its newest day: "今天", "昨天", "11月18日", …), plain
+# style: headers float, the side index shows the titles' first characters.
+first_line() { screen | head -n 1; }
+first_has() { first_line | grep -aEq -- "$1"; }
+second_has() { screen | sed -n 2p | grep -aEq -- "$1"; }
+SECTIONED=(--width 375 --group-by day --now 1700480000)
+start sections "${SECTIONED[@]}"
+wait_for '╞═ ▾ 今天' || fail "sections: the demo feed grouped by day"
+check "sections: the side index lists the titles' first characters, the current one marked" \
+    eval 'screen | head -n 3 | tr -d " " | grep -aEq "›今$" && screen | sed -n 2p | grep -aEq "昨$"'
+"${T[@]}" send-keys -t t ']'
+wait_for '§今天' 5 && check "sections: ] goes to the first title" first_has '^╞═ ▾ 今天' || fail "sections: ]"
+"${T[@]}" send-keys -t t ']'
+wait_for '§昨天' 5 && check "sections: ] goes to the next title" first_has '^╞═ ▾ 昨天' || fail "sections: ] ]"
+"${T[@]}" send-keys -t t 1
+wait_for '§11月18日' 5 && check "sections: a character jumps to the next title starting with it" first_has '^╞═ ▾ 11月18日' \
+    || fail "sections: 1"
+"${T[@]}" send-keys -t t 1
+wait_for '§11月17日' 5 || fail "sections: 1 again goes on to the next title starting with 1"
+"${T[@]}" send-keys -t t '['
+wait_for '§11月18日' 5 || fail "sections: [ goes back a title"
+"${T[@]}" send-keys -t t j j j
+wait_for ' lines [0-9]+–[0-9]+ .*§11月18日' 5
+check "sections: the header floats on the first line while its section scrolls" first_has '^╞═ ▾ 11月18日'
+check "sections: under it, the section's rows scrolled" eval '! second_has "├─ #5 "'
+"${T[@]}" send-keys -t t '['
+wait_for '§11月18日' 5 && check "sections: [ inside a section goes to its own header" second_has '^├─ #5 ' || fail "sections: ["
+"${T[@]}" send-keys -t t Enter
+wait_for '§11月18日 \(closed\)' 5 || fail "sections: Enter closes the section at the top"
+check "sections: a closed section shows its header only" second_has '^╞═ ▾ 11月17日'
+check "sections: the closed header has its mark" first_has '^╞═ ▸ 11月18日 · 2'
+"${T[@]}" send-keys -t t Enter
+wait_for '§11月18日 ·' 5 && check "sections: Enter opens it again, its header still at the top" second_has '^├─ #5 ' \
+    || fail "sections: Enter again"
+# Search: / and the text, Enter keeps it, Escape clears it; the row at the top stays.
+"${T[@]}" send-keys -t t / 
+"${T[@]}" send-keys -t t -l '橘子'
+wait_for 'search: 橘子' 5 || fail "sections: the search text is shown while typed"
+"${T[@]}" send-keys -t t Enter
+wait_for '/橘子: 1 found' 5 || fail "sections: / filters the rows by name (one match)"
+check "sections: the search reuses the cached layouts" status_has 'cells 0 laid out, [0-9]+ cached'
+check "sections: the match is on screen" screen_has '_橘子汽水_'
+"${T[@]}" send-keys -t t Escape
+wait_for '§11月18日 ·' 5 && check "sections: Escape clears the search, the same row at the top" second_has '^├─ #5 ' \
+    || fail "sections: Escape"
+# Delete and undo the row at the top.
+"${T[@]}" send-keys -t t g ']'
+wait_for '§今天' 5 || fail "sections: g ]"
+"${T[@]}" send-keys -t t d
+wait_for 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' 5 || fail "sections: d deletes the row at the top"
+check "sections: the deleted row's section counts one row less" first_has '今天 · 1'
+check "sections: the delete laid no cell out" status_has 'cells 0 laid out'
+"${T[@]}" send-keys -t t u
+wait_for 'restored #0 · rows [0-9]+–[0-9]+ of 13 ' 5 || fail "sections: u undoes the delete"
+check "sections: the row is back" first_has '今天 · 2'
+check "sections: the undo laid no cell out" status_has 'cells 0 laid out'
+"${T[@]}" send-keys -t t '?'
+wait_for 'next / previous section title' 5 || fail "sections: ? shows the keys"
+"${T[@]}" send-keys -t t j
+wait_for '§今天' 5 || fail "sections: a key closes the help"
+"${T[@]}" send-keys -t t q
+restored sections 0
+
+# Accordion: every section starts closed, opening one closes the one open.
+start accordion "${SECTIONED[@]}" --expansion accordion
+wait_for '╞═ ▸ 今天 · 2' || fail "accordion: sections start closed"
+check "accordion: the whole feed is the headers" status_has ' lines 1–9 of 9 '
+"${T[@]}" send-keys -t t ']' ']' Enter
+wait_for '§昨天 ·' 5 && check "accordion: Enter opens the section at the top" first_has '^╞═ ▾ 昨天' || fail "accordion: open"
+"${T[@]}" send-keys -t t ']' Enter
+wait_for '§11月18日 ·' 5 && check "accordion: the next one opens" first_has '^╞═ ▾ 11月18日' || fail "accordion: open another"
+"${T[@]}" send-keys -t t g
+wait_for ' lines 1–' 5
+check "accordion: opening it closed the one open before" eval 'screen_has "╞═ ▸ 昨天" && screen_has "╞═ ▾ 11月18日"'
+"${T[@]}" send-keys -t t q
+restored accordion 0
+
+# Grouped style: inset sections, a blank line between them, headers that scroll.
+start grouped "${SECTIONED[@]}" --table-style grouped
+wait_for '^  ┌─ ▾ 今天' || fail "grouped: inset headers"
+check "grouped: a blank line before the first section" eval 'screen | sed -n 2p | cut -c1-50 | grep -aqv "[^ ]"'
+check "grouped: inset rows" screen_has '^  ├─ #0 '
+"${T[@]}" send-keys -t t ']' ']' j j
+wait_for '§昨天' 5 && check "grouped: headers scroll with their section" eval '! first_has "昨天"' || fail "grouped: ]"
+"${T[@]}" send-keys -t t q
+restored grouped 0
+
+# A plain feed: search, delete and undo lay the whole feed out on the first such key.
+start plainedit --width 375
+wait_for 'rows [0-9]+–[0-9]+ of 13 · lines 1–23 ' || fail "plainedit: viewer did not start"
+"${T[@]}" send-keys -t t d
+wait_for 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' 10 || fail "plainedit: d deletes the first row"
+check "plainedit: the first row is gone" eval '! screen_has "小鹿乱撞的晴天"'
+"${T[@]}" send-keys -t t u
+wait_for 'restored #0 .*of 13 ' 5 && check "plainedit: the first row is back" screen_has '小鹿乱撞的晴天' \
+    || fail "plainedit: u undoes it"
+"${T[@]}" send-keys -t t /
+"${T[@]}" send-keys -t t -l '橘子'
+"${T[@]}" send-keys -t t Enter
+wait_for '/橘子: 1 found' 5 || fail "plainedit: / filters the rows"
+"${T[@]}" send-keys -t t q
+restored plainedit 0
 
 # ---------------------------------------------------------------- resize re-lays out
 start resize

@@ -405,13 +405,13 @@ public final class InteractiveViewer {
             try table.setFilter(nil)
         case .delete:
             if let deleted = try table.deleteRow(atTop: top, page: page) {
-                message = "deleted row \(deleted.row) of section \(deleted.section) (u undoes)"
+                message = "deleted #\(table.label(documentRow: deleted))"
             } else {
                 message = "no row to delete"
             }
         case .undo:
             if let restored = try table.undoDelete() {
-                message = "restored row \(restored.row) of section \(restored.section)"
+                message = "restored #\(table.label(documentRow: restored))"
             } else {
                 message = "nothing to undo"
             }
@@ -597,14 +597,16 @@ public final class InteractiveViewer {
         let rows = table.lines.indexPathsForRows(in: Double(lines.lowerBound)..<Double(max(lines.lowerBound + 1, lines.upperBound)))
         let range = rows.isEmpty ? "–" : "\(table.label(rows.first!))–\(table.label(rows.last!))"
         let frame = lastFrame.map { String(format: "%.2f ms", $0) } ?? "–"
+        // What a key did first (a narrow terminal cuts the end): the message, the position, the
+        // section, search and deletes, the cells laid out versus found in the cache.
         var status = ""
         if let searchText { status += "search: \(searchText)▏ (Enter keeps, Esc cancels) · " }
-        status += "frame \(frame) · rows \(range) of \(table.document.numberOfRows) · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(table.lineCount)"
-        if let message { status += " · " + message }
+        if let message { status += message + " · " }
+        status += "rows \(range) of \(table.document.numberOfRows) · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(table.lineCount)"
         let summary = table.summary(top: top)
         if !summary.isEmpty { status += " · " + summary }
-        if let cellCounts { status += " · cells \(cellCounts.laidOut) laid out/\(cellCounts.cached) cached" }
-        status += " · j/k space g/G Enter ]/[ / d u ? q"
+        if let cellCounts { status += " · cells \(cellCounts.laidOut) laid out, \(cellCounts.cached) cached" }
+        status += " · frame \(frame) · j/k space g/G Enter ]/[ / d u ? q"
         write(canvasLines: canvas.lines(color: color, columns: size.columns), page: page, status: status)
         return (monotonicSeconds() - start) * 1000
     }

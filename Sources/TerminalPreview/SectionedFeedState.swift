@@ -177,7 +177,7 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// The row of the table shown for a document row, or the first one after it (nil: none).
-    func shownPath(_ path: TableIndexPath) -> (path: TableIndexPath, exact: Bool)? {
+    public func shownPath(_ path: TableIndexPath) -> (path: TableIndexPath, exact: Bool)? {
         guard let filter else { return (path, true) }
         let paths = filter.sourceIndexPaths
         var lo = 0, hi = paths.count
@@ -190,9 +190,11 @@ public struct SectionedFeedState: Sendable {
 
     /// The label of a row of the table shown: its document row counted from 0 over all sections.
     public func label(_ shown: TableIndexPath) -> Int {
-        let p = documentPath(shown)
-        return rowStarts[p.section] + p.row
+        label(documentRow: documentPath(shown))
     }
+
+    /// The label of a document row (or the one a deleted row had).
+    public func label(documentRow path: TableIndexPath) -> Int { rowStarts[path.section] + path.row }
 
     /// The first line on screen for the anchor (not clamped).
     public var top: Int {
@@ -473,14 +475,13 @@ public struct SectionedFeedState: Sendable {
         }
     }
 
-    /// A summary for the status line: the section at the top, the search, the undo stack.
+    /// A summary for the status line: the current section and the search.
     public func summary(top: Int) -> String {
         var parts: [String] = []
         if let s = currentSection(top: top), let t = titles[s] {
             parts.append("§\(t)\(documentLines.isCollapsed(s) ? " (closed)" : "")")
         }
         if let filter { parts.append("/\(filter.keyword): \(filter.count) found") }
-        if !undoStack.isEmpty { parts.append("\(undoStack.count) deleted (u undoes)") }
         return parts.joined(separator: " · ")
     }
 }
