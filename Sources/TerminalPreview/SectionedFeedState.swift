@@ -53,6 +53,8 @@ public struct SectionedFeedState: Sendable {
     public var title: String
     /// Section header titles (nil: no header line).
     public private(set) var titles: [String?]
+    /// Section footer texts (nil: none; in plain style a footer takes a line of its own).
+    public private(set) var footers: [String?]
     /// The text after a header's title (the row count when nil).
     let details: [String?]
     private let indexTitles: [String?]
@@ -101,7 +103,9 @@ public struct SectionedFeedState: Sendable {
         self.title = title
         self.expansion = expansion
         scale = PreviewScale(style: document.options.style)
-        titles = document.feedSections.map { if case .title(let t) = $0.header { t } else { nil } }
+        let sections = document.feedSections
+        titles = sections.map { if case .title(let t) = $0.header { t } else { nil } }
+        footers = sections.map { if case .title(let t) = $0.footer { t } else { nil } }
         self.details = (0..<titles.count).map { $0 < details.count ? details[$0] : nil }
         rowStarts = []
         var start = 0
@@ -110,7 +114,7 @@ public struct SectionedFeedState: Sendable {
             start += document.numberOfRows(inSection: s)
         }
         documentLines = try Self.lineTable(
-            document.geometry, titles: titles, scale: scale, style: document.options.tableStyle,
+            document.geometry, titles: titles, footers: footers, scale: scale, style: document.options.tableStyle,
             columns: scale.columnCount(ofWidth: document.options.width))
         documentLines.expansionMode = expansion
         for s in titles.indices where titles[s] != nil && (expansion == .accordion || closed.contains(s)) {
@@ -131,7 +135,7 @@ public struct SectionedFeedState: Sendable {
 
     /// The line table of `geometry`: heights in terminal lines.
     private static func lineTable(
-        _ geometry: TableGeometry, titles: [String?], scale: PreviewScale, style: TableStyle, columns: Int
+        _ geometry: TableGeometry, titles: [String?], footers: [String?], scale: PreviewScale, style: TableStyle, columns: Int
     ) throws(TerminalPreviewError) -> TableGeometry {
         let grouped = style == .grouped
         var specs: [SectionSpec] = []
@@ -140,7 +144,7 @@ public struct SectionedFeedState: Sendable {
             specs.append(SectionSpec(
                 headerHeight: grouped || s < titles.count && titles[s] != nil ? 1 : 0,
                 rowHeights: heights.map { Double(max(2, scale.lineCount(ofHeight: $0))) },
-                footerHeight: grouped ? 1 : 0, isCollapsed: geometry.isCollapsed(s)))
+                footerHeight: grouped || s < footers.count && footers[s] != nil ? 1 : 0, isCollapsed: geometry.isCollapsed(s)))
         }
         let inset = grouped ? groupedInsetColumns : 0
         do {
@@ -325,7 +329,7 @@ public struct SectionedFeedState: Sendable {
         }
         let found = document.filtered(matching: keyword)
         filteredLines = try Self.lineTable(
-            found.geometry, titles: [nil], scale: scale, style: document.options.tableStyle, columns: cellColumns)
+            found.geometry, titles: [nil], footers: [nil], scale: scale, style: document.options.tableStyle, columns: cellColumns)
         filter = found
     }
 
@@ -409,16 +413,15 @@ public struct SectionedFeedState: Sendable {
         var content = Canvas(width: cellColumns, height: range.count)
         var drawer = CellDrawer(scale: scale, readMoreToken: document.options.style.readMoreToken)
         let shownTitles = filter == nil ? titles : [nil]
+        let shownFooters = filter == nil ? footers : [nil]
         let table = lines
         if table.numberOfSections > 0, !range.isEmpty {
             var s = section(atLine: range.lowerBound)
             while s < table.numberOfSections, Int(table.rectForSection(s).minY) < range.upperBound {
                 let h = table.rectForHeader(inSection: s)
                 if h.height >= 1 { header(s, titles: shownTitles, y: Int(h.y) - top, plain: plain, into: &content) }
-                if !plain {
-                    let f = table.rectForFooter(inSection: s)
-                    content.rule(y: Int(f.y) - top, x: 0..<content.width, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
-                }
+                let f = table.rectForFooter(inSection: s)
+                if f.height >= 1 { footer(shownFooters[s], y: Int(f.y) - top, plain: plain, into: &content) }
                 s += 1
             }
         }
@@ -457,6 +460,19 @@ public struct SectionedFeedState: Sendable {
         let mark = documentLines.isCollapsed(s) ? "▸" : "▾"
         let detail = details[s] ?? "\(document.numberOfRows(inSection: s))"
         c.text(" \(mark) \(title) · \(detail) ", x: 2, y: y, style: PreviewColors.name, maxX: c.width - 1)
+    }
+
+    /// A footer line: in plain style its text between the cell frame's sides, in grouped style the
+    /// section's closing rule with the text on it.
+    private func footer(_ text: String?, y: Int, plain: Bool, into c: inout Canvas) {
+        guard y >= 0, y < c.height else { return }
+        if plain {
+            c.put("│", columns: 1, x: 0, y: y, style: PreviewColors.frame)
+            c.put("│", columns: 1, x: c.width - 1, y: y, style: PreviewColors.frame)
+        } else {
+            c.rule(y: y, x: 0..<c.width, left: "└", fill: "─", right: "┘", style: PreviewColors.frame)
+        }
+        if let text { c.text(" \(text) ", x: 2, y: y, style: PreviewColors.gray, maxX: c.width - 1) }
     }
 
     /// The side index: one title a line from the top (every k-th when they do not fit), the one of

@@ -12,14 +12,19 @@ final class SectionedFeedStateTests: XCTestCase {
     private static let titles = ["Alpha", "beta", "今天", "Delta"]
 
     private func state(
-        _ expansion: SectionExpansionMode = .independent, style: TableStyle = .plain, titled: Bool = true
+        _ expansion: SectionExpansionMode = .independent, style: TableStyle = .plain, titled: Bool = true,
+        footer: String? = nil
     ) throws -> SectionedFeedState {
         let engine = try Shared.requireEngine()
         let statuses = try Shared.statuses("feed.plist")
         XCTAssertEqual(statuses.count, 13)
         let bounds = [0, 3, 7, 10, 13]
         let sections = titled
-            ? (0..<4).map { FeedSection(header: .title(Self.titles[$0]), statuses: Array(statuses[bounds[$0]..<bounds[$0 + 1]])) }
+            ? (0..<4).map {
+                FeedSection(
+                    header: .title(Self.titles[$0]), statuses: Array(statuses[bounds[$0]..<bounds[$0 + 1]]),
+                    footer: $0 == 1 ? footer.map { .title($0) } ?? .none : .none)
+            }
             : [FeedSection(statuses: statuses)]
         var options = FeedOptions(width: 375, style: .weibo)
         options.tableStyle = style
@@ -213,6 +218,19 @@ final class SectionedFeedStateTests: XCTestCase {
         let footer = Int(grouped.lines.rectForFooter(inSection: 1).y)
         XCTAssertTrue(screen(grouped, top: footer)[0].hasPrefix("  └─"))
         XCTAssertEqual(grouped.tableColumns, plain.tableColumns + 4)
+    }
+
+    func testFooters() throws {
+        let plain = try state(footer: "4 条微博")
+        let end = Int(plain.lines.rectForFooter(inSection: 1).y)
+        XCTAssertEqual(plain.lines.rectForFooter(inSection: 1).height, 1)
+        XCTAssertEqual(plain.lines.rectForFooter(inSection: 0).height, 0, "no footer, no line")
+        let lines = screen(plain, top: end - 2)
+        XCTAssertTrue(lines[2].hasPrefix("│  4 条微博"), lines[2])
+        XCTAssertTrue(lines[3].hasPrefix("╞═ ▾ 今天"), lines[3])
+        let grouped = try state(style: .grouped, footer: "4 条微博")
+        let g = Int(grouped.lines.rectForFooter(inSection: 1).y)
+        XCTAssertTrue(screen(grouped, top: g)[0].hasPrefix("  └─ 4 条微博 ─"), screen(grouped, top: g)[0])
     }
 
     /// A feed of one section without a title draws exactly the static preview's lines, and the

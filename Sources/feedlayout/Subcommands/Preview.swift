@@ -31,6 +31,14 @@ struct Preview: ParsableCommand {
             Lines file is indexed in the background and its statuses decoded when needed (G waits for the \
             index only); other formats, standard input and --skip-invalid load the feed whole first. With \
             INPUT -, keys are read from /dev/tty.
+            Sections (with --interactive): --group-by day|user|source puts the feed in titled sections; \
+            --table-style plain keeps the header of the section at the top on the first line, grouped insets \
+            the sections; --expansion accordion starts with every section closed and keeps one open. Enter \
+            opens or closes the section whose header is at the top; ] and [ go to the next and previous title; \
+            a character that is no command (or ' and any character) goes to the next title starting with it; \
+            / and a text shows the rows whose names or texts hold it (Enter keeps it, Escape clears it); d \
+            deletes the row at the top and u puts it back; ? lists the keys. A plain feed is laid out whole \
+            on the first of /, d, u, ], [.
             Colours only when standard output is a terminal, NO_COLOR is unset and TERM is not dumb \
             (--color always/never overrides). Control characters and bidi controls of statuses are shown as �.
             """)
