@@ -165,64 +165,49 @@ check "the shell's screen is back after q" eval '! screen_has "rows .* of 13"'
 # ---------------------------------------------------------------- sections: index, open/close, search, delete/undo
 # The demo feed grouped by day (--now on its newest day: "今天", "昨天", "11月18日", …), plain
 # style: headers float, the side index shows the titles' first characters.
-first_line() { screen | head -n 1; }
-first_has() { first_line | grep -aEq -- "$1"; }
+first_has() { screen | head -n 1 | grep -aEq -- "$1"; }
 second_has() { screen | sed -n 2p | grep -aEq -- "$1"; }
+# step PATTERN WHAT KEYS...: sends the keys, then waits for PATTERN (failing with WHAT).
+step() {
+    local pattern="$1" what="$2"; shift 2
+    "${T[@]}" send-keys -t t "$@"
+    wait_for "$pattern" 5 || { fail "$what"; return 1; }
+}
 SECTIONED=(--width 375 --group-by day --now 1700480000)
 start sections "${SECTIONED[@]}"
 wait_for '╞═ ▾ 今天' || fail "sections: the demo feed grouped by day"
 check "sections: the side index lists the titles' first characters, the current one marked" \
     eval 'screen | head -n 3 | tr -d " " | grep -aEq "›今$" && screen | sed -n 2p | grep -aEq "昨$"'
-"${T[@]}" send-keys -t t ']'
-wait_for '§今天' 5 && check "sections: ] goes to the first title" first_has '^╞═ ▾ 今天' || fail "sections: ]"
-"${T[@]}" send-keys -t t ']'
-wait_for '§昨天' 5 && check "sections: ] goes to the next title" first_has '^╞═ ▾ 昨天' || fail "sections: ] ]"
-"${T[@]}" send-keys -t t 1
-wait_for '§11月18日' 5 && check "sections: a character jumps to the next title starting with it" first_has '^╞═ ▾ 11月18日' \
-    || fail "sections: 1"
-"${T[@]}" send-keys -t t 1
-wait_for '§11月17日' 5 || fail "sections: 1 again goes on to the next title starting with 1"
-"${T[@]}" send-keys -t t '['
-wait_for '§11月18日' 5 || fail "sections: [ goes back a title"
-"${T[@]}" send-keys -t t j j j
-wait_for ' lines [0-9]+–[0-9]+ .*§11月18日' 5
+step '§今天' "sections: ]" ']' && check "sections: ] goes to the first title" first_has '^╞═ ▾ 今天'
+step '§昨天' "sections: ] ]" ']' && check "sections: ] goes to the next title" first_has '^╞═ ▾ 昨天'
+step '§11月18日' "sections: 1" 1 && check "sections: a character jumps to the next title starting with it" first_has '^╞═ ▾ 11月18日'
+step '§11月17日' "sections: 1 again goes on to the next title starting with 1" 1
+step '§11月18日' "sections: [ goes back a title" '['
+step ' lines [0-9]+–[0-9]+ .*§11月18日' "sections: j j j" j j j
 check "sections: the header floats on the first line while its section scrolls" first_has '^╞═ ▾ 11月18日'
 check "sections: under it, the section's rows scrolled" eval '! second_has "├─ #5 "'
-"${T[@]}" send-keys -t t '['
-wait_for '§11月18日' 5 && check "sections: [ inside a section goes to its own header" second_has '^├─ #5 ' || fail "sections: ["
-"${T[@]}" send-keys -t t Enter
-wait_for '§11月18日 \(closed\)' 5 || fail "sections: Enter closes the section at the top"
+step '§11月18日' "sections: [" '[' && check "sections: [ inside a section goes to its own header" second_has '^├─ #5 '
+step '§11月18日 \(closed\)' "sections: Enter closes the section at the top" Enter
 check "sections: a closed section shows its header only" second_has '^╞═ ▾ 11月17日'
 check "sections: the closed header has its mark" first_has '^╞═ ▸ 11月18日 · 2'
-"${T[@]}" send-keys -t t Enter
-wait_for '§11月18日 ·' 5 && check "sections: Enter opens it again, its header still at the top" second_has '^├─ #5 ' \
-    || fail "sections: Enter again"
+step '§11月18日 ·' "sections: Enter again" Enter && check "sections: Enter opens it again, its header still at the top" second_has '^├─ #5 '
 # Search: / and the text, Enter keeps it, Escape clears it; the row at the top stays.
-"${T[@]}" send-keys -t t / 
-"${T[@]}" send-keys -t t -l '橘子'
-wait_for 'search: 橘子' 5 || fail "sections: the search text is shown while typed"
-"${T[@]}" send-keys -t t Enter
-wait_for '/橘子: 1 found' 5 || fail "sections: / filters the rows by name (one match)"
+"${T[@]}" send-keys -t t /
+step 'search: 橘子' "sections: the search text is shown while typed" -l '橘子'
+step '/橘子: 1 found' "sections: / filters the rows by name (one match)" Enter
 check "sections: the search reuses the cached layouts" status_has 'cells 0 laid out, [0-9]+ cached'
 check "sections: the match is on screen" screen_has '_橘子汽水_'
-"${T[@]}" send-keys -t t Escape
-wait_for '§11月18日 ·' 5 && check "sections: Escape clears the search, the same row at the top" second_has '^├─ #5 ' \
-    || fail "sections: Escape"
+step '§11月18日 ·' "sections: Escape" Escape && check "sections: Escape clears the search, the same row at the top" second_has '^├─ #5 '
 # Delete and undo the row at the top.
-"${T[@]}" send-keys -t t g ']'
-wait_for '§今天' 5 || fail "sections: g ]"
-"${T[@]}" send-keys -t t d
-wait_for 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' 5 || fail "sections: d deletes the row at the top"
+step '§今天' "sections: g ]" g ']'
+step 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' "sections: d deletes the row at the top" d
 check "sections: the deleted row's section counts one row less" first_has '今天 · 1'
 check "sections: the delete laid no cell out" status_has 'cells 0 laid out'
-"${T[@]}" send-keys -t t u
-wait_for 'restored #0 · rows [0-9]+–[0-9]+ of 13 ' 5 || fail "sections: u undoes the delete"
+step 'restored #0 · rows [0-9]+–[0-9]+ of 13 ' "sections: u undoes the delete" u
 check "sections: the row is back" first_has '今天 · 2'
 check "sections: the undo laid no cell out" status_has 'cells 0 laid out'
-"${T[@]}" send-keys -t t '?'
-wait_for 'next / previous section title' 5 || fail "sections: ? shows the keys"
-"${T[@]}" send-keys -t t j
-wait_for '§今天' 5 || fail "sections: a key closes the help"
+step 'next / previous section title' "sections: ? shows the keys" '?'
+step '§今天' "sections: a key closes the help" j
 "${T[@]}" send-keys -t t q
 restored sections 0
 
@@ -230,12 +215,9 @@ restored sections 0
 start accordion "${SECTIONED[@]}" --expansion accordion
 wait_for '╞═ ▸ 今天 · 2' || fail "accordion: sections start closed"
 check "accordion: the whole feed is the headers" status_has ' lines 1–9 of 9 '
-"${T[@]}" send-keys -t t ']' ']' Enter
-wait_for '§昨天 ·' 5 && check "accordion: Enter opens the section at the top" first_has '^╞═ ▾ 昨天' || fail "accordion: open"
-"${T[@]}" send-keys -t t ']' Enter
-wait_for '§11月18日 ·' 5 && check "accordion: the next one opens" first_has '^╞═ ▾ 11月18日' || fail "accordion: open another"
-"${T[@]}" send-keys -t t g
-wait_for ' lines 1–' 5
+step '§昨天 ·' "accordion: open" ']' ']' Enter && check "accordion: Enter opens the section at the top" first_has '^╞═ ▾ 昨天'
+step '§11月18日 ·' "accordion: open another" ']' Enter && check "accordion: the next one opens" first_has '^╞═ ▾ 11月18日'
+step ' lines 1–' "accordion: g" g
 check "accordion: opening it closed the one open before" eval 'screen_has "╞═ ▸ 昨天" && screen_has "╞═ ▾ 11月18日"'
 "${T[@]}" send-keys -t t q
 restored accordion 0
@@ -245,24 +227,19 @@ start grouped "${SECTIONED[@]}" --table-style grouped
 wait_for '^  ┌─ ▾ 今天' || fail "grouped: inset headers"
 check "grouped: a blank line before the first section" eval 'screen | sed -n 2p | cut -c1-50 | grep -aqv "[^ ]"'
 check "grouped: inset rows" screen_has '^  ├─ #0 '
-"${T[@]}" send-keys -t t ']' ']' j j
-wait_for '§昨天' 5 && check "grouped: headers scroll with their section" eval '! first_has "昨天"' || fail "grouped: ]"
+step '§昨天' "grouped: ]" ']' ']' j j && check "grouped: headers scroll with their section" eval '! first_has "昨天"'
 "${T[@]}" send-keys -t t q
 restored grouped 0
 
 # A plain feed: search, delete and undo lay the whole feed out on the first such key.
 start plainedit --width 375
 wait_for 'rows [0-9]+–[0-9]+ of 13 · lines 1–23 ' || fail "plainedit: viewer did not start"
-"${T[@]}" send-keys -t t d
-wait_for 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' 10 || fail "plainedit: d deletes the first row"
+step 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' "plainedit: d deletes the first row" d
 check "plainedit: the first row is gone" eval '! screen_has "小鹿乱撞的晴天"'
-"${T[@]}" send-keys -t t u
-wait_for 'restored #0 .*of 13 ' 5 && check "plainedit: the first row is back" screen_has '小鹿乱撞的晴天' \
-    || fail "plainedit: u undoes it"
-"${T[@]}" send-keys -t t /
+step 'restored #0 .*of 13 ' "plainedit: u undoes it" u && check "plainedit: the first row is back" screen_has '小鹿乱撞的晴天'
+"${T[@]}" send-keys -t t / 
 "${T[@]}" send-keys -t t -l '橘子'
-"${T[@]}" send-keys -t t Enter
-wait_for '/橘子: 1 found' 5 || fail "plainedit: / filters the rows"
+step '/橘子: 1 found' "plainedit: / filters the rows" Enter
 "${T[@]}" send-keys -t t q
 restored plainedit 0
 
