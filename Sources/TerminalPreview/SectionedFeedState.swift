@@ -57,7 +57,6 @@ public struct SectionedFeedState: Sendable {
     public private(set) var footers: [String?]
     /// The text after a header's title (the row count when nil).
     let details: [String?]
-    private let indexTitles: [String?]
     /// The line table of the document.
     private var documentLines: TableGeometry
     /// The global index of each section's first row (the labels #N).
@@ -87,26 +86,29 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// - Parameters:
-    ///   - document: the feed; a section whose header is `.title(t)` gets a header line with `t`,
-    ///     other sections have none. Its table style (`options.tableStyle`) is the one drawn.
-    ///   - details: the text after each title (the row count where nil or missing).
-    ///   - indexTitles: each section's title in the side index (the first character of its title
-    ///     where nil or missing); a title already in the index jumps to its first section.
-    ///   - closed: the sections that start closed (`.independent` only).
-    ///   - expansion: `.accordion` starts with every titled section closed and opens one at a time;
-    ///     `.independent` starts with the sections of `closed` closed, the others open.
-    public init(
-        document: FeedDocument, title: String, details: [String?] = [], indexTitles: [String?] = [], closed: Set<Int> = [],
-        expansion: SectionExpansionMode
-    ) throws(TerminalPreviewError) {
+    ///   - document: the feed. A section whose header is a title (`.title`, `.header`) gets a
+    ///     header line with it and its detail (else its row count); other sections have none. A
+    ///     footer that is a title gets a line. Its table style (`options.tableStyle`), its closed
+    ///     sections and its side index (else the titles' first characters) are the ones shown.
+    ///   - expansion: `.accordion` starts with every titled section closed and opens one at a
+    ///     time; `.independent` opens and closes each on its own. Nil: the document's mode.
+    public init(document: FeedDocument, title: String, expansion: SectionExpansionMode? = nil) throws(TerminalPreviewError) {
         self.document = document
         self.title = title
+        let expansion = expansion ?? document.expansionMode
         self.expansion = expansion
+        self.document.expansionMode = expansion
         scale = PreviewScale(style: document.options.style)
         let sections = document.feedSections
-        titles = sections.map { if case .title(let t) = $0.header { t } else { nil } }
+        titles = sections.map {
+            switch $0.header {
+            case .title(let t): t
+            case .header(let h): h.title
+            default: nil
+            }
+        }
+        details = sections.map { if case .header(let h) = $0.header { h.detail } else { nil } }
         footers = sections.map { if case .title(let t) = $0.footer { t } else { nil } }
-        self.details = (0..<titles.count).map { $0 < details.count ? details[$0] : nil }
         rowStarts = []
         var start = 0
         for s in 0..<document.numberOfSections {
@@ -117,20 +119,24 @@ public struct SectionedFeedState: Sendable {
             document.geometry, titles: titles, footers: footers, scale: scale, style: document.options.tableStyle,
             columns: scale.columnCount(ofWidth: document.options.width))
         documentLines.expansionMode = expansion
-        for s in titles.indices where titles[s] != nil && (expansion == .accordion || closed.contains(s)) {
-            documentLines.setExpanded(false, section: s)
-            self.document.setExpanded(false, section: s)
+        if expansion == .accordion {
+            for s in titles.indices where titles[s] != nil && !documentLines.isCollapsed(s) {
+                documentLines.setExpanded(false, section: s)
+                self.document.setExpanded(false, section: s)
+            }
         }
-        var initials: [String] = []
-        var targets: [Int] = []
-        for (s, t) in titles.enumerated() {
-            let given = s < indexTitles.count ? indexTitles[s] : nil
-            guard let first = given ?? t?.first.map(String.init), !first.isEmpty, !initials.contains(first) else { continue }
-            initials.append(first)
-            targets.append(s)
+        if let index = document.sectionIndex {
+            documentLines.sectionIndex = index
+        } else {
+            var initials: [String] = []
+            var targets: [Int] = []
+            for (s, t) in titles.enumerated() {
+                guard let first = t?.first.map(String.init), !initials.contains(first) else { continue }
+                initials.append(first)
+                targets.append(s)
+            }
+            documentLines.sectionIndex = initials.isEmpty ? nil : SectionIndex(titles: initials, sections: targets)
         }
-        self.indexTitles = indexTitles
-        documentLines.sectionIndex = initials.isEmpty ? nil : SectionIndex(titles: initials, sections: targets)
     }
 
     /// The line table of `geometry`: heights in terminal lines.
@@ -387,13 +393,11 @@ public struct SectionedFeedState: Sendable {
         guard width != document.options.width else { return self }
         var options = document.options
         options.width = width
-        let next = try FeedDocument(engine: document.engine, options: options, sections: document.feedSections, threads: document.threads)
-        var state = try SectionedFeedState(document: next, title: title, details: details, indexTitles: indexTitles, expansion: .independent)
+        var next = try FeedDocument(engine: document.engine, options: options, sections: document.feedSections, threads: document.threads)
+        next.expansionMode = .independent
+        var state = try SectionedFeedState(document: next, title: title, expansion: .independent)
         state.documentLines.expansionMode = expansion
-        for s in titles.indices where documentLines.isCollapsed(s) {
-            state.documentLines.setExpanded(false, section: s)
-            state.document.setExpanded(false, section: s)
-        }
+        state.document.expansionMode = expansion
         if let open = lastOpen { state.documentLines.setExpanded(true, section: open) }
         state.undoStack = undoStack
         state.anchor = anchor

@@ -31,9 +31,10 @@ struct Preview: ParsableCommand {
             Lines file is indexed in the background and its statuses decoded when needed (G waits for the \
             index only); other formats, standard input and --skip-invalid load the feed whole first. With \
             INPUT -, keys are read from /dev/tty.
-            Sections (with --interactive): --group-by day|user|source puts the feed in titled sections; \
-            --table-style plain keeps the header of the section at the top on the first line, grouped insets \
-            the sections; --expansion accordion starts with every section closed and keeps one open. Enter \
+            Sections (with --interactive): a friend list or a plist with sections is shown in its sections, \
+            and --group-by day|user|source puts any feed in titled sections; --table-style plain keeps the \
+            header of the section at the top on the first line, grouped insets the sections; --expansion \
+            accordion (a friend list's default) starts with every section closed and keeps one open. Enter \
             opens or closes the section whose header is at the top; ] and [ go to the next and previous title; \
             a character that is no command (or ' and any character) goes to the next title starting with it; \
             / and a text shows the rows whose names or texts hold it (Enter keeps it, Escape clears it); d \
@@ -52,7 +53,11 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end).")
+    @Option(name: .customLong("width"), parsing: .unconditional,
+            help: "Cell width in points, in (0, 100000]; the last one given counts. (default: 375; with --interactive, the terminal's width, followed on resize)")
+    var width: Double?
+
+    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end). (default: the first screenful)")
     var rows: RowRange?
 
     @Flag(name: [.customShort("i"), .long], help: "Browse the feed interactively.")
@@ -60,11 +65,6 @@ struct Preview: ParsableCommand {
 
     @Option(help: "Colours: auto, always or never.")
     var color: ColorMode = .auto
-
-    /// `--group-by`: the sections a plain feed is put in.
-    enum GroupingName: String, ExpressibleByArgument, CaseIterable {
-        case day, user, source
-    }
 
     /// `--table-style`: UITableView's two styles.
     enum TableStyleName: String, ExpressibleByArgument, CaseIterable {
@@ -80,20 +80,19 @@ struct Preview: ParsableCommand {
         var mode: SectionExpansionMode { self == .accordion ? .accordion : .independent }
     }
 
-    @Option(name: .customLong("group-by"), help: "Show the feed in sections by day, user or source (with --interactive).")
-    var groupBy: GroupingName?
+    @OptionGroup var sections: SectionOptions
 
     @Option(name: .customLong("table-style"), help: "plain (headers float at the top) or grouped (inset sections) (with --interactive).")
     var tableStyle: TableStyleName = .plain
 
-    @Option(help: "independent, or accordion: one section open at a time, all closed at first (with --interactive).")
-    var expansion: ExpansionName = .independent
+    @Option(help: "independent, or accordion: one section open at a time, all closed at first (with --interactive; default: accordion for a friend list).")
+    var expansion: ExpansionName?
 
     func validate() throws {
-        if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
+        if let width { try checkWidth(width) }
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
-        if !interactive && (groupBy != nil || tableStyle != .plain || expansion != .independent) {
-            throw ValidationError("--group-by, --table-style and --expansion are for --interactive")
+        if !interactive && (sections.groupBy != nil || sections.expandAll || tableStyle != .plain || expansion != nil) {
+            throw ValidationError("--group-by, --expand-all, --table-style and --expansion are for --interactive")
         }
     }
 
@@ -123,24 +122,40 @@ struct Preview: ParsableCommand {
                     return new
                 }
             }
-            let fixed = feed.widths.first
-            let groupBy = groupBy
+            let fixed = width
+            let sectionOptions = sections
             let tableStyle = tableStyle.style
-            let expansion = expansion.mode
-            let now = feed.now.map { Date(timeIntervalSince1970: $0) } ?? Date()
-            // A feed in sections (or in grouped style) is laid out whole at once; a plain one is
-            // shown lazily, and laid out whole only when a key needs every row (search, delete).
+            let expansion = expansion?.mode
+            // A feed in sections (a friend list, a plist with sections, --group-by) or in grouped
+            // style is laid out whole at once; a plain one is shown lazily, and laid out whole only
+            // when a key needs every row (search, delete, undo, a section jump).
+            let sectioned = sectionOptions.groupBy != nil || tableStyle == .grouped || input.map(CLIEnvironment.maySectioned) ?? false
             let makeTable: InteractiveViewer.MakeTable = { columns, _, previous in
-                let cellColumns = SectionedFeedState.cellColumns(fittingTerminalColumns: columns, style: tableStyle, index: groupBy != nil)
-                let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: cellColumns)))
-                if let previous { return try previous.resized(toWidth: width) }
-                let rows = try rowsOnce()
-                let statuses = try rows.statuses(0..<rows.countAll())
-                var options = feed.options(width: width)
+                func width(_ style: CellStyle, index: Bool) -> Double {
+                    let cellColumns = SectionedFeedState.cellColumns(fittingTerminalColumns: columns, style: tableStyle, index: index)
+                    return fixed ?? max(160, min(1024, PreviewScale(style: style).width(fittingColumns: cellColumns)))
+                }
+                if var previous {
+                    let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
+                    previous = try previous.resized(toWidth: w)
+                    previous.title = Self.title(name, rows: previous.document.numberOfRows, options: previous.document.options)
+                    return previous
+                }
+                let loaded: Feed
+                if sectioned {
+                    loaded = try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
+                } else {
+                    let rows = try rowsOnce()
+                    loaded = Feed(statuses: try rows.statuses(0..<rows.countAll()))
+                }
+                let list = sectionOptions.sections(of: loaded, now: feed.now)
+                var options = feed.options(width: 375, format: loaded.format)
+                options.width = width(options.style, index: list != nil)
                 options.tableStyle = tableStyle
-                let sections = groupBy.map { Self.grouped(statuses, by: $0, now: now) } ?? [FeedSection(statuses: statuses)]
-                let document = try FeedDocument(engine: engine, options: options, sections: sections)
-                return try SectionedFeedState(document: document, title: title(statuses.count, true, width), expansion: expansion)
+                let document = try list.map { try sectionOptions.document($0, format: loaded.format, engine: engine, options: options) }
+                    ?? FeedDocument(engine: engine, options: options, statuses: loaded.statuses)
+                return try SectionedFeedState(
+                    document: document, title: Self.title(name, rows: loaded.statuses.count, options: options), expansion: expansion)
             }
             let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
                 let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
@@ -148,10 +163,10 @@ struct Preview: ParsableCommand {
                     rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
                     title: { n, complete in title(n, complete, width) })
             }
-            let makeFeed = groupBy != nil || tableStyle == .grouped ? nil : live
             do {
                 let viewer = try InteractiveViewer(
-                    color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-", makeFeed: makeFeed, makeTable: makeTable)
+                    color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-", makeFeed: sectioned ? nil : live,
+                    makeTable: makeTable)
                 try viewer.run()
             } catch let e as TerminalPreviewError {
                 throw CLIError.input("feedlayout: \(e)")
@@ -164,7 +179,7 @@ struct Preview: ParsableCommand {
         }
 
         let rows = try Self.openRows(input, feed: feed)
-        let width = feed.widths.first ?? 375
+        let width = self.width ?? 375
         let options = feed.options(width: width)
         let count: Int
         do { count = try rows.countAll() } catch { throw CLIError.input("feedlayout: \(error)") }
@@ -238,8 +253,8 @@ struct Preview: ParsableCommand {
         try out.flush()
     }
 
-    /// The rule of `preview` and `render` for --rows: a range is cut at the feed's end; a range
-    /// with no row in the feed is an input error (exit 1) naming the feed.
+    /// The rule of every command's --rows (`preview`, `render`, `layout`): a range is cut at the
+    /// feed's end; a range with no row in the feed is an input error (exit 1) naming the feed.
     static func rowsPastTheEnd(name: String, option: String, count: Int) -> CLIError {
         CLIError.input("feedlayout: \(name): --rows \(option) starts after the feed's last row (\(count) rows: 0..<\(count))")
     }
@@ -253,33 +268,9 @@ struct Preview: ParsableCommand {
         }
     }
 
-    /// Statuses in titled sections, in the order of each section's first status (a stand-in
-    /// until StatusModel groups feeds itself).
-    static func grouped(_ statuses: [Status], by grouping: GroupingName, now: Date) -> [FeedSection] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3600)!
-        let today = calendar.startOfDay(for: now)
-        var order: [String] = []
-        var members: [String: [Status]] = [:]
-        for s in statuses {
-            let key: String
-            switch grouping {
-            case .day:
-                if let d = s.createdAt {
-                    let day = calendar.startOfDay(for: d)
-                    let c = calendar.dateComponents([.year, .month, .day], from: day)
-                    key = day == today ? "今天" : calendar.date(byAdding: .day, value: 1, to: day) == today ? "昨天"
-                        : "\(c.month!)月\(c.day!)日"
-                } else {
-                    key = "时间未知"
-                }
-            case .user: key = s.user.screenName.isEmpty ? s.user.name : s.user.screenName
-            case .source: key = s.source.isEmpty ? "未知来源" : s.source
-            }
-            if members[key] == nil { order.append(key) }
-            members[key, default: []].append(s)
-        }
-        return order.map { FeedSection(header: .title($0), statuses: members[$0]!) }
+    /// The title line of a feed laid out whole: its name, rows, style and width.
+    static func title(_ name: String, rows: Int, options: FeedOptions) -> String {
+        "\(name) · \(rows) rows · \(options.style.name) \(JSONNumber.fixed(options.width, 2)) pt"
     }
 
     /// The viewer's feed at one width: rows estimated, then measured on screen and in the background.
