@@ -231,6 +231,27 @@ step '§昨天' "grouped: ]" ']' ']' j j && check "grouped: headers scroll with 
 "${T[@]}" send-keys -t t q
 restored grouped 0
 
+# A friend list: its groups in accordion mode (closed at first), "online/total" counts, friend cells.
+start friends Fixtures/friends.plist --width 375
+wait_for '╞═ ▸ 我的好友 · 8/24' || fail "friends: the groups with their counts"
+check "friends: every group starts closed" status_has ' lines 1–14 of 14 '
+step '§我的好友 ·' "friends: ] Enter" ']' Enter && check "friends: Enter opens the first group" second_has '^├─ #0 '
+check "friends: a friend's name" screen_has '刘一鸣'
+step '§同学' "friends: a title's first character" -l '同'
+step '§同事' "friends: the same character again goes on to the next title" -l '同'
+step '§同事 ·' "friends: Enter on 同事" Enter
+step ' lines 1–' "friends: g" g
+check "friends: opening a group closed the one open before" eval 'screen_has "╞═ ▸ 我的好友" && screen_has "╞═ ▾ 同事"'
+"${T[@]}" send-keys -t t /
+step 'search: 谢' "friends: typing a search" -l '谢'
+step '/谢: [0-9]+ found' "friends: / finds friends in closed groups too" Enter
+check "friends: the search shows the matches only" eval '! screen_has "╞═"'
+step '§我的好友' "friends: Escape clears the search" Escape
+step 'deleted #[0-9]+ · rows [0-9]+–[0-9]+ of 392 ' "friends: d deletes the friend at the top" ']' ']' ']' ']' d
+step 'restored #[0-9]+ · rows [0-9]+–[0-9]+ of 393 ' "friends: u puts it back" u
+"${T[@]}" send-keys -t t q
+restored friends 0
+
 # A plain feed: search, delete and undo lay the whole feed out on the first such key.
 start plainedit --width 375
 wait_for 'rows [0-9]+–[0-9]+ of 13 · lines 1–23 ' || fail "plainedit: viewer did not start"
