@@ -264,6 +264,20 @@ step '/橘子: 1 found' "plainedit: / filters the rows" Enter
 "${T[@]}" send-keys -t t q
 restored plainedit 0
 
+# A sectioned view follows a resize too, keeping its deletes, open sections and position.
+start sectionsresize --group-by day --now 1700480000
+wait_for 'weibo 510 pt' || fail "sectionsresize: laid out at the terminal's width less the index (75 × 6.8 pt)"
+step '§昨天 \(closed\)' "sectionsresize: ] ] Enter" ']' ']' Enter
+step 'deleted #[0-9]+ · rows [0-9]+–[0-9]+ of 12 ' "sectionsresize: d" d
+"${T[@]}" resize-window -t t -x 100 -y 30
+wait_for '§昨天 \(closed\)' 10 && check "sectionsresize: laid out again at the new width, the delete kept" status_has ' of 12 ' \
+    || fail "sectionsresize: resize"
+step 'restored #[0-9]+ · rows [0-9]+–[0-9]+ of 13 ' "sectionsresize: u after the resize" u
+step ' lines 1–29 ' "sectionsresize: g" g
+check "sectionsresize: the title shows the new width (95 × 6.8 pt)" screen_has 'weibo 646 pt'
+"${T[@]}" send-keys -t t q
+restored sectionsresize 0
+
 # ---------------------------------------------------------------- resize re-lays out
 start resize
 wait_for 'weibo 530.4 pt' || fail "without --width the feed is laid out at the terminal's width (78 × 6.8 pt)"
