@@ -57,7 +57,7 @@ extension FeedGrouping: ExpressibleByArgument {}
 /// Sections of the static outputs (`layout`, `render`, `preview`): grouping a plain feed, and
 /// which sections are open. Friend lists and model plists with `sections` are sectioned by nature.
 struct SectionOptions: ParsableArguments {
-    @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (今天, 昨天, 11月20日 in UTC+8, relative to --now or the clock), user or source.")
+    @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (今天, 昨天, 11月20日 in UTC+8, relative to --now or the clock), user or source. (default: one plain section; a friend list keeps its groups)")
     var groupBy: FeedGrouping?
 
     @Flag(name: .customLong("expand-all"), help: "Open every section (a friend list's groups start closed: headers only).")
