@@ -11,6 +11,10 @@ import TerminalPreview
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a feed in the terminal, drawn from its computed layouts (the demo feed without INPUT).",
+        usage: """
+            feedlayout preview [<input>] [--width <width>] [--rows <rows>] [--color <color>] [<options>]
+            feedlayout preview [<input>] --interactive [--width <width>] [--group-by <group-by>] [--table-style <table-style>] [--expansion <expansion>] [<options>]
+            """,
         discussion: """
             Scale: one terminal line is the line pitch of the style's smallest multi-line text (weibo 21.44 pt, \
             classic 20.272 pt) and one column is 0.4 em of the main text (weibo 6.8 pt, classic 5.6 pt). Each \
