@@ -40,10 +40,6 @@ public struct SectionedFeedState: Sendable {
     public struct Anchor: Hashable, Sendable {
         public var item: Item
         public var offset: Int
-        public init(item: Item, offset: Int) {
-            self.item = item
-            self.offset = offset
-        }
     }
 
     public private(set) var document: FeedDocument

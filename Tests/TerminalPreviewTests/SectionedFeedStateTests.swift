@@ -117,7 +117,8 @@ final class SectionedFeedStateTests: XCTestCase {
         let row = TableIndexPath(section: 2, row: 1)
         s.setTop(Int(s.lines.rectForRow(row).y) + 3)
         let offset = s.anchor
-        XCTAssertEqual(offset, SectionedFeedState.Anchor(item: .row(row), offset: 3))
+        XCTAssertEqual(offset.item, .row(row))
+        XCTAssertEqual(offset.offset, 3)
         let status = s.document.status(at: row)
         let name = status.user.screenName.isEmpty ? status.user.name : status.user.screenName
         try s.setFilter(name)

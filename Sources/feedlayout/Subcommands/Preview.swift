@@ -111,7 +111,7 @@ struct Preview: ParsableCommand {
         let feed = feed
         let input = input
         let title = { @Sendable (rows: Int, complete: Bool, width: Double) -> String in
-            "\(name) · \(rows)\(complete ? "" : "+") rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt"
+            Self.title(name, rows: rows, complete: complete, style: style, width: width)
         }
 
         if interactive {
@@ -142,7 +142,7 @@ struct Preview: ParsableCommand {
                 if var previous {
                     let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
                     previous = try previous.resized(toWidth: w)
-                    previous.title = Self.title(name, rows: previous.document.numberOfRows, options: previous.document.options)
+                    previous.title = Self.title(name, rows: previous.document.numberOfRows, style: previous.document.options.style, width: w)
                     return previous
                 }
                 let loaded: Feed
@@ -159,7 +159,7 @@ struct Preview: ParsableCommand {
                 let document = try list.map { try sectionOptions.document($0, format: loaded.format, engine: engine, options: options) }
                     ?? FeedDocument(engine: engine, options: options, statuses: loaded.statuses)
                 return try SectionedFeedState(
-                    document: document, title: Self.title(name, rows: loaded.statuses.count, options: options), expansion: expansion)
+                    document: document, title: Self.title(name, rows: loaded.statuses.count, style: options.style, width: options.width), expansion: expansion)
             }
             let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
                 let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
@@ -272,9 +272,9 @@ struct Preview: ParsableCommand {
         }
     }
 
-    /// The title line of a feed laid out whole: its name, rows, style and width.
-    static func title(_ name: String, rows: Int, options: FeedOptions) -> String {
-        "\(name) · \(rows) rows · \(options.style.name) \(JSONNumber.fixed(options.width, 2)) pt"
+    /// The title line of a feed: its name, rows (with "+" while more are being found), style and width.
+    static func title(_ name: String, rows: Int, complete: Bool = true, style: CellStyle, width: Double) -> String {
+        "\(name) · \(rows)\(complete ? "" : "+") rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt"
     }
 
     /// The viewer's feed at one width: rows estimated, then measured on screen and in the background.
