@@ -225,6 +225,8 @@ public final class InteractiveViewer {
     private var lastFrame: Double?
     /// The search being typed, and the filter shown before it began (Escape restores it).
     private var searchText: String?
+    /// Whether the search text changed since the filter was applied.
+    private var searchChanged = false
     private var filterBeforeSearch: String?
     private var showHelp = false
     private var message: String?
@@ -303,6 +305,10 @@ public final class InteractiveViewer {
                     content = .table(table)
                 }
             }
+            if case .table(var table) = content, searchChanged {
+                try applySearch(to: &table)
+                content = .table(table)
+            }
             if fullRedraw { Terminal.write("\u{1B}[H\u{1B}[2J") }
             fullRedraw = false
             switch content {
@@ -370,11 +376,19 @@ public final class InteractiveViewer {
             case .character(let c):
                 text.append(c)
                 searchText = text
-                try table.setFilter(text)
+                searchChanged = true
+                return
             case .backspace:
                 if !text.isEmpty { text.removeLast() }
                 searchText = text
-                try table.setFilter(text)
+                searchChanged = true
+                return
+            case .escape:
+                searchChanged = false
+            default:
+                try applySearch(to: &table)
+            }
+            switch key {
             case .enter:
                 searchText = nil
             case .escape:
@@ -420,6 +434,14 @@ public final class InteractiveViewer {
         case .backspace, .quit:
             break
         }
+    }
+
+    /// Filters by the search text typed since the last frame: once for all the characters read
+    /// together (each filter matches every row: 1.3 s a key on 100 000 rows).
+    private func applySearch(to table: inout SectionedFeedState) throws {
+        guard searchChanged, let searchText else { return }
+        searchChanged = false
+        try table.setFilter(searchText)
     }
 
     private func scroll(_ key: ViewerKey, in table: inout SectionedFeedState, top: Int, page: Int) {
