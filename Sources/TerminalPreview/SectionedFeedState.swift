@@ -57,11 +57,18 @@ public struct SectionedFeedState: Sendable {
     private var documentLines: TableGeometry
     /// The global index of each section's first row (the labels #N).
     private var rowStarts: [Int]
+    /// A search shown: its text and the document rows that match it, in order.
+    public struct Search: Sendable {
+        public let keyword: String
+        public internal(set) var sourceIndexPaths: [TableIndexPath]
+        public var count: Int { sourceIndexPaths.count }
+    }
+
     /// The search shown, if any, and its line table.
-    public private(set) var filter: FilteredFeed?
+    public private(set) var filter: Search?
     private var filteredLines: TableGeometry?
-    /// Deleted rows, the last one on top.
-    public private(set) var undoStack: [(indexPath: TableIndexPath, status: Status)] = []
+    /// Deleted rows, the last one on top, with the search shown when each was deleted.
+    public private(set) var undoStack: [(indexPath: TableIndexPath, status: Status, search: String?)] = []
     public var anchor = Anchor(item: .title, offset: 0)
 
     /// Columns of one cell.
@@ -332,15 +339,15 @@ public struct SectionedFeedState: Sendable {
         let found = document.filtered(matching: keyword)
         filteredLines = try Self.lineTable(
             found.geometry, titles: [nil], footers: [nil], scale: scale, style: document.options.tableStyle, columns: cellColumns)
-        filter = found
+        filter = Search(keyword: keyword, sourceIndexPaths: found.sourceIndexPaths)
     }
 
     // MARK: Edits
 
-    /// Deletes the row at the top of the screen (the first one with a line on it): the line table
-    /// and the document lose it, nothing is laid out; the undo stack keeps it.
+    /// Deletes the row at the top of the screen (the first one with a line on it): the line tables
+    /// and the document lose it, nothing is laid out or matched again; the undo stack keeps it.
     /// - Returns: the document row deleted, nil when no row is on screen.
-    /// - Complexity: O(log S + log n), plus the search again when one is shown.
+    /// - Complexity: O(S + log n), plus O(m) for the m matches of a search shown.
     @discardableResult
     public mutating func deleteRow(atTop top: Int, page: Int) throws(TerminalPreviewError) -> TableIndexPath? {
         guard let shown = rowAtTop(top, page: page) else { return nil }
@@ -350,8 +357,18 @@ public struct SectionedFeedState: Sendable {
         document.deleteRow(at: path)
         documentLines.deleteRow(at: path)
         for s in (path.section + 1)..<rowStarts.count { rowStarts[s] -= 1 }
-        undoStack.append((path, status))
-        try refilter()
+        undoStack.append((path, status, filter?.keyword))
+        if var f = filter {
+            // The search loses the row; the rows after it in its section move up one.
+            f.sourceIndexPaths.remove(at: shown.row)
+            var i = shown.row
+            while i < f.count, f.sourceIndexPaths[i].section == path.section {
+                f.sourceIndexPaths[i].row -= 1
+                i += 1
+            }
+            filteredLines?.deleteRow(at: shown)
+            filter = f
+        }
         // What followed the row takes its first line (the top, when the row began above it).
         setTop(min(top, rowTop))
         return path
@@ -359,25 +376,38 @@ public struct SectionedFeedState: Sendable {
 
     /// Inserts the last deleted row back where it was (its cell is a cache hit) and puts it at the
     /// top of the screen. - Returns: its document row, nil when nothing was deleted.
-    /// - Complexity: O(log S + log n) and one cell lookup, plus the search again when one is shown.
+    /// - Complexity: O(S + log n) and one cell lookup, plus O(m) for the m matches of a search
+    ///   shown (the search again when the row was deleted under another one).
     @discardableResult
     public mutating func undoDelete() throws(TerminalPreviewError) -> TableIndexPath? {
-        guard let (path, status) = undoStack.popLast() else { return nil }
+        guard let (path, status, search) = undoStack.popLast() else { return nil }
         document.insertRow(status, at: path)
-        let height = document.geometry.height(ofRow: path)
+        let lines = Double(max(2, scale.lineCount(ofHeight: document.geometry.height(ofRow: path))))
         do {
-            try documentLines.insertRow(at: path, height: Double(max(2, scale.lineCount(ofHeight: height))))
+            try documentLines.insertRow(at: path, height: lines)
+            for s in (path.section + 1)..<rowStarts.count { rowStarts[s] += 1 }
+            if var f = filter, f.keyword == search {
+                // Deleted from this search, so it matches: back in its place, the rows after it
+                // in its section down one.
+                var i = shownPath(path)?.path.row ?? f.count
+                let at = i
+                while i < f.count, f.sourceIndexPaths[i].section == path.section {
+                    f.sourceIndexPaths[i].row += 1
+                    i += 1
+                }
+                f.sourceIndexPaths.insert(path, at: at)
+                try filteredLines?.insertRow(at: TableIndexPath(section: 0, row: at), height: lines)
+                filter = f
+            } else {
+                try setFilter(filter?.keyword)
+            }
+        } catch let e as TerminalPreviewError {
+            throw e
         } catch {
             throw .invalidLayout("\(error)")
         }
-        for s in (path.section + 1)..<rowStarts.count { rowStarts[s] += 1 }
-        try refilter()
         anchor = Anchor(item: .row(path), offset: 0)
         return path
-    }
-
-    private mutating func refilter() throws(TerminalPreviewError) {
-        if let keyword = filter?.keyword { try setFilter(keyword) }
     }
 
     // MARK: Width

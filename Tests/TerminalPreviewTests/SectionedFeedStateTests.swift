@@ -185,17 +185,39 @@ final class SectionedFeedStateTests: XCTestCase {
         XCTAssertNil(try s.undoDelete(), "nothing left to undo")
     }
 
+    /// A delete and an undo under a search update it in place: the same rows and lines as the
+    /// search made again on the edited document.
     func testDeleteWhileSearchingDeletesTheDocumentRow() throws {
         var s = try state()
         try s.setFilter("的")
         let count = try XCTUnwrap(s.filter?.count)
-        let first = s.documentPath(TableIndexPath(section: 0, row: 0))
-        XCTAssertEqual(try s.deleteRow(atTop: s.top, page: 23), first)
+        func checkAgainstFreshSearch(_ what: String) throws {
+            var fresh = try SectionedFeedState(document: s.document, title: s.title)
+            try fresh.setFilter("的")
+            XCTAssertEqual(s.filter?.sourceIndexPaths, fresh.filter?.sourceIndexPaths, what)
+            XCTAssertEqual(s.lineCount, fresh.lineCount, what)
+            XCTAssertEqual(screen(s, top: 0, page: s.lineCount), screen(fresh, top: 0, page: fresh.lineCount), what)
+        }
+        // The second match, in the middle of a section: the matches after it in its section move.
+        let second = s.documentPath(TableIndexPath(section: 0, row: 1))
+        s.setTop(Int(s.lines.rectForRow(TableIndexPath(section: 0, row: 1)).y))
+        XCTAssertEqual(try s.deleteRow(atTop: s.top, page: 23), second)
         XCTAssertEqual(s.filter?.count, count - 1)
         XCTAssertEqual(s.document.numberOfRows, 12)
+        try checkAgainstFreshSearch("after the delete")
+        try s.deleteRow(atTop: 0, page: 23)
+        try checkAgainstFreshSearch("after a second delete")
+        try s.undoDelete()
         try s.undoDelete()
         XCTAssertEqual(s.filter?.count, count)
-        XCTAssertEqual(s.documentPath(try XCTUnwrap(s.rowAtTop(s.top, page: 1))), first)
+        try checkAgainstFreshSearch("after the undos")
+        XCTAssertEqual(s.documentPath(try XCTUnwrap(s.rowAtTop(s.top, page: 1))), second)
+        // A row deleted without the search comes back under it only if it matches.
+        try s.setFilter(nil)
+        try s.deleteRow(atTop: 0, page: 23)
+        try s.setFilter("的")
+        try s.undoDelete()
+        try checkAgainstFreshSearch("an undo under another search")
     }
 
     func testFloatingHeaderAndGroupedInsets() throws {
