@@ -325,7 +325,8 @@ public final class InteractiveViewer {
                 case .live(let feed):
                     Self.report("first-frame", milliseconds: ms, detail: "measured \(feed.measuredCount) of \(feed.preview.rowCount)")
                 case .table(let table):
-                    Self.report("first-frame", milliseconds: ms, detail: "measured \(table.document.numberOfRows) of \(table.document.numberOfRows)")
+                    let rows = table.document.numberOfRows
+                    Self.report("first-frame", milliseconds: ms, detail: "measured \(rows) of \(rows)")
                 }
             }
             if let g = startOfG {
@@ -480,7 +481,11 @@ public final class InteractiveViewer {
             let wanted = columns
             Thread.detachNewThread {
                 let outcome: LoadOutcome<T>
-                do { outcome = LoadOutcome(value: try make(wanted, lines), error: nil) } catch { outcome = LoadOutcome(value: nil, error: error) }
+                do {
+                    outcome = LoadOutcome(value: try make(wanted, lines), error: nil)
+                } catch {
+                    outcome = LoadOutcome(value: nil, error: error)
+                }
                 result.withLock { $0 = outcome }
                 Terminal.wake()
             }
@@ -624,7 +629,8 @@ public final class InteractiveViewer {
         var status = ""
         if let searchText { status += "search: \(searchText)▏ (Enter keeps, Esc cancels) · " }
         if let message { status += message + " · " }
-        status += "rows \(range) of \(table.document.numberOfRows) · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(table.lineCount)"
+        status += "rows \(range) of \(table.document.numberOfRows)"
+        status += " · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(table.lineCount)"
         let summary = table.summary(top: top)
         if !summary.isEmpty { status += " · " + summary }
         if let cellCounts { status += " · cells \(cellCounts.laidOut) laid out, \(cellCounts.cached) cached" }

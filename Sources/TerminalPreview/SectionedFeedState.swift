@@ -485,7 +485,8 @@ public struct SectionedFeedState: Sendable {
     /// A header line: the disclosure mark, the title and the detail (or the row count).
     private func header(_ s: Int, titles: [String?], y: Int, plain: Bool, into c: inout Canvas) {
         guard y >= 0, y < c.height else { return }
-        c.rule(y: y, x: 0..<c.width, left: plain ? "╞" : "┌", fill: plain ? "═" : "─", right: plain ? "╡" : "┐", style: PreviewColors.frame)
+        let (left, fill, right) = plain ? ("╞", "═", "╡") : ("┌", "─", "┐")
+        c.rule(y: y, x: 0..<c.width, left: left, fill: fill, right: right, style: PreviewColors.frame)
         guard let title = titles[s] else { return }
         let mark = documentLines.isCollapsed(s) ? "▸" : "▾"
         let detail = details[s] ?? "\(document.numberOfRows(inSection: s))"

@@ -142,7 +142,8 @@ struct Preview: ParsableCommand {
                 if var previous {
                     let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
                     previous = try previous.resized(toWidth: w)
-                    previous.title = Self.title(name, rows: previous.document.numberOfRows, style: previous.document.options.style, width: w)
+                    previous.title = Self.title(
+                        name, rows: previous.document.numberOfRows, style: previous.document.options.style, width: w)
                     return previous
                 }
                 let loaded: Feed
@@ -159,7 +160,8 @@ struct Preview: ParsableCommand {
                 let document = try list.map { try sectionOptions.document($0, format: loaded.format, engine: engine, options: options) }
                     ?? FeedDocument(engine: engine, options: options, statuses: loaded.statuses)
                 return try SectionedFeedState(
-                    document: document, title: Self.title(name, rows: loaded.statuses.count, style: options.style, width: options.width), expansion: expansion)
+                    document: document, title: Self.title(name, rows: loaded.statuses.count, style: options.style, width: options.width),
+                    expansion: expansion)
             }
             let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
                 let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
