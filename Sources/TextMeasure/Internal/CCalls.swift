@@ -24,6 +24,13 @@ final class FontFile: @unchecked Sendable {
     let spaceAdvance: Int32
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
+    private let faceIndex: UInt32
+    /// A second face on the same bytes, for the shaping plans the fonts' analysis at load asks
+    /// about (`lookups`): HarfBuzz keeps every plan made for a face in a list that `hb_shape`
+    /// searches on every call, so the hundreds of plans the analysis makes (each script with
+    /// three languages) would cost each shaped word about 9 000 instructions on `face`. Made on
+    /// first use and dropped by `endPlanAnalysis()` (`FontSet` calls it once loaded).
+    private var analysisFace: OpaquePointer?
     fileprivate let font: OpaquePointer
     /// The font shaping uses: `font` with its BMP cmap read from `bmpGlyphs`
     /// (`feedlayout_create_table_font`), or `font` itself when a BMP glyph id does not fit 16 bits.
@@ -45,6 +52,7 @@ final class FontFile: @unchecked Sendable {
             throw error
         }
         self.blob = blob
+        self.faceIndex = UInt32(faceIndex)
         face = hb_face_create(blob, UInt32(faceIndex))
         font = hb_font_create(face)
         // HarfBuzz reads units per em from `head`; FreeType reports 0 for bitmap-only faces.
@@ -72,6 +80,7 @@ final class FontFile: @unchecked Sendable {
         hb_font_destroy(shapingFont)
         bmpGlyphs.deallocate()
         hb_font_destroy(font)
+        endPlanAnalysis()
         hb_face_destroy(face)
         hb_blob_destroy(blob)
     }
@@ -163,7 +172,9 @@ final class FontFile: @unchecked Sendable {
         props.direction = direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
         props.script = script
         props.language = language
-        guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { return ([], []) }
+        let probe = analysisFace ?? hb_face_create(blob, faceIndex)
+        analysisFace = probe
+        guard let plan = hb_shape_plan_create_cached(probe, &props, nil, 0, nil) else { return ([], []) }
         defer { hb_shape_plan_destroy(plan) }
         func collect(_ tag: String) -> [UInt32] {
             let set = hb_set_create()
@@ -175,6 +186,13 @@ final class FontFile: @unchecked Sendable {
             return out
         }
         return (collect("GSUB"), collect("GPOS"))
+    }
+
+    /// Frees the face the plans of `lookups` were made on (and those plans). Not thread-safe: call
+    /// it while loading, before the font is shared.
+    func endPlanAnalysis() {
+        if let analysisFace { hb_face_destroy(analysisFace) }
+        analysisFace = nil
     }
 
     /// The glyphs a lookup reads or writes (input, context, output), among `candidates`.
@@ -272,6 +290,8 @@ final class ShapingBuffer: @unchecked Sendable {
     /// right to left; 0 until first used. Languages alongside (nil: none).
     private var scripts = [UInt64](repeating: 0, count: 256)
     private var languages = [hb_language_t?](repeating: nil, count: 256)
+    /// The context language, for runs shaped without a script (emoji words).
+    private let context = hb_language_from_string(contextLanguage, -1)
 
     /// The context language of every text (Pango's in the reference harness).
     static let contextLanguage = "zh-cn"
@@ -331,7 +351,7 @@ final class ShapingBuffer: @unchecked Sendable {
             hb_buffer_set_script(buffer, hb_script_t(rawValue: UInt32(truncatingIfNeeded: entry)))
             hb_buffer_set_language(buffer, languages[raw])
         } else {
-            hb_buffer_set_language(buffer, hb_language_from_string(Self.contextLanguage, -1))
+            hb_buffer_set_language(buffer, context)
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
