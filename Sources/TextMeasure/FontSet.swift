@@ -90,7 +90,10 @@ public final class FontSet: Sendable {
         spaceBold = spaces(files["bold"]!)
         let last = files["fallback"]!
         hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
-        for f in [primary, bold, emoji, fallback] { f.endPlanAnalysis() }
+        for f in [primary, bold, emoji, fallback] {
+            f.endPlanAnalysis()
+            f.keepShapingPlans()
+        }
     }
 
     /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,

@@ -217,6 +217,22 @@ final class FontFile: @unchecked Sendable {
     /// their own, each with the Chinese language and with none (`ShapingBuffer.shape` uses one of
     /// the two), horizontal, default features.
     func allPlanLookups() -> (gsub: Set<UInt32>, gpos: Set<UInt32>) {
+        var result: (gsub: Set<UInt32>, gpos: Set<UInt32>) = ([], [])
+        let chinese = hb_language_from_string("zh-cn", -1)
+        for script in planScripts() {
+            for language in [chinese, nil] {
+                let l = lookups(script: hb_script_t(rawValue: script), language: language)
+                result.gsub.formUnion(l.gsub)
+                result.gpos.formUnion(l.gpos)
+            }
+        }
+        return result
+    }
+
+    /// The scripts (HarfBuzz tags, sorted) whose plans `allPlanLookups` and `keepShapingPlans`
+    /// make: every script the face's GSUB and GPOS list, Common, and the scripts whose HarfBuzz
+    /// shapers add features of their own.
+    private func planScripts() -> [UInt32] {
         let tables = [hb_tag_from_string("GSUB", 4), hb_tag_from_string("GPOS", 4)]
         var scripts: Set<UInt32> = []
         for table in tables {
@@ -233,16 +249,30 @@ final class FontFile: @unchecked Sendable {
         for code in ["Zyyy", "Latn", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Khmr", "Mymr"] {
             scripts.insert(hb_script_from_string(code, 4).rawValue)
         }
-        var result: (gsub: Set<UInt32>, gpos: Set<UInt32>) = ([], [])
-        let chinese = hb_language_from_string("zh-cn", -1)
-        for script in scripts.sorted() where script != HB_SCRIPT_INVALID.rawValue && script != 0 {
-            for language in [chinese, nil] {
-                let l = lookups(script: hb_script_t(rawValue: script), language: language)
-                result.gsub.formUnion(l.gsub)
-                result.gpos.formUnion(l.gpos)
-            }
+        return scripts.sorted().filter { $0 != HB_SCRIPT_INVALID.rawValue && $0 != 0 }
+    }
+
+    /// Makes the plans `ShapingBuffer.shape` asks for first on the shaping face, where HarfBuzz
+    /// keeps them: each script of `planScripts` in its direction with its derived language
+    /// (`ShapingBuffer.language(for:)`), and runs without a script (emoji words: no script
+    /// found, the context language). A plan takes about 100 000 instructions to make; made at
+    /// load, as the fonts' other tables are, a text's first word of a script does not pay it.
+    func keepShapingPlans() {
+        func keep(_ script: hb_script_t, _ language: hb_language_t?, _ direction: hb_direction_t) {
+            var props = hb_segment_properties_t()
+            props.direction = direction
+            props.script = script
+            props.language = language
+            hb_shape_plan_destroy(hb_shape_plan_create_cached(face, &props, nil, 0, nil))
         }
-        return result
+        let weak = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+        for raw in planScripts() where !weak.contains(raw) {
+            let script = hb_script_t(rawValue: raw)
+            let code = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: raw >> $0) }, as: UTF8.self)
+            let rtl = hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+            keep(script, ShapingBuffer.language(for: code), rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        }
+        keep(HB_SCRIPT_INVALID, hb_language_from_string(ShapingBuffer.contextLanguage, -1), HB_DIRECTION_LTR)
     }
 
     /// The glyphs that some lookup of `lookups` (see `allPlanLookups`) reads or writes (as input,
