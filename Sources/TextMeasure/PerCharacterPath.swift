@@ -140,41 +140,45 @@ extension TextMeasurer {
                 }
             }
             // Printable ASCII and the space are in the text face whenever it covers them all (the
-            // primary and bold faces do): no itemization per Latin letter.
-            var boxed = false
-            var slot =
-                info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
-                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing, boxed: &boxed)
-            if boxed && !info.isSeparator && !info.isHanging {
-                // No face maps it: Pango draws a box with the code point in hex digits, one per
-                // scalar no face maps (default-ignorable ones are not drawn).
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
-                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
-                builder.appendCluster(
-                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                previousSlot = slot
-                clusterIndex += 1
-                start = end
-                continue
-            }
-            // A cluster whose marks the text face lacks: Pango draws each such mark from the next
-            // face that maps it (or as a hex box), in an item of its own. Measured apart, as the
-            // sum of its parts, each shaped alone in its face.
-            if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
-                let adv = splitClusterAdvance(
-                    u, start, end, bold: bold, size: size,
-                    previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
-            {
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
-                builder.appendCluster(
-                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                // The item a following space joins is that of the cluster's last character.
-                previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
-                clusterIndex += 1
-                start = end
-                continue
+            // primary and bold faces do): no itemization per Latin letter, and none of the
+            // itemizer's slow paths below (hex boxes, clusters split between faces) applies.
+            var slot: FontSlot
+            if info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary) {
+                slot = bold ? .bold : .primary
+            } else {
+                var boxed = false
+                slot = itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+                if boxed && !info.isSeparator && !info.isHanging {
+                    // No face maps it: Pango draws a box with the code point in hex digits, one per
+                    // scalar no face maps (default-ignorable ones are not drawn).
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                    previousSlot = slot
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
+                // A cluster whose marks the text face lacks: Pango draws each such mark from the
+                // next face that maps it (or as a hex box), in an item of its own. Measured apart,
+                // as the sum of its parts, each shaped alone in its face.
+                if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
+                    let adv = splitClusterAdvance(
+                        u, start, end, bold: bold, size: size,
+                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
+                {
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                    // The item a following space joins is that of the cluster's last character.
+                    previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
             }
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
