@@ -81,9 +81,8 @@ extension TextMeasurer {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
                         glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
                     }
-                    builder.appendCluster(
-                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
-                        hanging: false)
+                    builder.useFont(runFonts.text)
+                    builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
                     clusterIndex += 1
                     start = end
