@@ -71,11 +71,10 @@ extension TextMeasurer {
                 if SimpleAdvanceTable.isOnPath(e)
                     && (e < SimpleAdvanceTable.needsPlainNeighbours
                         || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
-                    && tableAllows(UInt32(u[start]), &lastStrong, u, start, tableScripts)
+                    && Self.takesTable(UInt32(u[start]), &lastStrong, u, start, tableScripts)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
-                    Self.noteScript(of: v, into: &lastStrong, han: .han)
                     let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
                     if glyphs != nil {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
@@ -91,15 +90,13 @@ extension TextMeasurer {
                     if glyphs == nil {
                         let limit = min(runEnd, n)
                         let scale = runFonts.textScale
-                        let han = UnicodeScript.han
                         while start < limit {
                             let next = start + 1
                             guard next == n || breaks[next].contains(graphemeFlag) else { break }
                             let e = table.entry(u[start])
                             guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
                             let v = UInt32(u[start])
-                            guard (v >= 0x3400 && v <= 0x9FFF) || tableAllows(v, &lastStrong, u, start, tableScripts) else { break }
-                            Self.noteScript(of: v, into: &lastStrong, han: han)
+                            guard Self.takesTable(v, &lastStrong, u, start, tableScripts) else { break }
                             builder.appendClusterInLastFont(
                                 end: next, advance: Double(table.advance(ofEntry: e)) * scale,
                                 breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
@@ -353,31 +350,26 @@ extension TextMeasurer {
 
     /// Whether a one-unit cluster on the per-character table may take it: the plan it would be
     /// shaped with (its own script, or the current one for a weak character) is one the table was
-    /// made for (`FontSet.tableScripts`). Ideographs are Han, which always is.
+    /// made for (`FontSet.tableScripts`). When it may, script resolution is done as for shaped
+    /// clusters: a strong script becomes current. One script lookup serves both; ideographs are
+    /// Han, which always may, without one.
     @inline(__always)
-    private func tableAllows(
-        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ tableScripts: [Bool]
+    private static func takesTable(
+        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int,
+        _ tableScripts: ScriptSet
     ) -> Bool {
-        if v >= 0x3400 && v <= 0x9FFF { return true }
-        var s = UnicodeScript.of(v)
-        if s.isWeak {
-            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-            s = lastStrong!
-        }
-        return tableScripts[Int(s.rawValue)]
-    }
-
-    /// Script resolution on the per-character path, as for shaped clusters: a strong script
-    /// becomes current. Ideographs are Han without a lookup; nothing below "A" is strong. `han`
-    /// is `UnicodeScript.han`, passed in so that a loop reads the global once.
-    @inline(__always)
-    private static func noteScript(of v: UInt32, into lastStrong: inout UnicodeScript?, han: UnicodeScript) {
         if v >= 0x3400 && v <= 0x9FFF {
-            lastStrong = han
-        } else if v >= 0x41 {
-            let s = UnicodeScript.of(v)
-            if !s.isWeak { lastStrong = s }
+            lastStrong = .han
+            return true
         }
+        let s = UnicodeScript.of(v)
+        if s.isWeak {
+            if lastStrong == nil { lastStrong = firstStrongScript(u, from: start) }
+            return tableScripts.contains(lastStrong!)
+        }
+        guard tableScripts.contains(s) else { return false }
+        lastStrong = s
+        return true
     }
 
 }
