@@ -50,6 +50,9 @@ public final class FontSet: Sendable {
     /// gives a wider space).
     let spacePrimary: [Int32]
     let spaceBold: [Int32]
+    /// The scripts whose space differs from the face's own in either text face: only spaces in
+    /// runs of these read `spacePrimary` or `spaceBold`.
+    let spaceScripts: ScriptSet
 
     deinit {
         simplePrimary.deallocate()
@@ -89,6 +92,12 @@ public final class FontSet: Sendable {
         }
         spacePrimary = spaces(files["primary"]!)
         spaceBold = spaces(files["bold"]!)
+        var widened = ScriptSet()
+        for script in UnicodeScript.all {
+            let raw = Int(script.rawValue)
+            if spacePrimary[raw] != primary.spaceAdvance || spaceBold[raw] != bold.spaceAdvance { widened.insert(script) }
+        }
+        spaceScripts = widened
         let last = files["fallback"]!
         hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
         for f in [primary, bold, emoji, fallback] {

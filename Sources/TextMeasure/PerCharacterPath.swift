@@ -38,6 +38,9 @@ extension TextMeasurer {
         var table = bold ? simpleBold : simple
         var runEnd = runs[0].range.upperBound
         let tableScripts = fonts.tableScripts
+        let spaceScripts = fonts.spaceScripts
+        let runCount = runs.count
+        let objectCount = objects.count
         let graphemeFlag = BreakFlags.grapheme
         let lineAllowedFlag = BreakFlags.lineAllowed
 
@@ -52,8 +55,8 @@ extension TextMeasurer {
                 if f.contains(graphemeFlag) || (f.contains(lineAllowedFlag) && Self.breakMayEndCluster(u, end)) { break }
                 end += 1
             }
-            if runEnd <= start && run + 1 < runs.count {
-                while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
+            if runEnd <= start && run + 1 < runCount {
+                while run + 1 < runCount && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
                 bold = runs[run].attributes.weight == .bold
                 table = bold ? simpleBold : simple
@@ -109,8 +112,8 @@ extension TextMeasurer {
             }
             let info = ClusterInfo(u, start, end)
 
-            while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
-            if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
+            while nextObject < objectCount && objects[nextObject].offset < start { nextObject += 1 }
+            if nextObject < objectCount && objects[nextObject].offset == start && info.first == 0xFFFC {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 let o = objects[nextObject]
                 let width = o.width.isFinite ? max(0, o.width) : 0
@@ -179,16 +182,18 @@ extension TextMeasurer {
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
-            if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
-                slot = .emoji
-            }
             // Spaces after a fallback-face character stay in that face (and take its width) unless
             // the next other character is in the text face, which comes first in the cascade
             // (Pango moves trailing spaces to the following item when its font comes earlier).
-            if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
-                && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
-            {
-                slot = .fallback
+            // (One test for both after a text-face cluster, the common case.)
+            if previousSlot != .primary && previousSlot != .bold {
+                if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
+                    slot = .emoji
+                } else if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
+                    && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
+                {
+                    slot = .fallback
+                }
             }
             previousSlot = info.isSeparator ? .primary : slot
             // (Tabs take this path in the reference mode too: their advance is found on the line.)
@@ -206,7 +211,9 @@ extension TextMeasurer {
                         if textSlot != .fallback {
                             // In the plan of the script it belongs to (that of the text before it).
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-                            units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                            if spaceScripts.contains(lastStrong!) {
+                                units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                            }
                         }
                         adv = Double(units) * runFonts.unitScale(textSlot)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
