@@ -66,6 +66,9 @@ public final class FontSet: Sendable {
         bold = files["bold"]!
         emoji = files["emoji"]!
         fallback = files["fallback"]!
+        // Before anything shapes: the plans words use most end up first in each face's list.
+        for f in [primary, bold, fallback] { f.keepShapingPlans(scripts: true) }
+        emoji.keepShapingPlans(scripts: false)
         (simplePrimary, asciiPrimary) = Self.fastPaths(primary)
         (simpleBold, asciiBold) = Self.fastPaths(bold)
         coverage = [
@@ -100,10 +103,7 @@ public final class FontSet: Sendable {
         spaceScripts = widened
         let last = files["fallback"]!
         hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
-        for f in [primary, bold, emoji, fallback] {
-            f.endPlanAnalysis()
-            f.keepShapingPlans()
-        }
+        for f in [primary, bold, emoji, fallback] { f.endPlanAnalysis() }
     }
 
     /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,

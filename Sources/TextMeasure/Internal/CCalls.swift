@@ -252,12 +252,16 @@ final class FontFile: @unchecked Sendable {
         return scripts.sorted().filter { $0 != HB_SCRIPT_INVALID.rawValue && $0 != 0 }
     }
 
-    /// Makes the plans `ShapingBuffer.shape` asks for first on the shaping face, where HarfBuzz
-    /// keeps them: each script of `planScripts` in its direction with its derived language
-    /// (`ShapingBuffer.language(for:)`), and runs without a script (emoji words: no script
-    /// found, the context language). A plan takes about 100 000 instructions to make; made at
-    /// load, as the fonts' other tables are, a text's first word of a script does not pay it.
-    func keepShapingPlans() {
+    /// Makes the plans `ShapingBuffer.shape` asks for on the shaping face, where HarfBuzz keeps
+    /// them: with `scripts`, each script of `planScripts` in its direction with its derived
+    /// language (`ShapingBuffer.language(for:)`); always, the plan of runs shaped without a
+    /// script (emoji words: no script found, the context language). A plan takes about 100 000
+    /// instructions to make; made at load, as the fonts' other tables are, a text's first word
+    /// of a script does not pay it. `hb_shape` finds a plan by walking the face's list from the
+    /// plan made last, about 11 instructions a step, so the plans words use most are made last:
+    /// Han, then Latin, then the scriptless one. Call it before anything else shapes with the
+    /// face.
+    func keepShapingPlans(scripts: Bool) {
         func keep(_ script: hb_script_t, _ language: hb_language_t?, _ direction: hb_direction_t) {
             var props = hb_segment_properties_t()
             props.direction = direction
@@ -265,12 +269,16 @@ final class FontFile: @unchecked Sendable {
             props.language = language
             hb_shape_plan_destroy(hb_shape_plan_create_cached(face, &props, nil, 0, nil))
         }
-        let weak = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
-        for raw in planScripts() where !weak.contains(raw) {
-            let script = hb_script_t(rawValue: raw)
-            let code = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: raw >> $0) }, as: UTF8.self)
-            let rtl = hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
-            keep(script, ShapingBuffer.language(for: code), rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if scripts {
+            let weak = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+            let last = [HB_SCRIPT_HAN.rawValue, HB_SCRIPT_LATIN.rawValue]
+            let ordered = planScripts().filter { !weak.contains($0) && !last.contains($0) } + last
+            for raw in ordered {
+                let script = hb_script_t(rawValue: raw)
+                let code = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: raw >> $0) }, as: UTF8.self)
+                let rtl = hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+                keep(script, ShapingBuffer.language(for: code), rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+            }
         }
         keep(HB_SCRIPT_INVALID, hb_language_from_string(ShapingBuffer.contextLanguage, -1), HB_DIRECTION_LTR)
     }
