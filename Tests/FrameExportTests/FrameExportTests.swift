@@ -454,6 +454,27 @@ final class JSONBytesTests: XCTestCase {
         XCTAssertEqual(DecimalText.string(1e300, decimals: 1), "1e+300")
     }
 
+    func testStringsOfEveryLengthAreEscapedWherever() {
+        // The word-at-a-time copy covers whole words, the last short word and strings shorter
+        // than a word; an escape may fall anywhere.
+        let pieces = ["a", "中", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{2028}", "\u{2029}", "…", "é", "😀", "z"]
+        let named: [Unicode.Scalar: String] = [
+            "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\r": #"\r"#, "\t": #"\t"#, "\u{2028}": #"\u2028"#, "\u{2029}": #"\u2029"#,
+        ]
+        func reference(_ s: String) -> String {
+            let body = s.unicodeScalars.map { u in named[u] ?? (u.value < 0x20 ? String(format: #"\u%04x"#, u.value) : String(u)) }
+            return "\"" + body.joined() + "\""
+        }
+        var random = SplitMix64(seed: 31)
+        for length in 0..<40 {
+            for _ in 0..<30 {
+                // Mostly plain letters, so that words without escapes occur.
+                let s = (0..<length).map { _ in random.chance(80) ? "a" : random.pick(pieces) }.joined()
+                XCTAssertEqual(text(1) { $0.string(s) }, reference(s), s.debugDescription)
+            }
+        }
+    }
+
     func testStringsAreEscaped() {
         XCTAssertEqual(text(1) { $0.string("a\"b\\c\n\t\u{1}\u{2028}中😀\u{FFFC}") }, #""a\"b\\c\n\t\u0001\u2028中😀\#u{FFFC}""#)
         let tricky = "x\u{7F}\r\u{2029}é"
