@@ -33,6 +33,8 @@ struct PixelNumberForm: Sendable {
     /// exact enough in a Double that the general path's rounding gives the same digits (tested
     /// over every count up to it at each whole scale).
     static let wholeScaleLimit: UInt64 = 1 << 40
+    /// `wholeScaleLimit` at a whole scale, else 0: one comparison picks the path.
+    private let fastLimit: UInt64
     /// The most bytes one number takes (a sign, 17 digits, a point and 3 decimals, and the 4 bytes
     /// the fraction's store may touch).
     static let bound = 24
@@ -41,6 +43,7 @@ struct PixelNumberForm: Sendable {
         self.scale = scale
         let whole = scale >= 1 && scale <= 4 && scale == scale.rounded() ? UInt64(scale) : 0
         wholeScale = whole
+        fastLimit = whole == 0 ? 0 : Self.wholeScaleLimit
         var table: [UInt64] = [0, 0, 0, 0]
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bound) { buffer in
             let p = buffer.baseAddress!
@@ -76,12 +79,11 @@ struct PixelNumberForm: Sendable {
     /// Writes `px / scale` at `p` (at most `bound` bytes); returns the count.
     @inline(__always) func write(_ px: Int64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let a = px.magnitude
-        guard wholeScale != 0 && a < Self.wholeScaleLimit else { return Self.writeGeneral(px, scale: scale, to: p) }
-        var n = 0
-        if px < 0 {
-            p[0] = UInt8(ascii: "-")
-            n = 1
-        }
+        guard a < fastLimit else { return Self.writeGeneral(px, scale: scale, to: p) }
+        // The sign is stored in any case and kept when the number is negative.
+        p.pointee = UInt8(ascii: "-")
+        let sign = Int(truncatingIfNeeded: UInt64(bitPattern: px) >> 63)
+        let digits = p + sign
         let q: UInt64
         let fraction: UInt64
         switch wholeScale {
@@ -96,9 +98,9 @@ struct PixelNumberForm: Sendable {
             let r = a & 3
             fraction = r == 0 ? 0 : (r == 1 ? fraction1 : (r == 2 ? fraction2 : fraction3))
         }
-        n += DecimalText.writeUInt(q, to: p + n)
-        UnsafeMutableRawPointer(p + n).storeBytes(of: UInt32(truncatingIfNeeded: fraction).littleEndian, as: UInt32.self)
-        return n + Int(fraction >> 56)
+        let n = DecimalText.writeUInt(q, to: digits)
+        UnsafeMutableRawPointer(digits + n).storeBytes(of: UInt32(truncatingIfNeeded: fraction).littleEndian, as: UInt32.self)
+        return sign &+ n &+ Int(truncatingIfNeeded: fraction >> 56)
     }
 
     /// The general path: `px / scale` rounded to thousandths (ties away from zero).
