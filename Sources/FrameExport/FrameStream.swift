@@ -135,6 +135,15 @@ public struct FrameStream: Sendable {
     public mutating func begin(into out: inout [UInt8]) {
         guard format == .json else { return }
         var w = JSONBytes(scale: options.scale, capacity: 1024)
+        Self.layoutHead(options: options, header: header, into: &w)
+        w.raw(",\"sections\":[{\"section\":0,\"header\":")
+        sectionEdge(spacingPixels, into: &w)
+        w.raw(",\"rows\":[")
+        w.append(to: &out)
+    }
+
+    /// A layout object's keys up to its fonts (shared with the sectioned export).
+    static func layoutHead(options: FeedOptions, header: FrameExportHeader, into w: inout JSONBytes) {
         w.raw("{\"schemaVersion\":")
         w.int(FrameExport.schemaVersion)
         w.raw(",\"generator\":")
@@ -162,10 +171,7 @@ public struct FrameStream: Sendable {
             w.string(f.sha256)
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("],\"sections\":[{\"section\":0,\"header\":")
-        sectionEdge(spacingPixels, into: &w)
-        w.raw(",\"rows\":[")
-        w.append(to: &out)
+        w.byte(UInt8(ascii: "]"))
     }
 
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.

@@ -35,7 +35,8 @@ final class FrameExportTests: XCTestCase {
         return try SchemaValidator(schema: JSONParser.parse(Array(try Data(contentsOf: url))))
     }
 
-    /// Parses `bytes`, validates them against the schema (root, or `$defs/jsonLinesRow` per line)
+    /// Parses `bytes`, validates them against the schema (root, or `$defs/jsonLinesRow` or
+    /// `$defs/jsonLinesSection` per line)
     /// and checks every number's form and grid alignment. Returns the parsed documents.
     @discardableResult
     private func checkExport(
@@ -53,7 +54,9 @@ final class FrameExportTests: XCTestCase {
             }
         }
         for d in docs {
-            let errors = v.errors(d, ref: format == .jsonl ? "#/$defs/jsonLinesRow" : nil)
+            // A sectioned feed's JSON Lines have section lines (no "row") before their rows.
+            let isSectionLine = d["header"] != nil
+            let errors = v.errors(d, ref: format == .jsonl ? (isSectionLine ? "#/$defs/jsonLinesSection" : "#/$defs/jsonLinesRow") : nil)
             XCTAssertEqual(errors, [], "\(context)", file: file, line: line)
             var numbers: [String] = []
             d.numberTexts(into: &numbers)
@@ -153,6 +156,15 @@ final class FrameExportTests: XCTestCase {
         let classic = try engine.layoutCells(fixture("StatusInfo.plist"), options: FeedOptions(width: 375, style: .classic))
         for format in FrameFormat.allCases {
             try checkExport(FrameExport.data(classic, header: header(), format: format), format: format, scale: 2, "classic \(format)", validator: v)
+        }
+        // Sectioned feeds: the friend list with one group open and a footer, in both forms.
+        var sections = try XCTUnwrap(
+            FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("friends.plist")).feed.sections)
+        sections[1].footer = "家人的生日都记在日历里"
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375, style: .friend), statusSections: sections, threads: 1)
+        doc.setExpanded(true, section: 1)
+        for format in FrameFormat.allCases {
+            try checkExport(FrameExport.data(doc, header: header(), format: format), format: format, scale: 2, "friends \(format)", validator: v)
         }
         // The schema describes nothing the export never writes: every declared property occurs
         // (additionalProperties: false already rejects anything undeclared).

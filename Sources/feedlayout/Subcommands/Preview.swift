@@ -44,7 +44,11 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end).")
+    @Option(name: .customLong("width"), parsing: .unconditional,
+            help: "Cell width in points, in (0, 100000]; the last one given counts. (default: 375; with --interactive, the terminal's width, followed on resize)")
+    var width: Double?
+
+    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end). (default: the first screenful)")
     var rows: RowRange?
 
     @Flag(name: [.customShort("i"), .long], help: "Browse the feed interactively.")
@@ -54,7 +58,7 @@ struct Preview: ParsableCommand {
     var color: ColorMode = .auto
 
     func validate() throws {
-        if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
+        if let width { try checkWidth(width) }
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
     }
 
@@ -84,7 +88,7 @@ struct Preview: ParsableCommand {
                     return new
                 }
             }
-            let fixed = feed.widths.first
+            let fixed = width
             let viewer: InteractiveViewer
             do {
                 viewer = try InteractiveViewer(color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-") {
@@ -104,7 +108,7 @@ struct Preview: ParsableCommand {
         }
 
         let rows = try Self.openRows(input, feed: feed)
-        let width = feed.widths.first ?? 375
+        let width = self.width ?? 375
         let options = feed.options(width: width)
         let count: Int
         do { count = try rows.countAll() } catch { throw CLIError.input("feedlayout: \(error)") }
@@ -178,8 +182,8 @@ struct Preview: ParsableCommand {
         try out.flush()
     }
 
-    /// The rule of `preview` and `render` for --rows: a range is cut at the feed's end; a range
-    /// with no row in the feed is an input error (exit 1) naming the feed.
+    /// The rule of every command's --rows (`preview`, `render`, `layout`): a range is cut at the
+    /// feed's end; a range with no row in the feed is an input error (exit 1) naming the feed.
     static func rowsPastTheEnd(name: String, option: String, count: Int) -> CLIError {
         CLIError.input("feedlayout: \(name): --rows \(option) starts after the feed's last row (\(count) rows: 0..<\(count))")
     }
