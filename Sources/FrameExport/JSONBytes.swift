@@ -303,6 +303,11 @@ struct JSONBytes: ~Copyable {
         putRect(r)
     }
 
+    /// Appends the rect of origin (`x`, `y`) and size `w` × `h` (see `putRect`).
+    mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) {
+        rect(Rect(x: x, y: y, width: w, height: h))
+    }
+
     /// Appends a JSON string: UTF-8 as is, with `"`, `\` and control characters escaped, and
     /// U+2028/U+2029 escaped so a JSON Lines line is also a valid JavaScript line. Makes its own
     /// room (6 bytes per byte at worst, and 8 of slack for the word stores).
