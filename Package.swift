@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "TableLayout", dependencies: ["FeedLayoutSupport", "CellLayout"]),
         .target(name: "FrameExport", dependencies: ["FeedLayoutSupport", "TableLayout"]),
         .target(name: "FeedPipeline", dependencies: ["StatusModel", "CellLayout", "TableLayout", "FrameExport"]),
-        .target(name: "TerminalPreview", dependencies: ["TableLayout", "UnicodeText"]),
+        .target(name: "TerminalPreview", dependencies: ["StatusModel", "TableLayout", "UnicodeText"]),
         .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType", "CCairo"]),
         .executableTarget(
             name: "feedlayout",
