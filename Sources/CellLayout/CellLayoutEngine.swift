@@ -30,7 +30,7 @@ public struct CellLayoutEngine: Sendable {
     package let preparedCells: BoundedCache<PreparedKey, PreparedCell>
 
     /// Counters of the prepared-cell cache.
-    public var preparedCellStatistics: CacheStatistics { CacheStatistics(preparedCells.statistics) }
+    public var preparedCellStatistics: CacheStatistics { preparedCells.statistics }
 
     /// Empties the prepared-cell cache (its counters are kept).
     public func removeCachedPreparedCells() { preparedCells.removeAll() }

@@ -79,7 +79,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     public var cacheStatistics: CacheStatistics { cache.statistics }
 
     /// Counters of the prepared-text cache (all zero when it is disabled).
-    public var preparedCacheStatistics: CacheStatistics { preparedCache.map { CacheStatistics($0.statistics) } ?? CacheStatistics() }
+    public var preparedCacheStatistics: CacheStatistics { preparedCache?.statistics ?? CacheStatistics() }
 
     /// Empties the caches (fonts stay loaded): the "cold" state of benchmarks. With
     /// `keepingShapedWords`, only prepared texts are dropped: texts are then segmented, itemized

@@ -58,19 +58,8 @@ enum JSONNumber {
     /// `v` rounded to `digits` decimals, written without trailing zeros ("350.0107", "345", "-0" never).
     /// Every result is a valid JSON number: a value too large to scale ("1e+308") is written in
     /// Swift's shortest exponent form; a non-finite one MUST be refused by the caller (it is
-    /// written "0" as a last resort, never "inf").
-    static func fixed(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return "0" }
-        let scale = pow(10.0, Double(digits))
-        if abs(v) >= 1e15 || !(v * scale).isFinite { return "\(v)" }
-        let r = (v * scale).rounded() / scale
-        if r == 0 { return "0" }
-        if r == r.rounded() && abs(r) < 1e15 { return String(Int64(r)) }
-        var s = String(format: "%.\(digits)f", r)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s
-    }
+    /// written "0" as a last resort, never "inf"). The package's one formatter (`DecimalText`).
+    static func fixed(_ v: Double, _ digits: Int) -> String { DecimalText.string(v, decimals: digits) }
 
     /// A JSON string literal with every character JSON requires escaped.
     static func string(_ s: String) -> String {
