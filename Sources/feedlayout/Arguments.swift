@@ -57,7 +57,7 @@ extension FeedGrouping: ExpressibleByArgument {}
 /// Sections of the static outputs (`layout`, `render`, `preview`): grouping a plain feed, and
 /// which sections are open. Friend lists and model plists with `sections` are sectioned by nature.
 struct SectionOptions: ParsableArguments {
-    @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (今天, 昨天, 11月20日 in UTC+8, relative to --now or the clock), user or source. (default: one plain section; a friend list keeps its groups)")
+    @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (UTC+8; 今天, 昨天, 11月20日 relative to --now, absolute dates such as 2026年11月20日 without it), user or source. (default: one plain section; a friend list keeps its groups)")
     var groupBy: FeedGrouping?
 
     @Flag(name: .customLong("expand-all"), help: "Open every section (a friend list's groups start closed: headers only).")
@@ -72,10 +72,11 @@ struct SectionOptions: ParsableArguments {
     }
 
     /// The feed's sections, or nil for a plain feed: those of a sectioned input, or the feed
-    /// grouped by --group-by (days in UTC+8, the engine's dates' zone, relative to `now`).
+    /// grouped by --group-by (days in UTC+8, the engine's dates' zone, relative to `now`; without
+    /// --now the titles are absolute dates, so the output does not depend on the clock).
     func sections(of feed: Feed, now: Double?) -> [StatusSection]? {
         if let groupBy {
-            let reference = now.map { Date(timeIntervalSince1970: $0) } ?? Date()
+            let reference = now.map { Date(timeIntervalSince1970: $0) }
             return StatusSection.group(feed.statuses, by: groupBy, now: reference, timeZone: TimeZone(secondsFromGMT: 8 * 3600)!)
         }
         return feed.sections

@@ -165,6 +165,10 @@ final class SectionedInputTests: XCTestCase {
         // In UTC the same instants fall on Dec 31 (today) and Dec 29, and the year is now's.
         XCTAssertEqual(
             StatusSection.group(statuses, by: .day, now: now, timeZone: utc).map(\.title), ["今天", "12月29日", "2024年2月29日"])
+        // Without a reference time no day is today: absolute titles with the year, whatever the clock.
+        XCTAssertEqual(
+            StatusSection.group(statuses, by: .day, now: nil, timeZone: beijing).map(\.title),
+            ["2026年1月1日", "2025年12月31日", "2025年12月29日", "2024年2月29日"])
     }
 
     func testUserAndSourceGroupingKeepFirstAppearanceOrder() {

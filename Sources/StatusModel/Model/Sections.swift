@@ -60,18 +60,25 @@ extension StatusSection {
     /// key's first status; each section's statuses in input order (stable and deterministic).
     ///
     /// - Parameters:
-    ///   - now: the reference for "今天" and "昨天" and for whether a year is shown.
+    ///   - now: the reference for "今天" and "昨天" and for whether a year is shown; nil gives
+    ///     absolute titles with the year ("2026年11月20日"), so that the same feed always gives
+    ///     the same sections (as the cells' dates are absolute without a reference time).
     ///   - timeZone: the calendar days' time zone (a status at 23:30 UTC is "tomorrow" in +08:00).
     /// - Complexity: O(n) (one calendar computation per status for `.day`).
     public static func group(
-        _ statuses: [Status], by grouping: FeedGrouping, now: Date, timeZone: TimeZone
+        _ statuses: [Status], by grouping: FeedGrouping, now: Date?, timeZone: TimeZone
     ) -> [StatusSection] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        let todayStart = calendar.date(from: today) ?? now
-        let yesterday = calendar.dateComponents(
-            [.year, .month, .day], from: calendar.date(byAdding: .day, value: -1, to: todayStart) ?? todayStart)
+        // Without a reference time no day is "today": every title is absolute, with its year.
+        var today = DateComponents()
+        var yesterday = DateComponents()
+        if let now {
+            today = calendar.dateComponents([.year, .month, .day], from: now)
+            let todayStart = calendar.date(from: today) ?? now
+            yesterday = calendar.dateComponents(
+                [.year, .month, .day], from: calendar.date(byAdding: .day, value: -1, to: todayStart) ?? todayStart)
+        }
 
         func key(_ s: Status) -> String {
             switch grouping {
@@ -81,7 +88,7 @@ extension StatusSection {
                 if c.year == today.year && c.month == today.month && c.day == today.day { return "今天" }
                 if c.year == yesterday.year && c.month == yesterday.month && c.day == yesterday.day { return "昨天" }
                 let (y, m, day) = (c.year ?? 0, c.month ?? 0, c.day ?? 0)
-                return c.year == today.year ? "\(m)月\(day)日" : "\(y)年\(m)月\(day)日"
+                return now != nil && c.year == today.year ? "\(m)月\(day)日" : "\(y)年\(m)月\(day)日"
             case .user:
                 let name = s.user.screenName.isEmpty ? s.user.name : s.user.screenName
                 return name.isEmpty ? unknownUserTitle : name
@@ -114,7 +121,7 @@ extension StatusSection {
 extension Feed {
     /// The feed with its statuses in sections by `grouping` (`StatusSection.group`); the
     /// statuses are reordered section by section.
-    public func grouped(by grouping: FeedGrouping, now: Date, timeZone: TimeZone) -> Feed {
+    public func grouped(by grouping: FeedGrouping, now: Date?, timeZone: TimeZone) -> Feed {
         let sections = StatusSection.group(statuses, by: grouping, now: now, timeZone: timeZone)
         return Feed(sections: sections, sourceName: sourceName, format: format)
     }
