@@ -42,6 +42,17 @@ final class JSONParserTests: XCTestCase {
         // The same many keys without the duplicate load.
         many.removeLast()
         XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]").get())
+        // Keys that share their first eight bytes differ, in small and large objects; the same
+        // long key twice is a duplicate (one of them spelled with an escape), and so is a short
+        // key at the very end of the input.
+        let prefixes = ["attitudes_count", "attitudes_value", "attitudes_status", "attitudes_"]
+        for extra in [[], (0..<20).map { "k\($0)" }] {
+            let keys = (prefixes + extra).map { "\"\($0)\":0" }.joined(separator: ",")
+            XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(keys)}]").get())
+            let repeated = "[{\"id\":1,\"text\":\"a\",\(user),\(keys),\"attitudes_st\\u0061tus\":1}]"
+            XCTAssertEqual(malformedReason(load(repeated)).map { $0.contains("duplicate key \"attitudes_status\"") }, true)
+        }
+        XCTAssertEqual(malformedReason(load(#"{"a":1,"a":2}"#)).map { $0.contains("duplicate key \"a\"") }, true)
     }
 
     func testIntegersAreExactOverTheWholeInt64Range() throws {

@@ -53,9 +53,19 @@ struct JSONTape {
     /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
     private(set) var unescapedKeys: [UInt8] = []
     private var stack: [Int32] = []
-    private var scratch: [Int32] = []
-    /// Slots of the duplicate-key check (-1 empty).
+    /// The keys of the open objects, innermost last: an object's keys are the last `length`
+    /// entries when it closes.
+    private var keyStack: [KeyEntry] = []
+    /// Slots of the duplicate-key check of large objects (-1 empty).
     private var table: [Int32] = []
+
+    /// A key of an open object: its node, its length, and its first eight bytes (little-endian,
+    /// zero-padded), which decide equality for keys of up to eight bytes.
+    private struct KeyEntry {
+        var signature: UInt64
+        var length: UInt32
+        var node: UInt32
+    }
 
     init() {}
 
@@ -64,6 +74,7 @@ struct JSONTape {
         nodes.removeAll(keepingCapacity: true)
         unescapedKeys.removeAll(keepingCapacity: true)
         stack.removeAll(keepingCapacity: true)
+        keyStack.removeAll(keepingCapacity: true)
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
@@ -88,74 +99,97 @@ struct JSONTape {
         if let top = stack.last { nodes[Int(top)].length &+= 1 }
     }
 
+    /// Records the key node just appended (and unescaped) for its object's duplicate check.
+    fileprivate mutating func pushKey(_ input: UnsafeBufferPointer<UInt8>) {
+        let i = nodes.count - 1
+        let n = nodes[i]
+        let length = Int(n.length)
+        let signature = unescapedKeys.withUnsafeBufferPointer { keys in
+            let bytes = n.flags & Node.keyCopy != 0 ? keys : input
+            return Self.signature(bytes.baseAddress! + Int(n.offset), count: length, readable: bytes.count - Int(n.offset))
+        }
+        keyStack.append(KeyEntry(signature: signature, length: n.length, node: UInt32(i)))
+    }
+
+    /// The first `min(count, 8)` bytes at `p` as a little-endian word, zero-padded; one load when
+    /// eight bytes can be read.
+    @inline(__always)
+    static func signature(_ p: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+        if readable >= 8 {
+            let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+            return count >= 8 ? w : w & ((1 << UInt64(count * 8)) &- 1)
+        }
+        var w: UInt64 = 0
+        for k in 0..<min(count, 8) { w |= UInt64(p[k]) << UInt64(k * 8) }
+        return w
+    }
+
     /// Closes the innermost container; for an object, checks that its keys are unique.
     fileprivate mutating func close(input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
         let top = Int(stack.removeLast())
         nodes[top].end = UInt32(nodes.count)
-        if nodes[top].kind == .object && nodes[top].length > 1 {
-            try checkUniqueKeys(object: top, input: input)
-        }
+        guard nodes[top].kind == .object else { return }
+        let count = Int(nodes[top].length)
+        if count > 1 { try checkUniqueKeys(count: count, input: input) }
+        keyStack.removeLast(count)
     }
 
-    /// Keys of small objects are compared pairwise; larger objects go through an open-addressing
-    /// table of key hashes (kept between objects, emptied slot by slot): O(k) for k keys.
-    private mutating func checkUniqueKeys(object: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
-        let count = Int(nodes[object].length)
-        scratch.removeAll(keepingCapacity: true)
-        var k = object + 1
-        for _ in 0..<count {
-            scratch.append(Int32(k))
-            k = Int(nodes[k + 1].end)
-        }
-        if count > 8 {
-            var size = 16
+    /// Checks the last `count` keys of `keyStack` (one object's) for a duplicate: pairwise by
+    /// signature and length for small objects, through an open-addressing table of signatures
+    /// (kept between objects, emptied slot by slot) for larger ones: O(k) for k keys. Bytes are
+    /// compared only for equal signatures of keys longer than eight bytes. The key reported is
+    /// the first that repeats an earlier one.
+    private mutating func checkUniqueKeys(count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        if count > 16 {
+            var size = 32
             while size < count * 2 { size <<= 1 }
             if table.count < size { table = [Int32](repeating: -1, count: size) }
         }
-        let found: (index: Int32, key: String)? = nodes.withUnsafeBufferPointer { nodes in
+        let found: Int? = nodes.withUnsafeBufferPointer { nodes in
             unescapedKeys.withUnsafeBufferPointer { keys in
-                let key = { (i: Int32) in Self.keyBytes(nodes[Int(i)], input, keys) }
-                let duplicate = count <= 8 ? pairwiseDuplicate(key) : hashedDuplicate(key)
-                return duplicate.map { ($0, String(decoding: key($0), as: UTF8.self)) }
+                keyStack.withUnsafeBufferPointer { all in
+                    let entries = UnsafeBufferPointer(rebasing: all[(all.count - count)...])
+                    @inline(__always) func same(_ a: KeyEntry, _ b: KeyEntry) -> Bool {
+                        guard a.signature == b.signature, a.length == b.length else { return false }
+                        return a.length <= 8 || Self.equal(Self.keyBytes(nodes[Int(a.node)], input, keys), Self.keyBytes(nodes[Int(b.node)], input, keys))
+                    }
+                    if count <= 16 {
+                        for i in 1..<count {
+                            let a = entries[i]
+                            for j in 0..<i where same(a, entries[j]) { return i }
+                        }
+                        return nil
+                    }
+                    return table.withUnsafeMutableBufferPointer { table -> Int? in
+                        var size = 32
+                        while size < count * 2 { size <<= 1 }
+                        let mask = size - 1
+                        var duplicate: Int?
+                        for i in 0..<count {
+                            let a = entries[i]
+                            let mix = (a.signature ^ UInt64(a.length) << 59) &* 0x9E37_79B9_7F4A_7C15
+                            var slot = Int(truncatingIfNeeded: mix >> 32) & mask
+                            while table[slot] >= 0 {
+                                if same(entries[Int(table[slot])], a) {
+                                    duplicate = i
+                                    break
+                                }
+                                slot = (slot + 1) & mask
+                            }
+                            if duplicate != nil { break }
+                            table[slot] = Int32(i)
+                        }
+                        for i in 0..<size { table[i] = -1 }
+                        return duplicate
+                    }
+                }
             }
         }
         if let found {
-            throw SyntaxError(
-                kind: .syntax, reason: "duplicate key \"\(found.key)\" in an object", offset: Int(nodes[Int(found.index)].offset))
+            let node = nodes[Int(keyStack[keyStack.count - count + found].node)]
+            let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
+            throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
         }
-    }
-
-    private func pairwiseDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
-        for i in 1..<scratch.count {
-            let a = keyBytes(scratch[i])
-            for j in 0..<i where Self.equal(a, keyBytes(scratch[j])) { return scratch[i] }
-        }
-        return nil
-    }
-
-    /// Uses the first `2k` (rounded up to a power of two) slots of `table`, and leaves them at -1.
-    private mutating func hashedDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
-        var size = 16
-        while size < scratch.count * 2 { size <<= 1 }
-        let mask = size - 1
-        var duplicate: Int32?
-        table.withUnsafeMutableBufferPointer { table in
-            for key in scratch {
-                let bytes = keyBytes(key)
-                var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
-                while table[slot] >= 0 {
-                    if Self.equal(keyBytes(table[slot]), bytes) {
-                        duplicate = key
-                        break
-                    }
-                    slot = (slot + 1) & mask
-                }
-                if duplicate != nil { break }
-                table[slot] = key
-            }
-            for i in 0..<size { table[i] = -1 }
-        }
-        return duplicate
     }
 
     /// The bytes of the key (or string) node `n`: its unescaped copy in `keys` for keys that held
@@ -171,16 +205,6 @@ struct JSONTape {
     @inline(__always)
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
-    }
-
-    /// A hash of a key from its length and three of its bytes: O(1), and enough to spread the keys
-    /// of one object (collisions are settled by comparing bytes).
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let n = bytes.count
-        guard n > 0 else { return 0 }
-        let mix = UInt64(n) << 24 | UInt64(bytes[0]) << 16 | UInt64(bytes[n / 2]) << 8 | UInt64(bytes[n - 1])
-        return (mix &* 0x9E37_79B9_7F4A_7C15) >> 32
     }
 
     /// Stores the unescaped form of the key node just appended (its content held escapes).
@@ -376,6 +400,7 @@ private struct Parser {
                 let escaped = try scanString()
                 tape.append(stringNode(start: start, escaped: escaped, count: tape.nodes.count))
                 if escaped { tape.copyUnescapedKey(input) }
+                tape.pushKey(input)
                 skipWhitespace()
                 guard p < n, base[p] == UInt8(ascii: ":") else { throw p < n ? fail("expected ':' after a key") : unexpected() }
                 p += 1
@@ -428,9 +453,15 @@ private struct Parser {
         var escaped = false
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII.
+            // The first byte that is one of those is found in its word (the lowest flagged byte
+            // of each test is exact), so the ordinary bytes before it are not looked at again.
             while p + 8 <= n {
-                let w = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
-                if Self.needsAttention(w) { break }
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let flagged = Self.attention(w)
+                if flagged != 0 {
+                    p += flagged.trailingZeroBitCount >> 3
+                    break
+                }
                 p += 8
             }
             guard p < n else { throw fail("unterminated string", at: open) }
@@ -460,8 +491,10 @@ private struct Parser {
         }
     }
 
+    /// The high bit of each byte of `w` that is a quote, a backslash, a control character or
+    /// not ASCII (and possibly of bytes after the first such byte: borrows carry upwards only).
     @inline(__always)
-    static func needsAttention(_ w: UInt64) -> Bool {
+    static func attention(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22)
@@ -469,7 +502,7 @@ private struct Parser {
         let zeroQuote = (quote &- ones) & ~quote
         let zeroSlash = (slash &- ones) & ~slash
         let control = (w &- ones &* 0x20) & ~w
-        return ((zeroQuote | zeroSlash | control) & highs) | (w & highs) != 0
+        return (zeroQuote | zeroSlash | control | w) & highs
     }
 
     mutating func scanEscape() throws(JSONTape.SyntaxError) {
