@@ -53,9 +53,10 @@ struct JSONTape {
     /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
     private(set) var unescapedKeys: [UInt8] = []
     private var stack: [Int32] = []
-    /// The keys of the open objects, innermost last: an object's keys are the last `length`
-    /// entries when it closes.
+    /// The keys of the open objects, innermost last, in `keyStack[0..<keyCount]`: an object's
+    /// keys are the last `length` entries when it closes. Entries past `keyCount` are reused.
     private var keyStack: [KeyEntry] = []
+    private var keyCount = 0
     /// Slots of the duplicate-key check of large objects (-1 empty).
     private var table: [Int32] = []
 
@@ -74,7 +75,7 @@ struct JSONTape {
         nodes.removeAll(keepingCapacity: true)
         unescapedKeys.removeAll(keepingCapacity: true)
         stack.removeAll(keepingCapacity: true)
-        keyStack.removeAll(keepingCapacity: true)
+        keyCount = 0
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
@@ -104,11 +105,21 @@ struct JSONTape {
         let i = nodes.count - 1
         let n = nodes[i]
         let length = Int(n.length)
-        let signature = unescapedKeys.withUnsafeBufferPointer { keys in
-            let bytes = n.flags & Node.keyCopy != 0 ? keys : input
-            return Self.signature(bytes.baseAddress! + Int(n.offset), count: length, readable: bytes.count - Int(n.offset))
+        let signature: UInt64
+        if n.flags & Node.keyCopy == 0 {
+            signature = Self.signature(input.baseAddress! + Int(n.offset), count: length, readable: input.count - Int(n.offset))
+        } else {
+            signature = unescapedKeys.withUnsafeBufferPointer { keys in
+                Self.signature(keys.baseAddress! + Int(n.offset), count: length, readable: keys.count - Int(n.offset))
+            }
         }
-        keyStack.append(KeyEntry(signature: signature, length: n.length, node: UInt32(i)))
+        let entry = KeyEntry(signature: signature, length: n.length, node: UInt32(i))
+        if keyCount < keyStack.count {
+            keyStack[keyCount] = entry
+        } else {
+            keyStack.append(entry)
+        }
+        keyCount += 1
     }
 
     /// The first `min(count, 8)` bytes at `p` as a little-endian word, zero-padded; one load when
@@ -131,7 +142,7 @@ struct JSONTape {
         guard nodes[top].kind == .object else { return }
         let count = Int(nodes[top].length)
         if count > 1 { try checkUniqueKeys(count: count, input: input) }
-        keyStack.removeLast(count)
+        keyCount -= count
     }
 
     /// Checks the last `count` keys of `keyStack` (one object's) for a duplicate: pairwise by
@@ -148,7 +159,7 @@ struct JSONTape {
         let found: Int? = nodes.withUnsafeBufferPointer { nodes in
             unescapedKeys.withUnsafeBufferPointer { keys in
                 keyStack.withUnsafeBufferPointer { all in
-                    let entries = UnsafeBufferPointer(rebasing: all[(all.count - count)...])
+                    let entries = UnsafeBufferPointer(rebasing: all[(keyCount - count)..<keyCount])
                     @inline(__always) func same(_ a: KeyEntry, _ b: KeyEntry) -> Bool {
                         guard a.signature == b.signature, a.length == b.length else { return false }
                         return a.length <= 8 || Self.equal(Self.keyBytes(nodes[Int(a.node)], input, keys), Self.keyBytes(nodes[Int(b.node)], input, keys))
@@ -186,7 +197,7 @@ struct JSONTape {
             }
         }
         if let found {
-            let node = nodes[Int(keyStack[keyStack.count - count + found].node)]
+            let node = nodes[Int(keyStack[keyCount - count + found].node)]
             let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
             throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
         }
@@ -432,10 +443,12 @@ private struct Parser {
         }
     }
 
+    /// The node of the string just scanned (offsets fit: `parse` refuses inputs of 4 GiB).
+    @inline(__always)
     func stringNode(start: Int, escaped: Bool, count: Int) -> JSONTape.Node {
         JSONTape.Node(
-            kind: .string, flags: escaped ? JSONTape.Node.escaped : 0, length: UInt32(p - 1 - start), offset: UInt32(start),
-            end: UInt32(count + 1))
+            kind: .string, flags: escaped ? JSONTape.Node.escaped : 0, length: UInt32(truncatingIfNeeded: p - 1 - start),
+            offset: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: count + 1))
     }
 
     mutating func literal(_ word: StaticString) throws(JSONTape.SyntaxError) {

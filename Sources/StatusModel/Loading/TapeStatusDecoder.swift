@@ -123,7 +123,12 @@ struct TapeStatusDecoder {
                 guard let raw = plainBytes(at(.createdAt)), let d = WeiboDate.parse(utf8: raw) else { return nil }
                 createdAt = d
             }
-            guard let source = string(at(.source), default: "") else { return nil }
+            // The source's anchor text, made from the bytes: one string instead of two.
+            var source = ""
+            if present(at(.source)) {
+                guard let s = withContent(at(.source), StatusDecoder.anchorText(utf8:)) else { return nil }
+                source = s
+            }
             var retweet: Status?
             if present(at(.retweet)) {
                 guard let r = status(at(.retweet)) else { return nil }
@@ -154,7 +159,7 @@ struct TapeStatusDecoder {
                 let liked = int(at(.attitudesStatus), default: 0), let badge = optionalString(at(.badge))
             else { return nil }
             return Status(
-                id: id, createdAt: createdAt, createdAtText: createdAtText, source: StatusDecoder.anchorText(source), text: text,
+                id: id, createdAt: createdAt, createdAtText: createdAtText, source: source, text: text,
                 user: user, isDeleted: deleted, retweetedStatus: retweet, pictures: pictures, urlEntities: urls, topics: topics,
                 tag: tags.first, pageInfo: card, titleBar: title, repostsCount: reposts, commentsCount: comments,
                 attitudesCount: attitudes, liked: liked != 0, memberBadge: badge)
@@ -363,14 +368,22 @@ struct TapeStatusDecoder {
     /// A required string (nil when absent, not a string, or longer than the limit as written).
     private func string(_ index: Int) -> String? {
         guard index >= 0 else { return nil }
+        if nodes[index].kind == .string && nodes[index].length == 0 { return "" }
+        return withContent(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` of a string's content, escapes resolved (in a temporary buffer when needed); nil
+    /// when absent, not a string, or longer than the limit as written.
+    @inline(__always)
+    private func withContent<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard index >= 0 else { return nil }
         let n = nodes[index]
         guard n.kind == .string, Int(n.length) <= maxStringBytes else { return nil }
-        if n.length == 0 { return "" }
         let raw = UnsafeBufferPointer(start: document.bytes + Int(n.offset), count: Int(n.length))
-        if n.flags & JSONTape.Node.escaped == 0 { return String(decoding: raw, as: UTF8.self) }
+        if n.flags & JSONTape.Node.escaped == 0 { return body(raw) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
             let count = JSONTape.unescape(raw, into: buffer.baseAddress!)
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
