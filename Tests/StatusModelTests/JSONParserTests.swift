@@ -55,6 +55,20 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(malformedReason(load(#"{"a":1,"a":2}"#)).map { $0.contains("duplicate key \"a\"") }, true)
     }
 
+    func testACopiedTapeKeepsItsNodesWhenTheOriginalParsesAgain() throws {
+        var tape = JSONTape()
+        let first = Array(#"{"a":[1,2,3],"b":"c"}"#.utf8)
+        try first.withUnsafeBufferPointer { try tape.parse($0, maxDepth: 8) }
+        let copy = tape
+        let kinds = copy.nodes.map(\.kind)
+        // Longer than the first buffer: the original grows while the copy keeps the old nodes.
+        let second = Array(("[" + (0..<200).map { "{\"k\($0)\":null}" }.joined(separator: ",") + "]").utf8)
+        try second.withUnsafeBufferPointer { try tape.parse($0, maxDepth: 8) }
+        XCTAssertEqual(copy.nodes.map(\.kind), kinds)
+        XCTAssertEqual(tape.nodes.count, 1 + 200 * 3)
+        XCTAssertEqual(tape.nodes.filter { $0.kind == .null }.count, 200)
+    }
+
     func testIntegersAreExactOverTheWholeInt64Range() throws {
         let big = Int64.max - 1  // above 9.2e18, representable only as an integer
         let r = try load(#"[{"id":\#(big),"text":"a",\#(user)}]"#).get()
