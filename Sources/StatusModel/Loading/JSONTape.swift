@@ -52,7 +52,7 @@ struct JSONTape {
     /// The nodes, in `buffer.base[0..<nodeCount]`: stored by hand, not in an array, because
     /// appending and counting elements are the parser's innermost steps (an array checks its
     /// uniqueness and capacity through calls on each; callgrind: 2.5 instructions per input byte).
-    private var buffer = NodeBuffer()
+    private var buffer = TapeBuffer<Node>()
     private(set) var nodeCount = 0
     /// The innermost open container's node, -1 at the top level; `stack` holds the outer ones.
     private var top = -1
@@ -62,9 +62,9 @@ struct JSONTape {
     /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
     private(set) var unescapedKeys: [UInt8] = []
     private var stack: [Int32] = []
-    /// The keys of the open objects, innermost last, in `keyStack[0..<keyCount]`: an object's
-    /// keys are the last `length` entries when it closes. Entries past `keyCount` are reused.
-    private var keyStack: [KeyEntry] = []
+    /// The keys of the open objects, innermost last, in `keyStack.base[0..<keyCount]`: an
+    /// object's keys are the last `length` entries when it closes.
+    private var keyStack = TapeBuffer<KeyEntry>()
     private var keyCount = 0
     /// Slots of the duplicate-key check of large objects (-1 empty).
     private var table: [Int32] = []
@@ -82,7 +82,8 @@ struct JSONTape {
     /// Parses `input` (a whole JSON text), replacing the previous content; buffers keep their capacity.
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) {
         // A copied tape shares its node buffer: it gets one of its own before writing.
-        if !isKnownUniquelyReferenced(&buffer) { buffer = NodeBuffer() }
+        if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
+        if !isKnownUniquelyReferenced(&keyStack) { keyStack = TapeBuffer() }
         nodeCount = 0
         top = -1
         unescapedKeys.removeAll(keepingCapacity: true)
@@ -134,11 +135,8 @@ struct JSONTape {
             }
         }
         let entry = KeyEntry(signature: signature, length: n.length, node: UInt32(i))
-        if keyCount < keyStack.count {
-            keyStack[keyCount] = entry
-        } else {
-            keyStack.append(entry)
-        }
+        if keyCount == keyStack.capacity { keyStack.grow(keeping: keyCount) }
+        (keyStack.base + keyCount).initialize(to: entry)
         keyCount += 1
     }
 
@@ -181,8 +179,8 @@ struct JSONTape {
         let nodes = self.nodes
         let found: Int? = withExtendedLifetime(buffer) {
             unescapedKeys.withUnsafeBufferPointer { keys in
-                keyStack.withUnsafeBufferPointer { all in
-                    let entries = UnsafeBufferPointer(rebasing: all[(keyCount - count)..<keyCount])
+                withExtendedLifetime(keyStack) {
+                    let entries = UnsafeBufferPointer(start: keyStack.base + (keyCount - count), count: count)
                     @inline(__always) func same(_ a: KeyEntry, _ b: KeyEntry) -> Bool {
                         guard a.signature == b.signature, a.length == b.length else { return false }
                         return a.length <= 8 || Self.equal(Self.keyBytes(nodes[Int(a.node)], input, keys), Self.keyBytes(nodes[Int(b.node)], input, keys))
@@ -220,7 +218,7 @@ struct JSONTape {
             }
         }
         if let found {
-            let node = nodes[Int(keyStack[keyCount - count + found].node)]
+            let node = nodes[Int(keyStack.base[keyCount - count + found].node)]
             let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
             throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
         }
@@ -643,12 +641,13 @@ private struct Parser {
     }
 }
 
-/// The node storage of a `JSONTape`: grown by doubling, kept from one parse to the next.
+/// Storage of a `JSONTape` (its nodes, its key stack): grown by doubling, kept from one parse to
+/// the next.
 ///
-/// `@unchecked Sendable`: a tape writes only to a buffer no other tape holds (it replaces a
-/// shared one before parsing), so a buffer reachable from two tapes is only read.
-final class NodeBuffer: @unchecked Sendable {
-    private(set) var base: UnsafeMutablePointer<JSONTape.Node>
+/// `@unchecked Sendable`: a tape writes only to buffers no other tape holds (it replaces shared
+/// ones before parsing), so a buffer reachable from two tapes is only read.
+final class TapeBuffer<Element>: @unchecked Sendable {
+    private(set) var base: UnsafeMutablePointer<Element>
     private(set) var capacity: Int
 
     init() {
@@ -658,9 +657,9 @@ final class NodeBuffer: @unchecked Sendable {
 
     deinit { base.deallocate() }
 
-    /// Doubles the capacity, keeping the first `count` nodes.
+    /// Doubles the capacity, keeping the first `count` elements (plain values: nothing to deinitialize).
     func grow(keeping count: Int) {
-        let bigger = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity * 2)
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
         base.deallocate()
         base = bigger

@@ -16,7 +16,8 @@
 // with this one first.
 import Foundation
 
-/// Keys of one kind of object, matched by length and bytes.
+/// Keys of one kind of object, matched by length and first eight bytes as one word (the rest of
+/// longer keys compared byte by byte).
 ///
 /// `@unchecked Sendable`: the pointers are those of string literals (constant data of the binary).
 struct KeySet: @unchecked Sendable {
@@ -25,6 +26,7 @@ struct KeySet: @unchecked Sendable {
     private let first: [Int]
     private let slots: [Int]
     private let keys: [UnsafePointer<UInt8>]
+    private let words: [UInt64]
     private let longest: Int
 
     init(_ keys: [StaticString]) {
@@ -33,18 +35,24 @@ struct KeySet: @unchecked Sendable {
         let order = keys.indices.sorted { (keys[$0].utf8CodeUnitCount, $0) < (keys[$1].utf8CodeUnitCount, $1) }
         slots = order
         self.keys = order.map { keys[$0].utf8Start }
+        words = order.map { JSONTape.signature(keys[$0].utf8Start, count: keys[$0].utf8CodeUnitCount, readable: 0) }
         let lengths = order.map { keys[$0].utf8CodeUnitCount }
         first = (0...(longest + 1)).map { n in lengths.firstIndex { $0 >= n } ?? lengths.count }
     }
 
-    /// The slot (index in the keys given to `init`) of the key at `key`, or -1.
+    /// The slot (index in the keys given to `init`) of the `n` bytes at `key`, or -1. `readable`:
+    /// how many bytes from `key` on may be read.
     @inline(__always)
-    func slot(_ key: UnsafePointer<UInt8>, count n: Int) -> Int {
+    func slot(_ key: UnsafePointer<UInt8>, count n: Int, readable: Int) -> Int {
         guard n <= longest else { return -1 }
         var e = first[n]
         let end = first[n + 1]
+        guard e < end else { return -1 }
+        let word = JSONTape.signature(key, count: n, readable: readable)
         while e < end {
-            if JSONNode.same(key, UnsafeBufferPointer(start: keys[e], count: n)) { return slots[e] }
+            if words[e] == word && (n <= 8 || JSONNode.same(key + 8, UnsafeBufferPointer(start: keys[e] + 8, count: n - 8))) {
+                return slots[e]
+            }
             e += 1
         }
         return -1
@@ -94,8 +102,12 @@ struct TapeStatusDecoder {
             var i = object + 1
             for _ in 0..<o.length {
                 let key = nodes[i]
-                let base = key.flags & JSONTape.Node.keyCopy != 0 ? document.keys : document.bytes
-                let slot = keys.slot(base + Int(key.offset), count: Int(key.length))
+                // A key in the input is followed by at least a quote, a colon, a value and a
+                // brace: eight bytes can be read from keys of four bytes or more.
+                let copy = key.flags & JSONTape.Node.keyCopy != 0
+                let slot = keys.slot(
+                    (copy ? document.keys : document.bytes) + Int(key.offset), count: Int(key.length),
+                    readable: copy ? 0 : Int(key.length) + 4)
                 if slot >= 0 { s[slot] = Int32(i + 1) }
                 i = Int(nodes[i + 1].end)
             }
