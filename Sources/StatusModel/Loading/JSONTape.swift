@@ -3,11 +3,12 @@
 //
 // Why not JSONSerialization: on a 142 MB JSON Lines feed it built NSDictionary/NSNumber graphs at
 // 46 MB/s and spent 23 % of an export in them; the tape costs no allocation per value (the node
-// array and the scratch buffers keep their capacity from one line to the next), and the decoder
+// buffer and the scratch buffers keep their capacity from one line to the next), and the decoder
 // reads strings straight from the input bytes. Why not simdjson (libsimdjson-dev): the decoder
 // needs the same typed, path-naming errors and leniency for every format, which a C++ DOM behind
-// a C header would have to re-expose node by node; measured, this parser plus the decoder reach
-// the loader's target on their own (benchmarks/README.md, "Loader").
+// a C header would have to re-expose node by node. Measured with callgrind on the generated feed,
+// this parser costs about 18 instructions per input byte and the tape decoder 21
+// (benchmarks/README.md, "Loader").
 //
 // What it enforces, besides the grammar: UTF-8 validity of every string (overlong forms,
 // surrogates and code points above U+10FFFF are errors), escapes that form valid scalars (a lone
