@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Fixtures/StatusInfo.plist, Fixtures/feed.plist and Fixtures/invalid/* (+ EXPECTED.json).
+"""Writes Fixtures/StatusInfo.plist, Fixtures/feed.plist, Fixtures/friends.plist and
+Fixtures/invalid/* (+ EXPECTED.json).
 
 All content is invented. Re-run after editing: python3 Fixtures/make_fixtures.py
 """
@@ -166,6 +167,56 @@ def feed():
     S.append(status(4100000000000013, 14, "啊，原博怎么删了", user(16, "阿Q不正传"), rc=0, cc=3, ac=1, retweeted_status=rt4))
     return S
 
+# ---------------------------------------------------------------- friend list (QQ tutorial)
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+GIVEN = ["晓明", "雨桐", "子涵", "浩然", "欣怡", "宇轩", "思远", "梓萱", "俊杰", "诗涵", "一鸣", "佳琪", "明轩", "若曦", "天佑", "可馨"]
+LATIN = ["Alice", "Bob Chen", "Charlotte", "Diego", "Emma_W", "François", "Grace Liu", "Hiro", "Isabella", "Jack",
+         "Kim Min-jun", "Lars", "Mia", "Noah", "Olivia", "Pavel", "Quinn", "Rosa", "Sven", "Tariq"]
+EMOJI = ["🐱", "🌸", "🚀", "🍜", "🎮", "🌙", "☕️", "🐼", "🎸", "🏀"]
+INTROS = ["今天也要元气满满", "Busy, text me later.", "人生苦短，我用 Python 🐍", "在路上 🚗", "", "拒绝内卷，从我做起",
+          "Stay hungry, stay foolish.", "周末约饭的私聊 🍲", "考研倒计时 128 天 📚", "不想上班的第 N 天",
+          "こんにちは！东京留学中 🇯🇵", "❤️🧡💛💚💙💜"]
+LONG_INTRO = ("这是一条很长很长的个性签名：生活不止眼前的苟且，还有诗和远方的田野；"
+              "愿你出走半生，归来仍是少年。Life is what happens when you're busy making other plans. 🌈🌈🌈 "
+              "——写于一个下雨的周日下午，窗外的梧桐叶落了一地，楼下的猫又在晒太阳")
+
+class Lcg:
+    """A fixed linear congruential generator: the fixture does not depend on Python's random."""
+    def __init__(self, seed):
+        self.x = seed
+    def next(self, n):
+        self.x = (self.x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return (self.x >> 33) % n
+
+def friend(r, i):
+    kind = r.next(10)
+    if kind < 6:
+        name = SURNAMES[r.next(len(SURNAMES))] + GIVEN[r.next(len(GIVEN))]
+    elif kind < 9:
+        name = LATIN[r.next(len(LATIN))]
+    else:
+        name = GIVEN[r.next(len(GIVEN))] + EMOJI[r.next(len(EMOJI))]
+    intro = LONG_INTRO if r.next(9) == 0 else INTROS[r.next(len(INTROS))]
+    return {"Avatars": "avatar_%03d" % (i % 200), "Name": name, "Intro": intro, "VIP": r.next(4) == 0}
+
+FRIEND_GROUPS = [("我的好友", 24, None), ("家人", 6, 4), ("同学", 138, None), ("同事", 57, 12), ("黑名单", 0, None),
+                 ("Colleagues abroad 🌍", 18, None), ("大学室友", 4, None), ("陌生人", 0, 0), ("游戏好友 🎮", 103, None),
+                 ("特别关心 ❤️", 3, 3), ("A very long group name that does not fit on one line of a phone", 9, None),
+                 ("最近联系人", 31, None)]
+
+def friends():
+    r = Lcg(20260528)
+    out, n = [], 0
+    for name, count, online in FRIEND_GROUPS:
+        g = {"GroupName": name, "Friends": []}
+        for _ in range(count):
+            g["Friends"].append(friend(r, n))
+            n += 1
+        if online is not None:
+            g["Online"] = online
+        out.append(g)
+    return out
+
 def write_plist(path, obj):
     with open(path, "wb") as f:
         plistlib.dump(obj, f, fmt=plistlib.FMT_XML, sort_keys=True)
@@ -245,11 +296,29 @@ def invalid():
     add("topic-missing-title.json", j({"statuses": [ok(0, topic_struct=[{"topic_url": "x"}])]}), "missingKey",
         "statuses[0].topic_struct[0].topic_title", index=0)
     add("text-is-array.json", j({"statuses": [ok(0, text=["不是", "字符串"])]}), "typeMismatch", "statuses[0].text", index=0)
+    def group(name, friends, **more):
+        return dict({"GroupName": name, "Friends": friends}, **more)
+    pal = {"Name": "小明", "Intro": "你好", "Avatars": "a1", "VIP": False}
+    add("friends-missing-name.plist", plistlib.dumps([group("同学", [pal]), group("同事", [pal, pal, {"Intro": "没有名字"}])]),
+        "missingKey", "[1].Friends[2].Name", index=2, section=1, title="同事")
+    add("friends-vip-not-boolean.plist", plistlib.dumps([group("家人", [dict(pal, VIP="也许")])]),
+        "invalidValue", "[0].Friends[0].VIP", index=0, section=0, title="家人")
+    add("friends-friends-not-array.plist", plistlib.dumps([group("好友", [pal]), group("同学", "小明")]),
+        "typeMismatch", "[1].Friends", section=1, title="同学")
+    add("friends-group-not-dict.plist", plistlib.dumps([group("好友", [pal]), "第二组"]), "typeMismatch", "[1]", section=1)
+    add("friends-online-too-many.plist", plistlib.dumps([group("好友", [pal, pal], Online=3)]),
+        "invalidValue", "[0].Online", section=0, title="好友")
+    add("friends-friend-not-dict.plist", plistlib.dumps([group("好友", [pal, 7])]), "typeMismatch", "[0].Friends[1]",
+        index=1, section=0, title="好友")
+    add("sections-missing-text.plist", plistlib.dumps({"sections": [{"title": "今天", "statuses": [ok(0)]},
+                                                                     {"title": "昨天", "statuses": [ok(1), {"id": 9, "user": {"id": 1, "screen_name": "x"}}]}]}),
+        "missingKey", "sections[1].statuses[1].text", index=1, id=9, section=1, title="昨天")
     return cases
 
 def main():
     write_plist(os.path.join(HERE, "StatusInfo.plist"), classic())
     write_plist(os.path.join(HERE, "feed.plist"), {"statuses": feed()})
+    write_plist(os.path.join(HERE, "friends.plist"), friends())
     os.makedirs(INVALID, exist_ok=True)
     expected = {}
     for name, (data, exp) in sorted(invalid().items()):

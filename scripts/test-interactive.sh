@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives `feedlayout preview --interactive` inside a private tmux server: sends keys (j/k, arrows,
 # space, PgUp/PgDn, g/G, q), captures the pane, and checks what is on screen against the static
-# output of the same feed, the status line, that a resize re-lays the feed out at the new width,
+# output of the same feed, the status line, a feed in sections (index jumps, opening and closing
+# in both modes, search, delete and undo, grouped style), that a resize re-lays the feed out at the new width,
 # and that the terminal is restored (termios settings, alternate screen, cursor) after q, Ctrl-C
 # (SIGINT) and SIGTERM. Exits non-zero on any failure.
 #
@@ -160,6 +161,122 @@ wait_for ' lines 1–23 ' || fail "k at the top moved above it"
 "${T[@]}" send-keys -t t q
 restored keys 0
 check "the shell's screen is back after q" eval '! screen_has "rows .* of 13"' 
+
+# ---------------------------------------------------------------- sections: index, open/close, search, delete/undo
+# The demo feed grouped by day (--now on its newest day: "今天", "昨天", "11月18日", …), plain
+# style: headers float, the side index shows the titles' first characters.
+first_has() { screen | head -n 1 | grep -aEq -- "$1"; }
+second_has() { screen | sed -n 2p | grep -aEq -- "$1"; }
+# step PATTERN WHAT KEYS...: sends the keys, then waits for PATTERN (failing with WHAT).
+step() {
+    local pattern="$1" what="$2"; shift 2
+    "${T[@]}" send-keys -t t "$@"
+    wait_for "$pattern" 5 || { fail "$what"; return 1; }
+}
+SECTIONED=(--width 375 --group-by day --now 1700480000)
+start sections "${SECTIONED[@]}"
+wait_for '╞═ ▾ 今天' || fail "sections: the demo feed grouped by day"
+check "sections: the side index lists the titles' first characters, the current one marked" \
+    eval 'screen | head -n 3 | tr -d " " | grep -aEq "›今$" && screen | sed -n 2p | grep -aEq "昨$"'
+step '§今天' "sections: ]" ']' && check "sections: ] goes to the first title" first_has '^╞═ ▾ 今天'
+step '§昨天' "sections: ] ]" ']' && check "sections: ] goes to the next title" first_has '^╞═ ▾ 昨天'
+step '§11月18日' "sections: 1" 1 && check "sections: a character jumps to the next title starting with it" first_has '^╞═ ▾ 11月18日'
+step '§11月17日' "sections: 1 again goes on to the next title starting with 1" 1
+step '§11月18日' "sections: [ goes back a title" '['
+step ' lines [0-9]+–[0-9]+ .*§11月18日' "sections: j j j" j j j
+check "sections: the header floats on the first line while its section scrolls" first_has '^╞═ ▾ 11月18日'
+check "sections: under it, the section's rows scrolled" eval '! second_has "├─ #5 "'
+step '§11月18日' "sections: [" '[' && check "sections: [ inside a section goes to its own header" second_has '^├─ #5 '
+step '§11月18日 \(closed\)' "sections: Enter closes the section at the top" Enter
+check "sections: a closed section shows its header only" second_has '^╞═ ▾ 11月17日'
+check "sections: the closed header has its mark" first_has '^╞═ ▸ 11月18日 · 2'
+step '§11月18日 ·' "sections: Enter again" Enter && check "sections: Enter opens it again, its header still at the top" second_has '^├─ #5 '
+# Search: / and the text, Enter keeps it, Escape clears it; the row at the top stays.
+"${T[@]}" send-keys -t t /
+step 'search: 橘子' "sections: the search text is shown while typed" -l '橘子'
+step '/橘子: 1 found' "sections: / filters the rows by name (one match)" Enter
+check "sections: the search reuses the cached layouts" status_has 'cells 0 laid out, [0-9]+ cached'
+check "sections: the match is on screen" screen_has '_橘子汽水_'
+step '§11月18日 ·' "sections: Escape" Escape && check "sections: Escape clears the search, the same row at the top" second_has '^├─ #5 '
+# Delete and undo the row at the top.
+step '§今天' "sections: g ]" g ']'
+step 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' "sections: d deletes the row at the top" d
+check "sections: the deleted row's section counts one row less" first_has '今天 · 1'
+check "sections: the delete laid no cell out" status_has 'cells 0 laid out'
+step 'restored #0 · rows [0-9]+–[0-9]+ of 13 ' "sections: u undoes the delete" u
+check "sections: the row is back" first_has '今天 · 2'
+check "sections: the undo laid no cell out" status_has 'cells 0 laid out'
+step 'next / previous section title' "sections: ? shows the keys" '?'
+step '§今天' "sections: a key closes the help" j
+"${T[@]}" send-keys -t t q
+restored sections 0
+
+# Accordion: every section starts closed, opening one closes the one open.
+start accordion "${SECTIONED[@]}" --expansion accordion
+wait_for '╞═ ▸ 今天 · 2' || fail "accordion: sections start closed"
+check "accordion: the whole feed is the headers" status_has ' lines 1–9 of 9 '
+step '§昨天 ·' "accordion: open" ']' ']' Enter && check "accordion: Enter opens the section at the top" first_has '^╞═ ▾ 昨天'
+step '§11月18日 ·' "accordion: open another" ']' Enter && check "accordion: the next one opens" first_has '^╞═ ▾ 11月18日'
+step ' lines 1–' "accordion: g" g
+check "accordion: opening it closed the one open before" eval 'screen_has "╞═ ▸ 昨天" && screen_has "╞═ ▾ 11月18日"'
+"${T[@]}" send-keys -t t q
+restored accordion 0
+
+# Grouped style: inset sections, a blank line between them, headers that scroll.
+start grouped "${SECTIONED[@]}" --table-style grouped
+wait_for '^  ┌─ ▾ 今天' || fail "grouped: inset headers"
+check "grouped: a blank line before the first section" eval 'screen | sed -n 2p | cut -c1-50 | grep -aqv "[^ ]"'
+check "grouped: inset rows" screen_has '^  ├─ #0 '
+step '§昨天' "grouped: ]" ']' ']' j j && check "grouped: headers scroll with their section" eval '! first_has "昨天"'
+"${T[@]}" send-keys -t t q
+restored grouped 0
+
+# A friend list: its groups in accordion mode (closed at first), "online/total" counts, friend cells.
+start friends Fixtures/friends.plist --width 375
+wait_for '╞═ ▸ 我的好友 · 8/24' || fail "friends: the groups with their counts"
+check "friends: every group starts closed" status_has ' lines 1–14 of 14 '
+step '§我的好友 ·' "friends: ] Enter" ']' Enter && check "friends: Enter opens the first group" second_has '^├─ #0 '
+check "friends: a friend's name" screen_has '刘一鸣'
+step '§同学' "friends: a title's first character" -l '同'
+step '§同事' "friends: the same character again goes on to the next title" -l '同'
+step '§同事 ·' "friends: Enter on 同事" Enter
+step ' lines 1–' "friends: g" g
+check "friends: opening a group closed the one open before" eval 'screen_has "╞═ ▸ 我的好友" && screen_has "╞═ ▾ 同事"'
+"${T[@]}" send-keys -t t /
+step 'search: 谢' "friends: typing a search" -l '谢'
+step '/谢: [0-9]+ found' "friends: / finds friends in closed groups too" Enter
+check "friends: the search shows the matches only" eval '! screen_has "╞═"'
+step '§我的好友' "friends: Escape clears the search" Escape
+step 'deleted #[0-9]+ · rows [0-9]+–[0-9]+ of 392 ' "friends: d deletes the friend at the top" ']' ']' ']' ']' d
+step 'restored #[0-9]+ · rows [0-9]+–[0-9]+ of 393 ' "friends: u puts it back" u
+"${T[@]}" send-keys -t t q
+restored friends 0
+
+# A plain feed: search, delete and undo lay the whole feed out on the first such key.
+start plainedit --width 375
+wait_for 'rows [0-9]+–[0-9]+ of 13 · lines 1–23 ' || fail "plainedit: viewer did not start"
+step 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' "plainedit: d deletes the first row" d
+check "plainedit: the first row is gone" eval '! screen_has "小鹿乱撞的晴天"'
+step 'restored #0 .*of 13 ' "plainedit: u undoes it" u && check "plainedit: the first row is back" screen_has '小鹿乱撞的晴天'
+"${T[@]}" send-keys -t t / 
+"${T[@]}" send-keys -t t -l '橘子'
+step '/橘子: 1 found' "plainedit: / filters the rows" Enter
+"${T[@]}" send-keys -t t q
+restored plainedit 0
+
+# A sectioned view follows a resize too, keeping its deletes, open sections and position.
+start sectionsresize --group-by day --now 1700480000
+wait_for 'weibo 510 pt' || fail "sectionsresize: laid out at the terminal's width less the index (75 × 6.8 pt)"
+step '§昨天 \(closed\)' "sectionsresize: ] ] Enter" ']' ']' Enter
+step 'deleted #[0-9]+ · rows [0-9]+–[0-9]+ of 12 ' "sectionsresize: d" d
+"${T[@]}" resize-window -t t -x 100 -y 30
+wait_for '§昨天 \(closed\)' 10 && check "sectionsresize: laid out again at the new width, the delete kept" status_has ' of 12 ' \
+    || fail "sectionsresize: resize"
+step 'restored #[0-9]+ · rows [0-9]+–[0-9]+ of 13 ' "sectionsresize: u after the resize" u
+step ' lines 1–29 ' "sectionsresize: g" g
+check "sectionsresize: the title shows the new width (95 × 6.8 pt)" screen_has 'weibo 646 pt'
+"${T[@]}" send-keys -t t q
+restored sectionsresize 0
 
 # ---------------------------------------------------------------- resize re-lays out
 start resize

@@ -138,6 +138,51 @@ struct ClassicArranger {
     }
 }
 
+// MARK: - list (docs/cell-spec.md, section 3)
+
+/// The friend-list row: a fixed height (`ListMetrics.rowHeight`) whatever the texts, the avatar
+/// centred vertically at the left, the name and the one-line signature right of it, both cut with
+/// an ellipsis at the right padding; the pair is centred vertically (the name alone when there is
+/// no signature).
+struct ListArranger {
+    let parts: ListParts
+    let width: Double
+    let grid: PixelGrid
+
+    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+        let m = parts.metrics
+        let height = grid.ceil(m.rowHeight)
+        let avatar = grid.round(Rect(x: m.padding, y: (height - m.avatarSize) / 2, width: m.avatarSize, height: m.avatarSize))
+        let x = avatar.maxX + m.textGap
+        let room = max(0, width - m.trailingPadding - x)
+        let nameLayout = parts.name.layout(LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.nameEllipsis)
+        var detailLayout = parts.detail.map {
+            $0.layout(LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.detailEllipsis)
+        }
+        let nameH = nameLayout.size.height
+        let detailH = detailLayout?.size.height ?? 0
+        let total = nameH + (detailLayout == nil ? 0 : m.lineGap + detailH)
+        let top = (height - total) / 2
+        let nameFrame = grid.round(Rect(x: x, y: top, width: min(nameLayout.size.width, grid.ceil(room)), height: nameH))
+        let name = makeTextBox(parts.name, nameLayout, frame: nameFrame, grid: grid)
+        var text: TextBox?
+        var truncated = false
+        if let p = parts.detail, let l = detailLayout.take() {
+            truncated = l.isTruncated
+            let frame = grid.round(Rect(x: x, y: nameFrame.maxY + m.lineGap, width: min(l.size.width, grid.ceil(room)), height: detailH))
+            text = makeTextBox(p, l, frame: frame, grid: grid)
+        }
+        let emptyLayout = parts.empty.layout(LayoutOptions(width: 0, maxLines: 1, grid: grid))
+        let time = makeTextBox(parts.empty, emptyLayout, frame: Rect(x: x, y: nameFrame.maxY, width: 0, height: 0), grid: grid)
+        return CellLayout(
+            statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
+            expandedHeight: height, isTextTruncated: truncated,
+            blocks: [CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: height))], avatar: avatar,
+            avatarBadge: nil, name: name, memberBadge: nil, time: time, source: nil, titleBarStorage: nil, text: text,
+            retweetStorage: nil, pictures: nil, cardStorage: nil, tagStorage: nil, toolbar: nil)
+    }
+}
+
 // MARK: - stacked (docs/cell-spec.md, section 2)
 
 struct StackedArranger {

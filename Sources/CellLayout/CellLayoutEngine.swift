@@ -30,7 +30,7 @@ public struct CellLayoutEngine: Sendable {
     package let preparedCells: BoundedCache<PreparedKey, PreparedCell>
 
     /// Counters of the prepared-cell cache.
-    public var preparedCellStatistics: CacheStatistics { CacheStatistics(preparedCells.statistics) }
+    public var preparedCellStatistics: CacheStatistics { preparedCells.statistics }
 
     /// Empties the prepared-cell cache (its counters are kept).
     public func removeCachedPreparedCells() { preparedCells.removeAll() }
@@ -149,6 +149,8 @@ public struct CellLayoutEngine: Sendable {
             return PreparedCell(statusID: status.id, styleName: style.name, content: .classic(Shared(prepareClassic(status, m, style))))
         case .stacked(let m):
             return PreparedCell(statusID: status.id, styleName: style.name, content: .stacked(Shared(prepareStacked(status, m, style))))
+        case .list(let m):
+            return PreparedCell(statusID: status.id, styleName: style.name, content: .list(Shared(prepareList(status, m))))
         }
     }
 
@@ -196,6 +198,21 @@ public struct CellLayoutEngine: Sendable {
             sourceSize: measurer.singleLineSize(source, attributes: sourceAttrs),
             text: text,
             token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    // MARK: list
+
+    private func prepareList(_ status: Status, _ m: ListMetrics) -> ListParts {
+        let user = status.user
+        let vip = status.memberBadge != nil || user.mbtype > 2
+        let shown = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
+        let detail: PreparedTextBox? =
+            status.text.isEmpty ? nil : prep(AttributedText(status.text, size: m.detailFontSize, role: .cellText))
+        return ListParts(
+            metrics: m, name: prep(AttributedText(shown, size: m.nameFontSize, role: vip ? .cellVIPName : .cellName)),
+            detail: detail, empty: labels.label("", size: m.detailFontSize, role: .cellTime, measurer: measurer),
+            nameEllipsis: labels.label(m.ellipsis, size: m.nameFontSize, role: vip ? .cellVIPName : .cellName, measurer: measurer),
+            detailEllipsis: labels.label(m.ellipsis, size: m.detailFontSize, role: .cellText, measurer: measurer))
     }
 
     // MARK: stacked
@@ -328,6 +345,7 @@ public struct PreparedCell: Sendable {
     enum Content: Sendable {
         case classic(Shared<ClassicParts>)
         case stacked(Shared<StackedParts>)
+        case list(Shared<ListParts>)
     }
 
     /// The cell's geometry at `width` on the pixel grid of `scale`.
@@ -349,6 +367,8 @@ public struct PreparedCell: Sendable {
         case .stacked(let parts):
             return StackedArranger(shared: parts, width: width, grid: grid, maxLines: limit)
                 .arrange(statusID: statusID, styleName: styleName)
+        case .list(let parts):
+            return ListArranger(parts: parts.value, width: width, grid: grid).arrange(statusID: statusID, styleName: styleName)
         }
     }
 }
@@ -357,6 +377,17 @@ public struct PreparedCell: Sendable {
 final class Shared<Value: Sendable>: Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+struct ListParts: Sendable {
+    var metrics: ListMetrics
+    var name: PreparedTextBox
+    /// The signature (the status text); nil when empty.
+    var detail: PreparedTextBox?
+    /// The empty label standing for the time, which a list row does not show.
+    var empty: PreparedTextBox
+    var nameEllipsis: PreparedTextBox
+    var detailEllipsis: PreparedTextBox
 }
 
 struct ClassicParts: Sendable {

@@ -3,14 +3,16 @@ import TextMeasure
 /// A cell style: data only (an arrangement with its constants and a palette), so a new style is a
 /// new value, not new engine code.
 ///
-/// The engine knows two arrangements: `classic` (the tutorial cell of docs/cell-spec.md section 1, laid out in
-/// one pass) and `stacked` (the block stack of docs/cell-spec.md section 2). A third style picks one of them and
-/// sets its own constants (fonts, paddings, grid, block heights) and colours.
+/// The engine knows three arrangements: `classic` (the tutorial cell of docs/cell-spec.md section 1, laid out in
+/// one pass), `stacked` (the block stack of docs/cell-spec.md section 2) and `list` (the friend-list
+/// row of docs/cell-spec.md section 3: a fixed height). A new style picks one of them and sets its
+/// own constants (fonts, paddings, grid, block heights) and colours.
 public struct CellStyle: Sendable, Hashable {
     /// How the parts are arranged, with the constants of that arrangement.
     public enum Arrangement: Sendable, Hashable {
         case classic(ClassicMetrics)
         case stacked(StackedMetrics)
+        case list(ListMetrics)
     }
 
     /// The style's name (used in dumps and cache keys).
@@ -19,12 +21,18 @@ public struct CellStyle: Sendable, Hashable {
     public var palette: Palette
     /// The read-more token appended to a text cut by a line limit.
     public var readMoreToken: String
+    /// Section headers and footers of a table in this style.
+    public var sections: SectionMetrics
 
-    public init(name: String, arrangement: Arrangement, palette: Palette, readMoreToken: String = "...全文") {
+    public init(
+        name: String, arrangement: Arrangement, palette: Palette, readMoreToken: String = "...全文",
+        sections: SectionMetrics = .standard
+    ) {
         self.name = name
         self.arrangement = arrangement
         self.palette = palette
         self.readMoreToken = readMoreToken
+        self.sections = sections
     }
 
     /// The original tutorial cell (docs/cell-spec.md, section 1).
@@ -32,6 +40,72 @@ public struct CellStyle: Sendable, Hashable {
 
     /// The full Weibo cell (docs/cell-spec.md, section 2).
     public static let weibo = CellStyle(name: "weibo", arrangement: .stacked(.weibo), palette: .weibo)
+
+    /// The QQ tutorial's friend-list row (docs/cell-spec.md, section 3): avatar, name (red for a
+    /// VIP), signature on one line; group headers with a disclosure mark and a count.
+    public static let friend = CellStyle(
+        name: "friend", arrangement: .list(.friend), palette: .friend, sections: .friendGroups)
+
+    /// The built-in styles, by name.
+    public static let builtIn: [CellStyle] = [.weibo, .classic, .friend]
+}
+
+/// Section headers and footers of a table in a style: fixed-height one-line headers (title
+/// left, count right, a disclosure mark for sections that open and close), footers measured.
+public struct SectionMetrics: Sendable, Hashable {
+    /// Height of a section header, in points.
+    public var headerHeight: Double = 28
+    /// Left and right padding of the header's contents.
+    public var headerPadding: Double = 12
+    public var titleFontSize: Double = 14
+    /// Font size of the count right of the title ("3/12").
+    public var detailFontSize: Double = 12
+    /// Side of the disclosure mark (a triangle pointing right when closed, down when open),
+    /// drawn left of the title when the section opens and closes.
+    public var disclosureSize: Double = 0
+    /// Gap between the disclosure mark and the title.
+    public var disclosureGap: Double = 8
+
+    public init() {}
+
+    /// Headers of a feed grouped by day, user or source.
+    public static let standard = SectionMetrics()
+
+    /// The QQ tutorial's group headers: taller, with a disclosure mark.
+    public static let friendGroups: SectionMetrics = {
+        var m = SectionMetrics()
+        m.headerHeight = 44
+        m.headerPadding = 10
+        m.titleFontSize = 16
+        m.detailFontSize = 14
+        m.disclosureSize = 10
+        return m
+    }()
+}
+
+/// Constants of the list arrangement (docs/cell-spec.md, section 3): a row of fixed height.
+public struct ListMetrics: Sendable, Hashable {
+    /// Space above and below the avatar, and left of it.
+    public var padding: Double = 8
+    public var avatarSize: Double = 44
+    /// Gap between the avatar and the texts.
+    public var textGap: Double = 10
+    /// Space right of the texts.
+    public var trailingPadding: Double = 10
+    public var nameFontSize: Double = 16
+    public var detailFontSize: Double = 13
+    /// Gap between the name's line and the signature's.
+    public var lineGap: Double = 4
+    /// The token ending a cut signature or name.
+    public var ellipsis: String = "…"
+
+    public init() {}
+
+    /// The friend list's values.
+    public static let friend = ListMetrics()
+
+    /// The row height: the avatar and the padding above and below it (60 pt for `.friend`).
+    public var rowHeight: Double { avatarSize + 2 * padding }
 }
 
 /// Constants of the classic arrangement (docs/cell-spec.md, section 1).

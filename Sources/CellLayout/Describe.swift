@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import TextMeasure
 
 // A deterministic text dump of a cell layout, for goldens and debugging. Numbers are printed with
@@ -97,16 +98,6 @@ private func escape(_ s: String) -> String {
 }
 
 /// A number with at most three decimals, trailing zeros dropped ("12", "12.5", "33.333").
-func fmt(_ v: Double) -> String {
-    let milli = Int((v * 1000).rounded())
-    let sign = milli < 0 ? "-" : ""
-    let a = abs(milli)
-    let whole = a / 1000, frac = a % 1000
-    if frac == 0 { return sign + String(whole) }
-    var f = String(frac)
-    while f.count < 3 { f = "0" + f }
-    while f.hasSuffix("0") { f.removeLast() }
-    return sign + String(whole) + "." + f
-}
+func fmt(_ v: Double) -> String { DecimalText.string(v, decimals: 3) }
 
 func fmt(_ r: Rect) -> String { "(\(fmt(r.minX)),\(fmt(r.minY)) \(fmt(r.width))x\(fmt(r.height)))" }

@@ -20,6 +20,10 @@ extension PreparedCell {
         case .classic:
             let l = layout(width: width, scale: scale, maxTextLines: maxTextLines)
             return (l.height, l.expandedHeight)
+        case .list(let parts):
+            // A fixed height: the texts are cut, never wrapped.
+            let h = grid.ceil(parts.value.metrics.rowHeight)
+            return (h, h)
         case .stacked(let parts):
             return StackedArranger(shared: parts, width: width, grid: grid, maxLines: limit).heights()
         }

@@ -52,6 +52,12 @@ public struct Palette: Sendable, Hashable {
         ],
         defaultText: 0x333333)
 
+    /// The friend list's colours: black names, red VIP names (as in the tutorial), gray signatures.
+    public static let friend = Palette(
+        text: [.cellName: 0x000000, .cellVIPName: 0xFF0000, .cellText: 0x808080, .cellTitle: 0x000000, .cellTime: 0x808080],
+        fill: [.cellBackground: 0xFFFFFF, .contentBackground: 0xFFFFFF],
+        defaultText: 0x000000)
+
     /// The tutorial's colours: gray (HSB bytes 50,50,50 ≈ #303228) and light gray.
     public static let classic = Palette(
         text: [

@@ -1,10 +1,10 @@
 /// Key of a cached prepared cell: width-independent.
-public struct PreparedKey: Hashable, Sendable {
-    public var statusID: Int64
-    public var fingerprint: UInt64
-    public var style: String
+package struct PreparedKey: Hashable, Sendable {
+    package var statusID: Int64
+    package var fingerprint: UInt64
+    package var style: String
 
-    public init(statusID: Int64, fingerprint: UInt64, style: String) {
+    package init(statusID: Int64, fingerprint: UInt64, style: String) {
         self.statusID = statusID
         self.fingerprint = fingerprint
         self.style = style
@@ -12,7 +12,7 @@ public struct PreparedKey: Hashable, Sendable {
 
     /// One word: the fingerprint already mixes the content well, the id separates equal contents;
     /// the style name is left to `==` (a feed uses one or two styles).
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(fingerprint ^ UInt64(bitPattern: statusID) &* 0x9e37_79b9_7f4a_7c15)
     }
 }

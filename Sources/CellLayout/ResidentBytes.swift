@@ -10,6 +10,9 @@ extension PreparedCell {
             let v = p.value
             return 256 + v.name.residentBytes + v.date.residentBytes + v.source.residentBytes
                 + (v.text?.residentBytes ?? 0) + v.token.residentBytes
+        case .list(let p):
+            let v = p.value
+            return 192 + v.name.residentBytes + (v.detail?.residentBytes ?? 0)
         case .stacked(let p):
             let v = p.value
             var bytes = 512 + v.name.residentBytes + v.timeLine.residentBytes + v.token.residentBytes

@@ -148,8 +148,9 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// The counters summed over the shards. - Complexity: O(16).
-    package var statistics: CacheCounts {
-        var c = CacheCounts(budgetBytes: budgetBytes)
+    package var statistics: CacheStatistics {
+        var c = CacheStatistics()
+        c.budgetBytes = budgetBytes
         for sh in shards {
             sh.state.withLock {
                 c.hits += $0.hits
@@ -164,14 +165,24 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 }
 
-/// Counters of a `BoundedCache` (published as TextMeasure's `CacheStatistics`).
-package struct CacheCounts: Hashable, Sendable {
-    package var hits = 0
-    package var misses = 0
-    package var evictions = 0
-    /// Values a bulk pass did not keep (`BoundedCache.insert(_:for:evictingOnlyBefore:)`).
-    package var rejected = 0
-    package var entries = 0
-    package var bytes = 0
-    package var budgetBytes = 0
+/// Counters of one of the package's caches (shaped words, prepared texts, prepared cells, cell
+/// layouts), for tests, benchmarks and `feedlayout bench`. The library products publish it as
+/// `TextMeasure.CacheStatistics`.
+public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
+    public var hits = 0
+    public var misses = 0
+    public var entries = 0
+    public var bytes = 0
+    public var evictions = 0
+    /// Values a bulk pass did not keep (`BoundedCache.insert(_:for:evictingOnlyBefore:)`: a feed
+    /// larger than the cache keeps its first rows).
+    public var rejected = 0
+    public var budgetBytes = 0
+
+    public init() {}
+
+    public var description: String {
+        "\(entries) entries, \(bytes) of \(budgetBytes) bytes, \(hits) hits, \(misses) misses, \(evictions) evictions"
+            + (rejected > 0 ? ", \(rejected) not kept by bulk passes" : "")
+    }
 }

@@ -23,3 +23,10 @@ package enum PackageFiles {
         return nil
     }
 }
+
+package extension URL {
+    /// The path as the user gave it (relative paths stay relative), for messages: errors name
+    /// files the way they were named on the command line or by the caller, not by their last
+    /// component or an absolute path the user never typed.
+    var pathAsGiven: String { isFileURL ? relativePath : absoluteString }
+}

@@ -14,25 +14,25 @@ import TableLayout
 /// The statuses of a feed, by row.
 ///
 /// Thread-safety: every method may be called from any thread.
-public final class FeedRows: Sendable {
-    public enum Storage: Sendable {
+package final class FeedRows: Sendable {
+    package enum Storage: Sendable {
         /// Decoded on demand from a JSON Lines file.
         case indexed(JSONLinesIndex)
         /// Held in memory.
         case held([Status])
     }
 
-    public let storage: Storage
+    package let storage: Storage
 
-    public init(index: JSONLinesIndex) { storage = .indexed(index) }
-    public init(statuses: [Status]) { storage = .held(statuses) }
+    package init(index: JSONLinesIndex) { storage = .indexed(index) }
+    package init(statuses: [Status]) { storage = .held(statuses) }
 
     /// An index over the file at `path` when it is a JSON Lines file (by content, or
     /// `options.format`) that can be read at offsets; nil for standard input (`-`), other formats
     /// and special files, and when invalid statuses are to be skipped (which statuses are rows
     /// is then only known once every line is decoded): those are loaded whole.
     /// - Throws: `StatusModelError` naming the file when it cannot be read.
-    public static func indexed(path: String, options: LoadOptions) throws(StatusModelError) -> FeedRows? {
+    package static func indexed(path: String, options: LoadOptions) throws(StatusModelError) -> FeedRows? {
         guard path != "-", !options.skipInvalid else { return nil }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -44,13 +44,13 @@ public final class FeedRows: Sendable {
     }
 
     /// Whether rows are decoded on demand (and found by a scan that may still be running).
-    public var isIndexed: Bool {
+    package var isIndexed: Bool {
         if case .indexed = storage { return true }
         return false
     }
 
     /// Rows known so far, and whether that is all of them.
-    public var progress: (count: Int, complete: Bool) {
+    package var progress: (count: Int, complete: Bool) {
         switch storage {
         case .indexed(let index): return index.progress
         case .held(let statuses): return (statuses.count, true)
@@ -58,7 +58,7 @@ public final class FeedRows: Sendable {
     }
 
     /// Finds more rows (one step of the index's scan); true once all are known.
-    public func findMoreRows(maxBytes: Int = 16 << 20) throws(StatusModelError) -> Bool {
+    package func findMoreRows(maxBytes: Int = 16 << 20) throws(StatusModelError) -> Bool {
         switch storage {
         case .indexed(let index): return try index.extend(maxBytes: maxBytes)
         case .held: return true
@@ -66,7 +66,7 @@ public final class FeedRows: Sendable {
     }
 
     /// Finds every row; returns the row count.
-    public func countAll() throws(StatusModelError) -> Int {
+    package func countAll() throws(StatusModelError) -> Int {
         switch storage {
         case .indexed(let index): return try index.scanToEnd()
         case .held(let statuses): return statuses.count
@@ -76,7 +76,7 @@ public final class FeedRows: Sendable {
     /// The statuses of rows `range`.
     /// - Precondition: the rows are known (`progress.count ≥ range.upperBound`).
     /// - Throws: the first invalid status's error, naming the file and line.
-    public func statuses(_ range: Range<Int>) throws(StatusModelError) -> [Status] {
+    package func statuses(_ range: Range<Int>) throws(StatusModelError) -> [Status] {
         switch storage {
         case .indexed(let index): return try index.statuses(range)
         case .held(let statuses): return Array(statuses[range])
@@ -84,7 +84,7 @@ public final class FeedRows: Sendable {
     }
 
     /// The status of row `row`.
-    public func status(_ row: Int) throws(StatusModelError) -> Status {
+    package func status(_ row: Int) throws(StatusModelError) -> Status {
         switch storage {
         case .indexed(let index): return try index.statuses(row..<(row + 1))[0]
         case .held(let statuses): return statuses[row]
@@ -95,7 +95,7 @@ public final class FeedRows: Sendable {
     /// (`FeedEngine.layoutHeights`, on `threads` workers: the same heights at any
     /// thread count, bit for bit those of a full layout).
     /// - Throws: `StatusModelError` for an invalid status, `FeedError` for invalid options.
-    public func heights(
+    package func heights(
         _ range: Range<Int>, engine: FeedEngine, options: FeedOptions, threads: Int = 1, batchRows: Int = 4096
     ) throws -> [Double] {
         var out: [Double] = []

@@ -135,6 +135,15 @@ public struct FrameStream: Sendable {
     public mutating func begin(into out: inout [UInt8]) {
         guard format == .json else { return }
         var w = JSONBytes(scale: options.scale, capacity: 1024)
+        Self.layoutHead(options: options, header: header, into: &w)
+        w.raw(",\"sections\":[{\"section\":0,\"header\":")
+        sectionEdge(spacingPixels, into: &w)
+        w.raw(",\"rows\":[")
+        w.append(to: &out)
+    }
+
+    /// A layout object's keys up to its fonts (shared with the sectioned export).
+    static func layoutHead(options: FeedOptions, header: FrameExportHeader, into w: inout JSONBytes) {
         w.raw("{\"schemaVersion\":")
         w.int(FrameExport.schemaVersion)
         w.raw(",\"generator\":")
@@ -162,10 +171,7 @@ public struct FrameStream: Sendable {
             w.string(f.sha256)
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("],\"sections\":[{\"section\":0,\"header\":")
-        sectionEdge(spacingPixels, into: &w)
-        w.raw(",\"rows\":[")
-        w.append(to: &out)
+        w.byte(UInt8(ascii: "]"))
     }
 
     /// Appends the next rows of the feed, in order: their y offsets continue the running sum.
@@ -198,23 +204,31 @@ public struct FrameStream: Sendable {
         let scale = options.scale
         let json = format == .json
         let leadingWritten = rowsWritten
-        let encodeInto: (Range<Int>, inout JSONBytes) -> Void = { range, w in
-            for i in range {
-                if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
-                w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
-                if !json { w.byte(0x0A) }
-            }
+        let encodeRow: (Int, inout JSONBytes) -> Void = { i, w in
+            if json { w.raw(leadingWritten + i - lo == 0 ? "\n" : ",\n") }
+            w.row(cells.slice[cells.base + i], section: 0, row: first + i, yPixels: ys[i], width: width)
+            if !json { w.byte(0x0A) }
         }
         let encode: (Range<Int>) -> [UInt8] = { range in
             var w = JSONBytes(scale: scale, capacity: range.count * 3072)
-            encodeInto(range, &w)
+            for i in range { encodeRow(i, &w) }
             return w.bytes
         }
         let count = hi - lo
         let workers = max(1, min(threads, count / 32))
         if workers == 1 {
-            var w = JSONBytes(scale: scale, capacity: count * 3072)
-            encodeInto(lo..<hi, &w)
+            // Rows go through a small buffer that stays in the cache, into `out` made big enough
+            // once: no second copy of the batch, and no fresh pages but the output's own.
+            let expected = count * 3072
+            if out.capacity - out.count < expected { out.reserveCapacity(max(out.count + expected, 2 * out.capacity)) }
+            var w = JSONBytes(scale: scale, capacity: 1 << 15)
+            for i in lo..<hi {
+                encodeRow(i, &w)
+                if w.count >= 1 << 14 {
+                    w.append(to: &out)
+                    w.removeAll()
+                }
+            }
             w.append(to: &out)
         } else {
             let parts = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: workers)
@@ -330,7 +344,9 @@ public struct EncodedRows: Sendable {
 
     fileprivate final class Storage: @unchecked Sendable {
         var bytes: JSONBytes
-        init(scale: Double) { bytes = JSONBytes(scale: scale, capacity: 1 << 16) }
+        // A batch of rows is megabytes: starting at 1 MB saves the copies of doubling from a
+        // small buffer (pages are only touched when written).
+        init(scale: Double) { bytes = JSONBytes(scale: scale, capacity: 1 << 20) }
     }
 
     /// Where an encoded row's bytes are: from its id to its y, then from its y to its end.

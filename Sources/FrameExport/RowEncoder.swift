@@ -42,26 +42,30 @@ extension JSONBytes {
 
     /// Everything after the row's `y`: its height and frames, and the closing brace.
     mutating func rowRest(_ cell: CellLayout) {
-        raw(",\"height\":")
-        number(cell.height)
-        raw(",\"expandedHeight\":")
-        number(cell.expandedHeight)
-        raw(",\"truncated\":")
-        bool(cell.isTextTruncated)
-        raw(",\"blocks\":[")
-        for (i, b) in cell.blocks.enumerated() {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"kind\":\"")
+        reserve(literal: 64, numbers: 2)
+        put(",\"height\":")
+        putNumber(cell.height)
+        put(",\"expandedHeight\":")
+        putNumber(cell.expandedHeight)
+        put(",\"truncated\":")
+        putBool(cell.isTextTruncated)
+        put(",\"blocks\":[")
+        let blocks = cell.blocks
+        reserve(literal: 48 * blocks.count, numbers: 2 * blocks.count)
+        for (i, b) in blocks.enumerated() {
+            if i > 0 { put(byte: UInt8(ascii: ",")) }
+            put("{\"kind\":\"")
             blockKind(b.kind)
-            raw("\",\"y\":")
-            number(b.frame.minY)
-            raw(",\"height\":")
+            put("\",\"y\":")
             let top = pixels(b.frame.minY)
-            pixelNumber(pixels(b.frame.maxY) - top)
-            byte(UInt8(ascii: "}"))
+            putPixels(top)
+            put(",\"height\":")
+            putPixels(pixels(b.frame.maxY) &- top)
+            put(byte: UInt8(ascii: "}"))
         }
-        raw("],\"avatar\":")
-        rect(cell.avatar)
+        reserve(literal: 16, rects: 1)
+        put("],\"avatar\":")
+        putRect(cell.avatar)
         if let b = cell.avatarBadge {
             raw(",\"avatarBadge\":")
             image(b)
@@ -79,11 +83,12 @@ extension JSONBytes {
             textBox(s)
         }
         if let t = cell.titleBar {
-            raw(",\"title\":{\"frame\":")
-            rect(t.frame)
+            reserve(literal: 32, rects: 2)
+            put(",\"title\":{\"frame\":")
+            putRect(t.frame)
             if let icon = t.icon {
-                raw(",\"icon\":")
-                rect(icon)
+                put(",\"icon\":")
+                putRect(icon)
             }
             raw(",\"label\":")
             textBox(t.label)
@@ -94,58 +99,48 @@ extension JSONBytes {
             textBox(t)
         }
         if let r = cell.retweet {
-            raw(",\"retweet\":{\"frame\":")
-            rect(r.frame)
-            raw(",\"text\":")
+            reserve(literal: 32, rects: 1)
+            put(",\"retweet\":{\"frame\":")
+            putRect(r.frame)
+            put(",\"text\":")
             textBox(r.text)
-            if let p = r.pictures {
-                raw(",\"pictures\":")
-                pictures(p)
-            }
-            if let c = r.card {
-                raw(",\"card\":")
-                card(c)
-            }
+            media(r.pictures, r.card)
             byte(UInt8(ascii: "}"))
         }
-        if let p = cell.pictures {
-            raw(",\"pictures\":")
-            pictures(p)
-        }
-        if let c = cell.card {
-            raw(",\"card\":")
-            card(c)
-        }
+        media(cell.pictures, cell.card)
         if let t = cell.tag {
-            raw(",\"tag\":{\"frame\":")
-            rect(t.frame)
-            raw(",\"place\":")
-            bool(t.isPlace)
+            reserve(literal: 64, rects: 2)
+            put(",\"tag\":{\"frame\":")
+            putRect(t.frame)
+            put(",\"place\":")
+            putBool(t.isPlace)
             if let icon = t.icon {
-                raw(",\"icon\":")
-                rect(icon)
+                put(",\"icon\":")
+                putRect(icon)
             }
-            raw(",\"label\":")
+            put(",\"label\":")
             textBox(t.label)
             byte(UInt8(ascii: "}"))
         }
         if let bar = cell.toolbar {
-            raw(",\"toolbar\":{\"frame\":")
-            rect(bar.frame)
-            raw(",\"buttons\":[")
+            reserve(literal: 48, rects: 1)
+            put(",\"toolbar\":{\"frame\":")
+            putRect(bar.frame)
+            put(",\"buttons\":[")
             for (i, b) in bar.buttons.enumerated() {
-                if i > 0 { byte(UInt8(ascii: ",")) }
-                raw("{\"kind\":\"")
+                reserve(literal: 64, rects: 2)
+                if i > 0 { put(byte: UInt8(ascii: ",")) }
+                put("{\"kind\":\"")
                 switch b.kind {
-                case .repost: raw("repost")
-                case .comment: raw("comment")
-                case .like: raw("like")
+                case .repost: put("repost")
+                case .comment: put("comment")
+                case .like: put("like")
                 }
-                raw("\",\"frame\":")
-                rect(b.frame)
-                raw(",\"icon\":")
-                rect(b.icon)
-                raw(",\"label\":")
+                put("\",\"frame\":")
+                putRect(b.frame)
+                put(",\"icon\":")
+                putRect(b.icon)
+                put(",\"label\":")
                 textBox(b.label)
                 byte(UInt8(ascii: "}"))
             }
@@ -154,61 +149,85 @@ extension JSONBytes {
         byte(UInt8(ascii: "}"))
     }
 
-    @inline(__always) mutating func rect(_ r: Rect) { rect(r.minX, r.minY, r.width, r.height) }
+    /// Makes room for a group of unchecked writes: `literal` bytes of keys and punctuation, and
+    /// the numbers, rects and integers the group writes.
+    @inline(__always) mutating func reserve(literal: Int, numbers: Int = 0, rects: Int = 0, ints: Int = 0) {
+        reserve(literal + numbers * PixelNumberForm.bound + rects * Self.rectBound + ints * Self.intBound)
+    }
+
+    /// The `pictures` and `card` keys of a status or of its retweet, when it has them.
+    mutating func media(_ pictures: PictureGridLayout?, _ card: CardLayout?) {
+        if let p = pictures {
+            raw(",\"pictures\":")
+            self.pictures(p)
+        }
+        if let c = card {
+            raw(",\"card\":")
+            self.card(c)
+        }
+    }
 
     mutating func image(_ i: ImageFrame) {
         raw("{\"name\":")
         string(i.name)
-        raw(",\"frame\":")
-        rect(i.frame)
-        byte(UInt8(ascii: "}"))
+        reserve(literal: 16, rects: 1)
+        put(",\"frame\":")
+        putRect(i.frame)
+        put(byte: UInt8(ascii: "}"))
     }
 
     /// A text: its frame (cell coordinates), string, truncation state, lines (UTF-16 range, baseline
     /// from the frame's top, width), read-more token, entities and inline objects (cell coordinates).
     mutating func textBox(_ box: TextBox) {
         let l = box.layout
-        raw("{\"frame\":")
-        rect(box.frame)
-        raw(",\"string\":")
+        reserve(literal: 24, rects: 1)
+        put("{\"frame\":")
+        putRect(box.frame)
+        put(",\"string\":")
         string(box.string)
-        raw(",\"truncated\":")
-        bool(l.isTruncated)
-        raw(",\"fullLineCount\":")
-        int(l.fullLineCount)
-        raw(",\"fullHeight\":")
-        number(l.fullHeight)
-        raw(",\"lines\":[")
-        for (i, line) in l.lines.enumerated() {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"range\":[")
-            int(line.range.lowerBound)
-            byte(UInt8(ascii: ","))
-            int(line.range.upperBound)
-            raw("],\"baseline\":")
-            number(line.baseline)
-            raw(",\"width\":")
-            number(line.width)
-            byte(UInt8(ascii: "}"))
+        let lines = l.lines
+        reserve(literal: 80 + 40 * lines.count, numbers: 1 + 2 * lines.count, ints: 1 + 2 * lines.count)
+        put(",\"truncated\":")
+        putBool(l.isTruncated)
+        put(",\"fullLineCount\":")
+        putInt(Int64(l.fullLineCount))
+        put(",\"fullHeight\":")
+        putNumber(l.fullHeight)
+        put(",\"lines\":[")
+        for (i, line) in lines.enumerated() {
+            if i > 0 { put(byte: UInt8(ascii: ",")) }
+            put("{\"range\":[")
+            putInt(Int64(line.range.lowerBound))
+            put(byte: UInt8(ascii: ","))
+            putInt(Int64(line.range.upperBound))
+            put("],\"baseline\":")
+            putNumber(line.baseline)
+            put(",\"width\":")
+            putNumber(line.width)
+            put(byte: UInt8(ascii: "}"))
         }
-        byte(UInt8(ascii: "]"))
+        put(byte: UInt8(ascii: "]"))
         if let t = box.token {
             raw(",\"token\":")
             rect(t)
         }
         raw(",\"entities\":[")
         for (i, e) in box.entities.enumerated() {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"kind\":\"")
+            reserve(literal: 40)
+            if i > 0 { put(byte: UInt8(ascii: ",")) }
+            put("{\"kind\":\"")
             entityKind(e.kind)
-            raw("\",\"value\":")
+            put("\",\"value\":")
             string(e.value)
-            raw(",\"rects\":[")
-            for (j, r) in e.rects.enumerated() {
-                if j > 0 { byte(UInt8(ascii: ",")) }
-                rect(r)
+            let rects = e.hitRects
+            let count = rects.endIndex
+            reserve(literal: 16 + count, rects: count)
+            put(",\"rects\":[")
+            for j in 0..<count {
+                if j > 0 { put(byte: UInt8(ascii: ",")) }
+                putRect(rects[j])
             }
-            raw("]}")
+            put("]}")
         }
         raw("],\"attachments\":[")
         for (i, a) in box.attachments.enumerated() {
@@ -219,15 +238,18 @@ extension JSONBytes {
     }
 
     mutating func pictures(_ g: PictureGridLayout) {
-        raw("{\"frame\":")
-        rect(g.frame)
-        raw(",\"items\":[")
+        reserve(literal: 24, rects: 1)
+        put("{\"frame\":")
+        putRect(g.frame)
+        put(",\"items\":[")
         for (i, p) in g.pictures.enumerated() {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"id\":")
+            reserve(literal: 16)
+            if i > 0 { put(byte: UInt8(ascii: ",")) }
+            put("{\"id\":")
             string(p.pictureID)
-            raw(",\"frame\":")
-            rect(p.frame)
+            reserve(literal: 16, rects: 1)
+            put(",\"frame\":")
+            putRect(p.frame)
             if let b = p.badge {
                 raw(",\"badge\":")
                 image(b)
@@ -238,13 +260,14 @@ extension JSONBytes {
     }
 
     mutating func card(_ c: CardLayout) {
-        raw("{\"frame\":")
-        rect(c.frame)
-        raw(",\"video\":")
-        bool(c.isVideo)
+        reserve(literal: 48, rects: 2)
+        put("{\"frame\":")
+        putRect(c.frame)
+        put(",\"video\":")
+        putBool(c.isVideo)
         if let i = c.image {
-            raw(",\"image\":")
-            rect(i)
+            put(",\"image\":")
+            putRect(i)
         }
         if let b = c.badge {
             raw(",\"badge\":")
@@ -255,35 +278,38 @@ extension JSONBytes {
             textBox(t)
         }
         if let b = c.button {
-            raw(",\"button\":")
-            rect(b)
+            reserve(literal: 16, rects: 1)
+            put(",\"button\":")
+            putRect(b)
         }
         byte(UInt8(ascii: "}"))
     }
 
+    /// The block kind's name (at most 9 bytes; room made by the caller).
     mutating func blockKind(_ k: CellBlock.Kind) {
         switch k {
-        case .topGap: raw("topGap")
-        case .title: raw("title")
-        case .profile: raw("profile")
-        case .text: raw("text")
-        case .retweet: raw("retweet")
-        case .pictures: raw("pictures")
-        case .card: raw("card")
-        case .tag: raw("tag")
-        case .padding: raw("padding")
-        case .toolbar: raw("toolbar")
-        case .bottomGap: raw("bottomGap")
+        case .topGap: put("topGap")
+        case .title: put("title")
+        case .profile: put("profile")
+        case .text: put("text")
+        case .retweet: put("retweet")
+        case .pictures: put("pictures")
+        case .card: put("card")
+        case .tag: put("tag")
+        case .padding: put("padding")
+        case .toolbar: put("toolbar")
+        case .bottomGap: put("bottomGap")
         }
     }
 
+    /// The entity kind's name (at most 8 bytes; room made by the caller).
     mutating func entityKind(_ k: EntityKind) {
         switch k {
-        case .mention: raw("mention")
-        case .topic: raw("topic")
-        case .link: raw("link")
-        case .emoticon: raw("emoticon")
-        case .token: raw("token")
+        case .mention: put("mention")
+        case .topic: put("topic")
+        case .link: put("link")
+        case .emoticon: put("emoticon")
+        case .token: put("token")
         }
     }
 }

@@ -1,8 +1,35 @@
-/// Where in a file a status-level problem is: file, status index (and id when known), key path.
+/// The section (or friend group) a problem is in: its index and, once read, its title.
+public struct SectionLocation: Sendable, Hashable {
+    /// What the file calls its sections.
+    public enum Kind: String, Sendable, Hashable {
+        /// A section of a model plist with `sections`; its rows are statuses.
+        case section
+        /// A group of a friend list; its rows are friends.
+        case group
+    }
+
+    public var kind: Kind
+    /// Zero-based index of the section in the file.
+    public var index: Int
+    /// The section's title (`GroupName`, `title`), when it was read before the problem.
+    public var title: String?
+
+    public init(kind: Kind, index: Int, title: String? = nil) {
+        self.kind = kind
+        self.index = index
+        self.title = title
+    }
+}
+
+/// Where in a file a status-level problem is: file, section (for sectioned inputs), status index
+/// (and id when known), key path.
 public struct StatusLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file name as given to the loader (last path component).
     public var file: String
-    /// Zero-based index of the status in the file; nil for problems outside any status.
+    /// The section or friend group, for sectioned inputs; nil otherwise.
+    public var section: SectionLocation?
+    /// Zero-based index of the status in the file (in its section, for sectioned inputs); nil for
+    /// problems outside any status.
     public var index: Int?
     /// The status id, when it was read before the problem.
     public var id: Int64?
@@ -11,8 +38,11 @@ public struct StatusLocation: Sendable, Hashable, CustomStringConvertible {
     /// One-based line number (JSON Lines only).
     public var line: Int?
 
-    public init(file: String, index: Int? = nil, id: Int64? = nil, keyPath: String, line: Int? = nil) {
+    public init(
+        file: String, section: SectionLocation? = nil, index: Int? = nil, id: Int64? = nil, keyPath: String, line: Int? = nil
+    ) {
         self.file = file
+        self.section = section
         self.index = index
         self.id = id
         self.keyPath = keyPath
@@ -23,7 +53,11 @@ public struct StatusLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var s = DisplaySafe.escaped(file)
         if let line { s += ":\(line)" }
-        if let index { s += ": status \(index)" }
+        if let section {
+            s += ": \(section.kind.rawValue) \(section.index)"
+            if let title = section.title { s += " \"\(DisplaySafe.escaped(title))\"" }
+        }
+        if let index { s += section?.kind == .group ? ": friend \(index)" : ": status \(index)" }
         if let id { s += " (id \(id))" }
         if !keyPath.isEmpty { s += ": \(DisplaySafe.escaped(keyPath))" }
         return s

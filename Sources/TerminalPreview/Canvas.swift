@@ -41,7 +41,7 @@ public struct Canvas: Sendable, Equatable {
 
     public let width: Int
     public let height: Int
-    private var cells: [Cell]
+    fileprivate var cells: [Cell]
     /// Columns and lines drawing may touch (half-open).
     var clipX: Range<Int>
     var clipY: Range<Int>
@@ -199,6 +199,15 @@ public struct Canvas: Sendable, Equatable {
 }
 
 extension Canvas {
+    /// Copies `other` onto this canvas with its top-left cell at (x, y), inside the clip.
+    mutating func place(_ other: Canvas, x: Int, y: Int) {
+        for row in 0..<other.height where clipY.contains(y + row) {
+            for col in 0..<other.width where clipX.contains(x + col) {
+                cells[(y + row) * width + x + col] = other.cells[row * other.width + col]
+            }
+        }
+    }
+
     /// Writes `string` (sanitised) from (x, y) in `style`; returns the column after it.
     @discardableResult
     public mutating func write(_ string: String, x: Int, y: Int, style: TerminalStyle = .plain) -> Int {

@@ -38,6 +38,9 @@ public struct PreviewScale: Sendable, Equatable {
             self.init(pointsPerColumn: m.textFontSize * Self.columnEm, pointsPerLine: m.retweetTextFontSize * m.lineMultiple)
         case .classic(let m):
             self.init(pointsPerColumn: m.textFontSize * Self.columnEm, pointsPerLine: m.textFontSize * 1.448)
+        case .list(let m):
+            // A 60 pt row is three lines: the separator, the name and the signature.
+            self.init(pointsPerColumn: m.nameFontSize * Self.columnEm, pointsPerLine: m.rowHeight / 2)
         }
     }
 

@@ -44,4 +44,18 @@ public enum TerminalText {
     public static func columns(_ s: String) -> Int {
         s.reduce(0) { $0 + UnicodeProperties.terminalColumns(ofCluster: $1.unicodeScalars.lazy.map(\.value)) }
     }
+
+    /// The longest prefix of `s` (whole clusters) that takes at most `columns` terminal columns.
+    /// - Complexity: O(n).
+    public static func prefix(_ s: String, columns limit: Int) -> String {
+        var used = 0
+        var end = s.startIndex
+        for i in s.indices {
+            let w = UnicodeProperties.terminalColumns(ofCluster: s[i].unicodeScalars.lazy.map(\.value))
+            if used + w > limit { break }
+            used += w
+            end = s.index(after: i)
+        }
+        return String(s[..<end])
+    }
 }

@@ -41,7 +41,7 @@ public final class FontSet: Sendable {
     /// the per-character path were made for (`SimpleAdvanceTable`: the plans of every script with
     /// the Chinese language or none). False for a script whose derived language selects other
     /// lookups (Hangul → ko, kana → ja: `locl`); its characters are then always shaped.
-    let tableScripts: [Bool]
+    let tableScripts: ScriptSet
     /// The widest ink of a hex digit (0–9, A–F) in the fallback face, in its units: the digit
     /// width of the boxes missing glyphs are drawn as (`hexBoxAdvance`).
     let hexDigitInk: Int32
@@ -50,6 +50,9 @@ public final class FontSet: Sendable {
     /// gives a wider space).
     let spacePrimary: [Int32]
     let spaceBold: [Int32]
+    /// The scripts whose space differs from the face's own in either text face: only spaces in
+    /// runs of these read `spacePrimary` or `spaceBold`.
+    let spaceScripts: ScriptSet
 
     deinit {
         simplePrimary.deallocate()
@@ -63,15 +66,19 @@ public final class FontSet: Sendable {
         bold = files["bold"]!
         emoji = files["emoji"]!
         fallback = files["fallback"]!
+        // Before anything shapes: the plans words use most end up first in each face's list.
+        for f in [primary, bold, fallback] { f.keepShapingPlans(scripts: true) }
+        emoji.keepShapingPlans(scripts: false)
         (simplePrimary, asciiPrimary) = Self.fastPaths(primary)
         (simpleBold, asciiBold) = Self.fastPaths(bold)
         coverage = [
             .primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji),
             .fallback: CoverageBits(font: fallback),
         ]
-        var scripts = [Bool](repeating: false, count: 256)
-        for script in UnicodeScript.all {
-            scripts[Int(script.rawValue)] = [files["primary"]!, files["bold"]!].allSatisfy { $0.planMatchesTables(script: script) }
+        var scripts = ScriptSet()
+        for script in UnicodeScript.all
+        where [files["primary"]!, files["bold"]!].allSatisfy({ $0.planMatchesTables(script: script) }) {
+            scripts.insert(script)
         }
         tableScripts = scripts
         func spaces(_ f: FontFile) -> [Int32] {
@@ -79,7 +86,7 @@ public final class FontSet: Sendable {
             let shaper = ShapingBuffer()
             var shaped: [ShapedGlyph] = []
             let space: [UInt16] = [0x20]
-            for script in UnicodeScript.all where !scripts[Int(script.rawValue)] {
+            for script in UnicodeScript.all where !scripts.contains(script) {
                 shaped.removeAll()
                 space.withUnsafeBufferPointer { shaper.shape($0, start: 0, end: 1, font: f, script: script, into: &shaped) }
                 if shaped.count == 1 { out[Int(script.rawValue)] = shaped[0].xAdvance }
@@ -88,8 +95,15 @@ public final class FontSet: Sendable {
         }
         spacePrimary = spaces(files["primary"]!)
         spaceBold = spaces(files["bold"]!)
+        var widened = ScriptSet()
+        for script in UnicodeScript.all {
+            let raw = Int(script.rawValue)
+            if spacePrimary[raw] != primary.spaceAdvance || spaceBold[raw] != bold.spaceAdvance { widened.insert(script) }
+        }
+        spaceScripts = widened
         let last = files["fallback"]!
         hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
+        for f in [primary, bold, emoji, fallback] { f.endPlanAnalysis() }
     }
 
     /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,
@@ -387,5 +401,34 @@ struct SimpleAdvanceTable: @unchecked Sendable {
     /// shaping: a character with a table entry (on the path, or a plain neighbour), or whitespace.
     @inline(__always) func isPlainNeighbour(_ unit: UInt16) -> Bool {
         index[Int(unit)] != 0
+    }
+}
+
+/// A set of scripts, one bit per raw value: a test is a shift and a mask, with no array to
+/// retain or bounds to check.
+struct ScriptSet: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    @inline(__always) func contains(_ s: UnicodeScript) -> Bool {
+        let raw = Int(s.rawValue)
+        let word: UInt64
+        switch raw >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word >> UInt64(raw & 63) & 1 != 0
+    }
+
+    mutating func insert(_ s: UnicodeScript) {
+        let raw = Int(s.rawValue)
+        let bit: UInt64 = 1 << UInt64(raw & 63)
+        switch raw >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
     }
 }

@@ -38,6 +38,9 @@ extension TextMeasurer {
         var table = bold ? simpleBold : simple
         var runEnd = runs[0].range.upperBound
         let tableScripts = fonts.tableScripts
+        let spaceScripts = fonts.spaceScripts
+        let runCount = runs.count
+        let objectCount = objects.count
         let graphemeFlag = BreakFlags.grapheme
         let lineAllowedFlag = BreakFlags.lineAllowed
 
@@ -52,8 +55,8 @@ extension TextMeasurer {
                 if f.contains(graphemeFlag) || (f.contains(lineAllowedFlag) && Self.breakMayEndCluster(u, end)) { break }
                 end += 1
             }
-            if runEnd <= start && run + 1 < runs.count {
-                while run + 1 < runs.count && runs[run].range.upperBound <= start { run += 1 }
+            if runEnd <= start && run + 1 < runCount {
+                while run + 1 < runCount && runs[run].range.upperBound <= start { run += 1 }
                 runFonts = RunFonts(fonts, runs[run].attributes)
                 bold = runs[run].attributes.weight == .bold
                 table = bold ? simpleBold : simple
@@ -71,19 +74,17 @@ extension TextMeasurer {
                 if SimpleAdvanceTable.isOnPath(e)
                     && (e < SimpleAdvanceTable.needsPlainNeighbours
                         || ((word.count == 0 || word.slot == .emoji) && (end == n || table.isPlainNeighbour(u[end]))))
-                    && tableAllows(UInt32(u[start]), &lastStrong, u, start, tableScripts)
+                    && Self.takesTable(UInt32(u[start]), &lastStrong, u, start, tableScripts)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
-                    Self.noteScript(of: v, into: &lastStrong, han: .han)
                     let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
                     if glyphs != nil {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
                         glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
                     }
-                    builder.appendCluster(
-                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false,
-                        hanging: false)
+                    builder.useFont(runFonts.text)
+                    builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
                     clusterIndex += 1
                     start = end
@@ -92,15 +93,13 @@ extension TextMeasurer {
                     if glyphs == nil {
                         let limit = min(runEnd, n)
                         let scale = runFonts.textScale
-                        let han = UnicodeScript.han
                         while start < limit {
                             let next = start + 1
                             guard next == n || breaks[next].contains(graphemeFlag) else { break }
                             let e = table.entry(u[start])
                             guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
                             let v = UInt32(u[start])
-                            guard (v >= 0x3400 && v <= 0x9FFF) || tableAllows(v, &lastStrong, u, start, tableScripts) else { break }
-                            Self.noteScript(of: v, into: &lastStrong, han: han)
+                            guard Self.takesTable(v, &lastStrong, u, start, tableScripts) else { break }
                             builder.appendClusterInLastFont(
                                 end: next, advance: Double(table.advance(ofEntry: e)) * scale,
                                 breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
@@ -113,8 +112,8 @@ extension TextMeasurer {
             }
             let info = ClusterInfo(u, start, end)
 
-            while nextObject < objects.count && objects[nextObject].offset < start { nextObject += 1 }
-            if nextObject < objects.count && objects[nextObject].offset == start && info.first == 0xFFFC {
+            while nextObject < objectCount && objects[nextObject].offset < start { nextObject += 1 }
+            if nextObject < objectCount && objects[nextObject].offset == start && info.first == 0xFFFC {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 let o = objects[nextObject]
                 let width = o.width.isFinite ? max(0, o.width) : 0
@@ -140,55 +139,61 @@ extension TextMeasurer {
                 }
             }
             // Printable ASCII and the space are in the text face whenever it covers them all (the
-            // primary and bold faces do): no itemization per Latin letter.
-            var boxed = false
-            var slot =
-                info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
-                ? (bold ? FontSlot.bold : .primary) : itemize(info, bold: bold, missing: &missing, boxed: &boxed)
-            if boxed && !info.isSeparator && !info.isHanging {
-                // No face maps it: Pango draws a box with the code point in hex digits, one per
-                // scalar no face maps (default-ignorable ones are not drawn).
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
-                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
-                builder.appendCluster(
-                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                previousSlot = slot
-                clusterIndex += 1
-                start = end
-                continue
-            }
-            // A cluster whose marks the text face lacks: Pango draws each such mark from the next
-            // face that maps it (or as a hex box), in an item of its own. Measured apart, as the
-            // sum of its parts, each shaped alone in its face.
-            if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
-                let adv = splitClusterAdvance(
-                    u, start, end, bold: bold, size: size,
-                    previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
-            {
-                flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
-                builder.appendCluster(
-                    end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                // The item a following space joins is that of the cluster's last character.
-                previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
-                clusterIndex += 1
-                start = end
-                continue
+            // primary and bold faces do): no itemization per Latin letter, and none of the
+            // itemizer's slow paths below (hex boxes, clusters split between faces) applies.
+            var slot: FontSlot
+            if info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary) {
+                slot = bold ? .bold : .primary
+            } else {
+                var boxed = false
+                slot = itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+                if boxed && !info.isSeparator && !info.isHanging {
+                    // No face maps it: Pango draws a box with the code point in hex digits, one per
+                    // scalar no face maps (default-ignorable ones are not drawn).
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                    previousSlot = slot
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
+                // A cluster whose marks the text face lacks: Pango draws each such mark from the
+                // next face that maps it (or as a hex box), in an item of its own. Measured apart,
+                // as the sum of its parts, each shaped alone in its face.
+                if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
+                    let adv = splitClusterAdvance(
+                        u, start, end, bold: bold, size: size,
+                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
+                {
+                    flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    builder.appendCluster(
+                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                    // The item a following space joins is that of the cluster's last character.
+                    previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    clusterIndex += 1
+                    start = end
+                    continue
+                }
             }
             // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
             // take its metrics).
             // (The reference mode shapes such a space with the text run: same advance.)
-            if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
-                slot = .emoji
-            }
             // Spaces after a fallback-face character stay in that face (and take its width) unless
             // the next other character is in the text face, which comes first in the cascade
             // (Pango moves trailing spaces to the following item when its font comes earlier).
-            if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
-                && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
-            {
-                slot = .fallback
+            // (One test for both after a text-face cluster, the common case.)
+            if previousSlot != .primary && previousSlot != .bold {
+                if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
+                    slot = .emoji
+                } else if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
+                    && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
+                {
+                    slot = .fallback
+                }
             }
             previousSlot = info.isSeparator ? .primary : slot
             // (Tabs take this path in the reference mode too: their advance is found on the line.)
@@ -206,7 +211,9 @@ extension TextMeasurer {
                         if textSlot != .fallback {
                             // In the plan of the script it belongs to (that of the text before it).
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-                            units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                            if spaceScripts.contains(lastStrong!) {
+                                units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                            }
                         }
                         adv = Double(units) * runFonts.unitScale(textSlot)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
@@ -350,31 +357,26 @@ extension TextMeasurer {
 
     /// Whether a one-unit cluster on the per-character table may take it: the plan it would be
     /// shaped with (its own script, or the current one for a weak character) is one the table was
-    /// made for (`FontSet.tableScripts`). Ideographs are Han, which always is.
+    /// made for (`FontSet.tableScripts`). When it may, script resolution is done as for shaped
+    /// clusters: a strong script becomes current. One script lookup serves both; ideographs are
+    /// Han, which always may, without one.
     @inline(__always)
-    private func tableAllows(
-        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ tableScripts: [Bool]
+    private static func takesTable(
+        _ v: UInt32, _ lastStrong: inout UnicodeScript?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int,
+        _ tableScripts: ScriptSet
     ) -> Bool {
-        if v >= 0x3400 && v <= 0x9FFF { return true }
-        var s = UnicodeScript.of(v)
-        if s.isWeak {
-            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-            s = lastStrong!
-        }
-        return tableScripts[Int(s.rawValue)]
-    }
-
-    /// Script resolution on the per-character path, as for shaped clusters: a strong script
-    /// becomes current. Ideographs are Han without a lookup; nothing below "A" is strong. `han`
-    /// is `UnicodeScript.han`, passed in so that a loop reads the global once.
-    @inline(__always)
-    private static func noteScript(of v: UInt32, into lastStrong: inout UnicodeScript?, han: UnicodeScript) {
         if v >= 0x3400 && v <= 0x9FFF {
-            lastStrong = han
-        } else if v >= 0x41 {
-            let s = UnicodeScript.of(v)
-            if !s.isWeak { lastStrong = s }
+            lastStrong = .han
+            return true
         }
+        let s = UnicodeScript.of(v)
+        if s.isWeak {
+            if lastStrong == nil { lastStrong = firstStrongScript(u, from: start) }
+            return tableScripts.contains(lastStrong!)
+        }
+        guard tableScripts.contains(s) else { return false }
+        lastStrong = s
+        return true
     }
 
 }

@@ -245,22 +245,12 @@ package struct PreparedTextBuilder {
     ///   - hanging: it is whitespace that hangs at a line end (not counted in line widths).
     ///   - lineSeparator: it is a hard break character (its advance is forced to 0).
     ///   - attachment: it is an inline object (U+FFFC standing for an attachment).
+    ///   - tab: it is a tab, whose advance line fitting finds from its position (`setTabStops`
+    ///     gives the stops; `advance` is its least advance).
     package mutating func appendCluster(
         end: Int, advance: Double, font: RunFont,
         breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
-        lineSeparator: Bool = false, attachment: Bool = false
-    ) {
-        appendCluster(
-            end: end, advance: advance, font: font, breakAfter: breakAfter, mandatoryAfter: mandatoryAfter,
-            hanging: hanging, lineSeparator: lineSeparator, attachment: attachment, tab: false)
-    }
-
-    /// `appendCluster` with `tab`: the cluster is a tab, whose advance line fitting finds from its
-    /// position (`setTabStops` gives the stops; `advance` is its least advance).
-    package mutating func appendCluster(
-        end: Int, advance: Double, font: RunFont,
-        breakAfter: Bool, mandatoryAfter: Bool, hanging: Bool,
-        lineSeparator: Bool, attachment: Bool, tab: Bool
+        lineSeparator: Bool = false, attachment: Bool = false, tab: Bool = false
     ) {
         var f: UInt8 = 0
         if tab { f |= ClusterFlags.tab }

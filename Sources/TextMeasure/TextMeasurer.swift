@@ -7,9 +7,9 @@ import UnicodeText
 /// 1. UTF-16 code units, grapheme boundaries and line-break opportunities (`TextBreaks.analyze`).
 /// 2. Itemization per grapheme cluster: emoji presentation sequences (VS16, keycaps, ZWJ
 ///    sequences, modifiers, flags, tags) go to the emoji face as one cluster; text presentation
-///    (VS15) stays in the text face; a code point no face covers is measured as the primary face's
-///    .notdef and counted in `missingGlyphCount`, never dropped. U+FFFC with an inline object is
-///    the object.
+///    (VS15) stays in the text face; then DejaVu Sans; a code point no face covers is measured as
+///    Pango's hex box and counted in `missingGlyphCount`, never dropped. U+FFFC with an inline
+///    object is the object.
 /// 3. Measurement: CJK ideographs, kana and CJK/fullwidth punctuation take the per-character path
 ///    (hmtx advances read at font load; proven equal to shaping by a test on the corpus); every other
 ///    maximal run of one face, size and script between spaces (a "word", such as a Latin word, a
@@ -79,7 +79,7 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     public var cacheStatistics: CacheStatistics { cache.statistics }
 
     /// Counters of the prepared-text cache (all zero when it is disabled).
-    public var preparedCacheStatistics: CacheStatistics { preparedCache.map { CacheStatistics($0.statistics) } ?? CacheStatistics() }
+    public var preparedCacheStatistics: CacheStatistics { preparedCache?.statistics ?? CacheStatistics() }
 
     /// Empties the caches (fonts stay loaded): the "cold" state of benchmarks. With
     /// `keepingShapedWords`, only prepared texts are dropped: texts are then segmented, itemized

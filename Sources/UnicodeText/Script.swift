@@ -23,11 +23,13 @@ public struct UnicodeScript: Hashable, Sendable {
     public static var all: [UnicodeScript] { ScriptTableData.codes.indices.map { UnicodeScript(rawValue: UInt8($0)) } }
 
     /// Common, Inherited and Unknown take the script of their neighbours in a run (UAX #24).
-    @inlinable public var isWeak: Bool { rawValue <= 2 }
+    /// (Always inlined, as `of`: the measurer's cluster loop is too long for the inliner to
+    /// take these on its own, and a call costs more than the test.)
+    @inlinable @inline(__always) public var isWeak: Bool { rawValue <= 2 }
 
     /// The script of a code point (Unknown for unassigned and invalid values).
     /// - Complexity: O(1) in the BMP (one table read), O(log r) over the runs above it.
-    @inlinable public static func of(_ scalar: UInt32) -> UnicodeScript {
+    @inlinable @inline(__always) public static func of(_ scalar: UInt32) -> UnicodeScript {
         if scalar < 0x80 {
             // ASCII: letters are Latin, everything else Common.
             return (scalar | 0x20) &- 0x61 < 26 ? .latin : .common

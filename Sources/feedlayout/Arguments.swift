@@ -1,5 +1,8 @@
 import ArgumentParser
 import CellLayout
+import Foundation
+import StatusModel
+import TableLayout
 
 /// `--rows A:B`: feed rows A..<B (0-based, half-open); either bound may be left out ("A:", ":B",
 /// ":"). Parsed and checked once, the same way in every command: bounds are integers ≥ 0 and
@@ -37,12 +40,48 @@ struct RowRange: ExpressibleByArgument, Equatable, Sendable {
 
 /// `--style`: the cell styles the engine ships.
 enum StyleName: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case weibo, classic
+    case weibo, classic, friend
 
     var style: CellStyle {
         switch self {
         case .weibo: .weibo
         case .classic: .classic
+        case .friend: .friend
         }
+    }
+}
+
+/// `--group-by day|user|source`.
+extension FeedGrouping: ExpressibleByArgument {}
+
+/// Sections of the static outputs (`layout`, `render`, `preview`): grouping a plain feed, and
+/// which sections are open. Friend lists and model plists with `sections` are sectioned by nature.
+struct SectionOptions: ParsableArguments {
+    @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (今天, 昨天, 11月20日 in UTC+8, relative to --now or the clock), user or source. (default: one plain section; a friend list keeps its groups)")
+    var groupBy: FeedGrouping?
+
+    @Flag(name: .customLong("expand-all"), help: "Open every section (a friend list's groups start closed: headers only).")
+    var expandAll = false
+
+    /// The feed's sections, or nil for a plain feed: those of a sectioned input, or the feed
+    /// grouped by --group-by (days in UTC+8, the engine's dates' zone, relative to `now`).
+    func sections(of feed: Feed, now: Double?) -> [StatusSection]? {
+        if let groupBy {
+            let reference = now.map { Date(timeIntervalSince1970: $0) } ?? Date()
+            return StatusSection.group(feed.statuses, by: groupBy, now: reference, timeZone: TimeZone(secondsFromGMT: 8 * 3600)!)
+        }
+        return feed.sections
+    }
+
+    /// The document of sectioned statuses in `options` (accordion for a friend list, whose groups
+    /// start closed; every section open with --expand-all).
+    func document(_ sections: [StatusSection], format: FeedFormat, engine: FeedEngine, options: FeedOptions) throws -> FeedDocument {
+        var doc = try FeedDocument(
+            engine: engine, options: options, statusSections: sections,
+            expansionMode: format == .friendList && !expandAll ? .accordion : .independent)
+        if expandAll {
+            for s in 0..<doc.numberOfSections { doc.setExpanded(true, section: s) }
+        }
+        return doc
     }
 }

@@ -58,19 +58,8 @@ enum JSONNumber {
     /// `v` rounded to `digits` decimals, written without trailing zeros ("350.0107", "345", "-0" never).
     /// Every result is a valid JSON number: a value too large to scale ("1e+308") is written in
     /// Swift's shortest exponent form; a non-finite one MUST be refused by the caller (it is
-    /// written "0" as a last resort, never "inf").
-    static func fixed(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return "0" }
-        let scale = pow(10.0, Double(digits))
-        if abs(v) >= 1e15 || !(v * scale).isFinite { return "\(v)" }
-        let r = (v * scale).rounded() / scale
-        if r == 0 { return "0" }
-        if r == r.rounded() && abs(r) < 1e15 { return String(Int64(r)) }
-        var s = String(format: "%.\(digits)f", r)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s
-    }
+    /// written "0" as a last resort, never "inf"). The package's one formatter (`DecimalText`).
+    static func fixed(_ v: Double, _ digits: Int) -> String { DecimalText.string(v, decimals: digits) }
 
     /// A JSON string literal with every character JSON requires escaped.
     static func string(_ s: String) -> String {
@@ -94,14 +83,12 @@ enum JSONNumber {
     }
 }
 
-/// Options every layout-producing subcommand shares (`layout`, `query`, `preview`, `render`, `bench`).
+/// Options every layout-producing subcommand shares (`layout`, `heights`, `query`, `preview`,
+/// `render`, `bench`). The width is not among them: `WidthsOption` for the commands that take
+/// several, `WidthOption` for those that take one.
 struct FeedInputOptions: ParsableArguments {
-    // Unconditional: "--width -1" is a width to refuse with its reason, not a missing value.
-    @Option(name: .customLong("width"), parsing: .unconditionalSingleValue, help: "Cell width in points, in (0, 100000] (320–1024 typical; default 375).")
-    var widths: [Double] = []
-
-    @Option(help: "Cell style.")
-    var style: StyleName = .weibo
+    @Option(help: "Cell style (default: friend for a friend list, weibo otherwise).")
+    var style: StyleName?
 
     @Option(help: "Screen scale: 1, 2 or 3.")
     var scale: Double = 2
@@ -119,9 +106,6 @@ struct FeedInputOptions: ParsableArguments {
     var now: Double?
 
     func validate() throws {
-        for w in widths where !(w.isFinite && w > 0 && w <= 100_000) {
-            throw ValidationError("--width \(w) must be a number in (0, 100000]")
-        }
         guard [1, 2, 3].contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
         guard maxLines >= 0 else { throw ValidationError("--max-lines must be ≥ 0") }
         // Years 1…9999, the dates the loader accepts (a larger --now trapped in the date code).
@@ -130,12 +114,41 @@ struct FeedInputOptions: ParsableArguments {
         }
     }
 
-    /// The widths asked for (375 when none).
-    var widthList: [Double] { widths.isEmpty ? [375] : widths }
-
-    func options(width: Double) -> FeedOptions {
-        FeedOptions(width: width, style: style.style, scale: scale, maxTextLines: maxLines)
+    /// The options at `width`; the style is --style, else the friend style for a friend list
+    /// (`format`), else weibo.
+    func options(width: Double, format: FeedFormat? = nil) -> FeedOptions {
+        let chosen = style?.style ?? (format == .friendList ? .friend : .weibo)
+        return FeedOptions(width: width, style: chosen, scale: scale, maxTextLines: maxLines)
     }
+}
+
+/// Refuses a width outside (0, 100000] with the value in the message.
+func checkWidth(_ width: Double) throws {
+    guard width.isFinite && width > 0 && width <= 100_000 else {
+        throw ValidationError("--width \(width) must be a number in (0, 100000]")
+    }
+}
+
+/// `--width` of the commands that lay a feed out at several widths (`layout`, `heights`, `bench`).
+struct WidthsOption: ParsableArguments {
+    // Unconditional: "--width -1" is a width to refuse with its reason, not a missing value.
+    @Option(name: .customLong("width"), parsing: .unconditionalSingleValue,
+            help: "Cell width in points, in (0, 100000] (320–1024 typical); repeat for several widths. (default: 375)")
+    var values: [Double] = []
+
+    func validate() throws { try values.forEach(checkWidth) }
+
+    /// The widths asked for (375 when none).
+    var list: [Double] { values.isEmpty ? [375] : values }
+}
+
+/// `--width` of the commands that lay a feed out at one width (`query`, `render`); the last one
+/// given counts.
+struct WidthOption: ParsableArguments {
+    @Option(name: .customLong("width"), parsing: .unconditional, help: "Cell width in points, in (0, 100000] (320–1024 typical); the last one given counts.")
+    var value: Double = 375
+
+    func validate() throws { try checkWidth(value) }
 }
 
 extension CLIEnvironment {
@@ -152,7 +165,17 @@ extension CLIEnvironment {
     /// each skipped status is reported on stderr, with the count; otherwise the first invalid one
     /// fails the load with an error naming the file, the status and the field.
     static func loadStatuses(_ inputs: [String], skipInvalid: Bool) throws -> [Status] {
+        try loadFeed(inputs, skipInvalid: skipInvalid).statuses
+    }
+
+    /// `loadStatuses`, keeping the sections of sectioned inputs (a friend list, a model plist
+    /// with `sections`): each sectioned input gives its sections, each plain one a section
+    /// titled with its name; nil sections when no input is sectioned.
+    static func loadFeed(_ inputs: [String], skipInvalid: Bool) throws -> Feed {
         var statuses: [Status] = []
+        var sections: [StatusSection] = []
+        var sectioned = false
+        var format: FeedFormat?
         var skippedTotal = 0
         let options = LoadOptions(skipInvalid: skipInvalid)
         for input in inputs.isEmpty ? [try demoFeedURL().path] : inputs {
@@ -172,11 +195,27 @@ extension CLIEnvironment {
             }
             skippedTotal += result.skipped.count
             statuses += result.feed.statuses
+            if format == nil { format = result.feed.format }
+            if let s = result.feed.sections {
+                sections += s
+                sectioned = true
+            } else {
+                sections.append(StatusSection(title: result.feed.sourceName, statuses: result.feed.statuses))
+            }
         }
         if skippedTotal > 0 {
             printError("\(skippedTotal) invalid statuses skipped")
         }
-        return statuses
+        if sectioned { return Feed(sections: sections, format: format ?? .weiboJSON) }
+        return Feed(statuses: statuses, format: format ?? .weiboJSON)
+    }
+
+    /// Whether an input may be sectioned (a property list: a friend list or a model plist with
+    /// `sections`), judged from its first bytes; standard input is not looked at.
+    static func maySectioned(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        let format = try? FeedLoader.detectFormat(of: URL(fileURLWithPath: path))
+        return format == .modelPlist
     }
 
     /// A feed engine on the pinned fonts.

@@ -1,4 +1,5 @@
 import CellLayout
+import FeedLayoutSupport
 import Foundation
 import StatusModel
 import TableLayout
@@ -34,7 +35,8 @@ final class FrameExportTests: XCTestCase {
         return try SchemaValidator(schema: JSONParser.parse(Array(try Data(contentsOf: url))))
     }
 
-    /// Parses `bytes`, validates them against the schema (root, or `$defs/jsonLinesRow` per line)
+    /// Parses `bytes`, validates them against the schema (root, or `$defs/jsonLinesRow` or
+    /// `$defs/jsonLinesSection` per line)
     /// and checks every number's form and grid alignment. Returns the parsed documents.
     @discardableResult
     private func checkExport(
@@ -52,7 +54,9 @@ final class FrameExportTests: XCTestCase {
             }
         }
         for d in docs {
-            let errors = v.errors(d, ref: format == .jsonl ? "#/$defs/jsonLinesRow" : nil)
+            // A sectioned feed's JSON Lines have section lines (no "row") before their rows.
+            let isSectionLine = d["header"] != nil
+            let errors = v.errors(d, ref: format == .jsonl ? (isSectionLine ? "#/$defs/jsonLinesSection" : "#/$defs/jsonLinesRow") : nil)
             XCTAssertEqual(errors, [], "\(context)", file: file, line: line)
             var numbers: [String] = []
             d.numberTexts(into: &numbers)
@@ -152,6 +156,15 @@ final class FrameExportTests: XCTestCase {
         let classic = try engine.layoutCells(fixture("StatusInfo.plist"), options: FeedOptions(width: 375, style: .classic))
         for format in FrameFormat.allCases {
             try checkExport(FrameExport.data(classic, header: header(), format: format), format: format, scale: 2, "classic \(format)", validator: v)
+        }
+        // Sectioned feeds: the friend list with one group open and a footer, in both forms.
+        var sections = try XCTUnwrap(
+            FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("friends.plist")).feed.sections)
+        sections[1].footer = "家人的生日都记在日历里"
+        var doc = try FeedDocument(engine: engine, options: FeedOptions(width: 375, style: .friend), statusSections: sections, threads: 1)
+        doc.setExpanded(true, section: 1)
+        for format in FrameFormat.allCases {
+            try checkExport(FrameExport.data(doc, header: header(), format: format), format: format, scale: 2, "friends \(format)", validator: v)
         }
         // The schema describes nothing the export never writes: every declared property occurs
         // (additionalProperties: false already rejects anything undeclared).
@@ -394,6 +407,84 @@ final class JSONBytesTests: XCTestCase {
         // Rect edges are rounded, so widths are edge differences.
         XCTAssertEqual(text(2) { $0.rect(Rect(x: 0.3, y: 0, width: 0.5, height: 1)) }, "[0.5,0,0.5,1]")
         XCTAssertEqual(text(2) { $0.rect(Rect(x: 0.3, y: 0, width: 0.4, height: 1)) }, "[0.5,0,0,1]")
+    }
+
+    /// The bytes `form` writes for `px` (its whole-scale path when the scale allows it).
+    private func written(_ form: PixelNumberForm, _ px: Int64) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PixelNumberForm.bound) { buffer in
+            let n = form.write(px, to: buffer.baseAddress!)
+            return Array(buffer[..<n])
+        }
+    }
+
+    private func writtenByGeneralPath(_ px: Int64, scale: Double) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PixelNumberForm.bound) { buffer in
+            let n = PixelNumberForm.writeGeneral(px, scale: scale, to: buffer.baseAddress!)
+            return Array(buffer[..<n])
+        }
+    }
+
+    func testWholeScalesWriteWhatTheGeneralPathWrites() {
+        let limit = Int64(PixelNumberForm.wholeScaleLimit)
+        var random = SplitMix64(seed: 23)
+        for scale in [1.0, 2, 3, 4] {
+            let form = PixelNumberForm(scale: scale)
+            var counts = Array(Int64(-300_000)...300_000)
+            // Around the limit of the whole-scale path, and spread up to it.
+            counts += (limit - 2_000)..<(limit + 2_000)
+            counts += (0..<200_000).map { _ in Int64(random.below(Int(limit))) * (random.chance(50) ? -1 : 1) }
+            counts += [Int64.max / 1000, -(Int64.max / 1000)]
+            for px in counts where written(form, px) != writtenByGeneralPath(px, scale: scale) {
+                XCTFail("scale \(scale), \(px) px: \(String(decoding: written(form, px), as: UTF8.self))")
+                break
+            }
+        }
+        // A scale that is not whole takes the general path.
+        XCTAssertEqual(String(decoding: written(PixelNumberForm(scale: 2.5), 7), as: UTF8.self), "2.8")
+    }
+
+    func testDecimalTextMatchesPrintf() {
+        // Below 2^52 units, printf's rounding of the rounded value gives the same digits.
+        var random = SplitMix64(seed: 29)
+        for _ in 0..<20_000 {
+            let decimals = random.below(7)
+            let one = Double(DecimalText.powerOfTen(decimals))
+            let units = Int64(random.below(1_000_000_000_000_000)) >> random.below(50) * (random.chance(50) ? -1 : 1)
+            let value = (Double(units) + Double(random.below(1000)) / 1000) / one
+            let rounded = (value * one).rounded() / one
+            var expected = String(format: "%.\(decimals)f", rounded)
+            if expected.contains(".") {
+                while expected.hasSuffix("0") { expected.removeLast() }
+                if expected.hasSuffix(".") { expected.removeLast() }
+            }
+            if expected == "-0" { expected = "0" }
+            XCTAssertEqual(DecimalText.string(value, decimals: decimals), expected, "\(value) to \(decimals) decimals")
+        }
+        XCTAssertEqual(DecimalText.string(-0.0004, decimals: 3), "0")
+        XCTAssertEqual(DecimalText.string(2.0 / 3, decimals: 2), "0.67")
+        XCTAssertEqual(DecimalText.string(.nan, decimals: 2), "0")
+        XCTAssertEqual(DecimalText.string(1e300, decimals: 1), "1e+300")
+    }
+
+    func testStringsOfEveryLengthAreEscapedWherever() {
+        // The word-at-a-time copy covers whole words, the last short word and strings shorter
+        // than a word; an escape may fall anywhere.
+        let pieces = ["a", "中", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{2028}", "\u{2029}", "…", "é", "😀", "z"]
+        let named: [Unicode.Scalar: String] = [
+            "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\r": #"\r"#, "\t": #"\t"#, "\u{2028}": #"\u2028"#, "\u{2029}": #"\u2029"#,
+        ]
+        func reference(_ s: String) -> String {
+            let body = s.unicodeScalars.map { u in named[u] ?? (u.value < 0x20 ? String(format: #"\u%04x"#, u.value) : String(u)) }
+            return "\"" + body.joined() + "\""
+        }
+        var random = SplitMix64(seed: 31)
+        for length in 0..<40 {
+            for _ in 0..<30 {
+                // Mostly plain letters, so that words without escapes occur.
+                let s = (0..<length).map { _ in random.chance(80) ? "a" : random.pick(pieces) }.joined()
+                XCTAssertEqual(text(1) { $0.string(s) }, reference(s), s.debugDescription)
+            }
+        }
     }
 
     func testStringsAreEscaped() {

@@ -6,10 +6,11 @@ import _LayoutTestSupport
 
 final class FixtureTests: XCTestCase {
     func testClassicStatusInfo() throws {
-        let r = try FeedLoader.load(contentsOf: TestPaths.fixtures.appendingPathComponent("StatusInfo.plist"))
+        let url = TestPaths.fixtures.appendingPathComponent("StatusInfo.plist")
+        let r = try FeedLoader.load(contentsOf: url)
         let s = r.feed.statuses
         XCTAssertEqual(r.feed.format, .classicPlist)
-        XCTAssertEqual(r.feed.sourceName, "StatusInfo.plist")
+        XCTAssertEqual(r.feed.sourceName, url.path)
         XCTAssertEqual(s.count, 33)
         XCTAssertEqual(Set(s.map(\.id)).count, 33)
         XCTAssertEqual(s.filter(\.text.isEmpty).count, 1, "one empty text")

@@ -37,10 +37,14 @@ final class InvalidInputTests: XCTestCase {
                 XCTFail("\(name): loaded \(r.feed.statuses.count) statuses, expected \(want["case"] ?? "?")")
             } catch {
                 XCTAssertEqual(error.caseName, want["case"] as? String, "\(name): \(error)")
-                XCTAssertEqual(error.file, name, "\(name): the error names the file")
+                XCTAssertEqual(error.file, url.path, "\(name): the error names the file as given")
                 XCTAssertEqual(error.location?.keyPath ?? "", want["keyPath"] as? String, "\(name): \(error)")
                 if let index = want["index"] as? Int { XCTAssertEqual(error.location?.index, index, name) }
                 if let id = want["id"] as? Int { XCTAssertEqual(error.location?.id, Int64(id), name) }
+                if let section = want["section"] as? Int {
+                    XCTAssertEqual(error.location?.section?.index, section, "\(name): \(error)")
+                    XCTAssertEqual(error.location?.section?.title, want["title"] as? String, "\(name): \(error)")
+                }
                 if let line = want["line"] as? Int {
                     switch error {
                     case .malformed(_, _, let l, _), .wrongRoot(_, let l, _, _), .nestingTooDeep(_, let l, _):

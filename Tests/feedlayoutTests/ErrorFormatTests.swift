@@ -21,8 +21,9 @@ final class ErrorFormatTests: XCTestCase {
         try Data("{\"id\":1,\"text\":7}\n".utf8).write(to: badMeasure)
         let png = dir.appendingPathComponent("out.png").path
         var cases: [(args: [String], file: String)] = []
+        // Messages name the path as given (here absolute), not its last component.
         for file in [missing, bad.path] {
-            let name = (file as NSString).lastPathComponent
+            let name = file
             cases += [
                 (["validate", file], name), (["layout", file], name), (["layout", file, "--format", "jsonl"], name),
                 (["heights", file], name), (["query", file, "--width", "375", "--at", "10"], name),
@@ -30,8 +31,8 @@ final class ErrorFormatTests: XCTestCase {
                 (["bench", file, "--reps", "1", "--min-rows", "1"], name),
             ]
         }
-        cases.append((["measure", missing], "missing-feed.json"))
-        cases.append((["measure", badMeasure.path], "bad-measure.jsonl"))
+        cases.append((["measure", missing], missing))
+        cases.append((["measure", badMeasure.path], badMeasure.path))
         for (args, file) in cases {
             let r = try FeedlayoutBinary.run(args)
             let context = args.joined(separator: " ")
@@ -59,5 +60,73 @@ final class ErrorFormatTests: XCTestCase {
         // A negative --now is a date before 1970, accepted.
         let r = try FeedlayoutBinary.run(["layout", "--now", "-5", "--rows", "0:1", "--format", "jsonl"])
         XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func testMessagesNameThePathAsGiven() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let relative = "./Fixtures/../no-such-feed.json"
+        for args in [["layout", relative], ["validate", relative], ["preview", relative, "--rows", "0:1"]] {
+            let r = try FeedlayoutBinary.run(args)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("feedlayout: \(relative): cannot read the file: "), r.stderr)
+        }
+        // An output that is a directory: the directory as given, once, and no doubled prefix.
+        let r = try FeedlayoutBinary.run(["render", "Fixtures/feed.plist", "--rows", "0:1", "-o", dir.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stderr, "feedlayout: \(dir.path): cannot write the file: is a directory\n")
+    }
+
+    func testRowsPastTheEndFollowOneRuleInEveryCommand() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = "Fixtures/feed.plist"
+        let count = try FeedlayoutBinary.run(["query", feed, "--y", "0:1e9"])
+        let rows = String(decoding: count.stdout, as: UTF8.self).split(separator: "\n").count - 1  // less the header
+        XCTAssertGreaterThan(rows, 1)
+        let json = dir.appendingPathComponent("frames.json"), png = dir.appendingPathComponent("rows.png")
+        let commands: [(args: [String], output: URL?)] = [
+            (["layout", feed, "-o", json.path], json), (["layout", feed, "--format", "jsonl"], nil),
+            (["render", feed, "-o", png.path], png), (["preview", feed], nil),
+        ]
+        for (args, output) in commands {
+            // Past the end: an input error naming the feed and its row count, no output.
+            let past = try FeedlayoutBinary.run(args + ["--rows", "\(rows):"])
+            XCTAssertEqual(past.status, 1, "\(args): \(past.stderr)")
+            XCTAssertTrue(past.stderr.contains("starts after the feed's last row (\(rows) rows: 0..<\(rows))"), past.stderr)
+            if let output { XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(args) left \(output.path)") }
+            // Cut at the end: the last row, exit 0.
+            let cut = try FeedlayoutBinary.run(args + ["--rows", "\(rows - 1):\(rows + 5)"])
+            XCTAssertEqual(cut.status, 0, "\(args): \(cut.stderr)")
+            if let output { XCTAssertTrue(FileManager.default.fileExists(atPath: output.path), "\(args)") }
+            if let output { try? FileManager.default.removeItem(at: output) }
+        }
+    }
+
+    func testUsageAndHelpShowWhatEachCommandAccepts() throws {
+        // One width: the usage line shows one; several: a second --width is a second layout.
+        for command in ["query", "render", "preview"] {
+            let help = try FeedlayoutBinary.run([command, "--help"])
+            let usage = String(decoding: help.stdout, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            XCTAssertTrue(usage.contains("[--width <width>]"), "\(command): \(usage)")
+        }
+        let two = try FeedlayoutBinary.run(["heights", "Fixtures/feed.plist", "--width", "320", "--width", "414"])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertEqual(String(decoding: two.stdout, as: UTF8.self).split(separator: "\n").count, 2)
+        // Every option that takes a value states its default, its values or that it is required.
+        for command in ["layout", "heights", "query", "preview", "render", "bench", "validate", "generate", "measure"] {
+            let help = String(decoding: try FeedlayoutBinary.run([command, "--help"]).stdout, as: UTF8.self)
+            guard let start = help.range(of: "OPTIONS:") else { XCTFail("\(command): no OPTIONS"); continue }
+            // One entry per option: its continuation lines joined to it.
+            var entries: [String] = []
+            for line in help[start.upperBound...].split(separator: "\n") {
+                if line.hasPrefix("  -") { entries.append(String(line)) } else if !entries.isEmpty { entries[entries.count - 1] += " " + line }
+            }
+            for entry in entries where entry.contains("<") {
+                let squeezed = entry.split(separator: " ").joined(separator: " ")
+                XCTAssertTrue(
+                    squeezed.contains("default") || squeezed.contains("required"), "\(command): \(squeezed)")
+            }
+        }
     }
 }

@@ -80,11 +80,15 @@ final class PreviewCommandTests: XCTestCase {
     }
 
     func testUsageErrors() throws {
-        for args in [["preview", "--rows", "5"], ["preview", "--rows", "4:2"], ["preview", "--width", "320", "--width", "414"],
+        for args in [["preview", "--rows", "5"], ["preview", "--rows", "4:2"],
                      ["preview", "--style", "fancy"], ["preview", "--interactive", "--rows", "0:1"]] {
             let r = try run(args)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
         }
+        // One width: the last --width given counts, as the usage line says ([--width <width>]).
+        let two = try run(["preview", "--width", "320", "--width", "414", "--rows", "0:1"])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertEqual(two.stdout, try run(["preview", "--width", "414", "--rows", "0:1"]).stdout)
         let missing = try run(["preview", "/nonexistent/feed.json"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("feed.json"), missing.stderr)

@@ -93,8 +93,11 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertTrue(reversed.stderr.contains("FROM ≤ TO"), reversed.stderr)
         let garbage = try run(["query", feed, "--y", "a:b"])
         XCTAssertEqual(garbage.status, 2)
-        let twoWidths = try run(["query", feed, "--width", "320", "--width", "375", "--at", "0"])
-        XCTAssertEqual(twoWidths.status, 2)
+        // One width: the last --width given counts, as the usage line says ([--width <width>]).
+        let twoWidths = try run(["query", feed, "--width", "320", "--width", "414", "--y", "0:2000"])
+        XCTAssertEqual(twoWidths.status, 0, twoWidths.stderr)
+        XCTAssertEqual(twoWidths.stdout, try run(["query", feed, "--width", "414", "--y", "0:2000"]).stdout)
+        XCTAssertNotEqual(twoWidths.stdout, try run(["query", feed, "--width", "320", "--y", "0:2000"]).stdout)
         let missing = try run(["query", "/nonexistent/feed.json", "--at", "0"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("feed.json"), missing.stderr)

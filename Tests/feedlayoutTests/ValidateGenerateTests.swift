@@ -68,7 +68,7 @@ final class ValidateGenerateTests: XCTestCase {
         let r = try run(["validate", "--skip-invalid", file])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("3 statuses, 0 retweets, 0 pictures (json), 1 invalid skipped"), r.stdout)
-        XCTAssertTrue(r.stderr.contains("skipped: wrong-type-screen-name.json: status 3"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("skipped: \(file): status 3"), r.stderr)
         XCTAssertTrue(r.stderr.contains("statuses[3].user.screen_name"), r.stderr)
         // The status is named once, by its error (the message used to say "status 3" twice).
         XCTAssertEqual(r.stderr.components(separatedBy: "status 3").count, 2, r.stderr)

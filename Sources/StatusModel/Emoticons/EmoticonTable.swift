@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 
 /// Known emoticon codes ("[微笑]") and their image names.
@@ -39,7 +40,7 @@ public struct EmoticonTable: Sendable, Hashable {
     public static func load(bundle url: URL) throws(StatusModelError) -> EmoticonTable {
         let index = url.appendingPathComponent("emoticons.plist")
         let root = try readPlist(index)
-        let name = index.lastPathComponent
+        let name = index.pathAsGiven
         guard let dict = root as? [String: Any] else {
             throw .wrongRoot(file: name, line: nil, expected: "a dict with \"packages\"", found: describeValue(root))
         }
@@ -63,7 +64,7 @@ public struct EmoticonTable: Sendable, Hashable {
     /// Entries without a `chs` code (the Unicode emoji group's `code` entries) are not bracket
     /// codes and are left out.
     public static func load(group url: URL) throws(StatusModelError) -> EmoticonTable {
-        let name = url.lastPathComponent
+        let name = url.pathAsGiven
         let root = try readPlist(url)
         guard let dict = root as? [String: Any] else {
             throw .wrongRoot(file: name, line: nil, expected: "a dict with \"emoticons\"", found: describeValue(root))
@@ -86,7 +87,7 @@ public struct EmoticonTable: Sendable, Hashable {
     }
 
     private static func readPlist(_ url: URL) throws(StatusModelError) -> Any {
-        let name = url.lastPathComponent
+        let name = url.pathAsGiven
         let data: Data
         do {
             data = try Data(contentsOf: url)

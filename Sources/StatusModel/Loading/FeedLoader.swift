@@ -2,7 +2,10 @@
 //
 // Detection looks at the first non-whitespace bytes (after a UTF-8 BOM), never only at the name:
 //   "bplist" or "<"  -> property list; an array whose first dict has `Id`/`userName` is the
-//                       classic format, anything else the full model (Weibo keys);
+//                       classic format, one whose first dict has `GroupName` and `Friends` a
+//                       friend list, a dict with `sections` (and no `statuses`) the sectioned
+//                       model plist, anything else the full model (Weibo keys)
+//                       (SectionedInputs.swift describes the two sectioned forms);
 //   "["              -> Weibo JSON (a bare array of statuses);
 //   "{"              -> JSON Lines when the name ends in .jsonl/.ndjson, or when the first line
 //                       holds a complete object and more data follows; Weibo JSON otherwise.
@@ -11,6 +14,7 @@
 // Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
 // so hostile inputs cannot overflow the stack of Foundation's recursive parsers (JSON and XML
 // plists by a byte scan, binary plists by walking their object table).
+import FeedLayoutSupport
 import Foundation
 
 /// How strictly and with which limits a feed is loaded.
@@ -81,7 +85,7 @@ public enum FeedLoader {
     public static func load(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError)
         -> LoadResult
     {
-        let name = url.lastPathComponent
+        let name = url.pathAsGiven
         var format = options.format ?? .weiboJSON
         if options.format == nil { format = try detectFormat(of: url) }
         if format == .jsonLines {
@@ -119,7 +123,7 @@ public enum FeedLoader {
             return LoadResult(feed: Feed(statuses: statuses, sourceName: fileName, format: .jsonLines), skipped: skipped)
         case .weiboJSON:
             return try loadJSON(bytes, fileName: fileName, options: options)
-        case .classicPlist, .modelPlist:
+        case .classicPlist, .modelPlist, .friendList:
             return try loadPlist(bytes, data: data, fileName: fileName, options: options)
         }
     }
@@ -143,7 +147,7 @@ public enum FeedLoader {
     /// Detects the format of the file at `url` from its first bytes (see the file comment).
     public static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
         let file = try InputFile(url: url)
-        return try detectFormat(fileName: url.lastPathComponent) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
+        return try detectFormat(fileName: url.pathAsGiven) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
             var chunk = [UInt8](repeating: 0, count: chunkSize)
             let n = try chunk.withUnsafeMutableBufferPointer { (b) throws(StatusModelError) -> Int in try file.read(into: b) }
             return n == 0 ? nil : chunk[0..<n]
@@ -293,11 +297,14 @@ public enum FeedLoader {
                 throw .malformed(file: fileName, format: "property list", line: nil, reason: readableReason(error))
             }
         }
-        let expected = "an array of statuses or a dict with \"statuses\""
+        let expected = "an array of statuses or of friend groups, or a dict with \"statuses\" or \"sections\""
         var items: [Any]
         var prefix = ""
         if let a = root as? [Any] {
+            if isFriendList(a) { return try decodeFriendList(a, fileName: fileName, options: options) }
             items = a
+        } else if let d = root as? [String: Any], d["statuses"] == nil, let sections = d["sections"] {
+            return try decodeSections(sections, fileName: fileName, options: options)
         } else if let d = root as? [String: Any], let s = d["statuses"] {
             guard let a = s as? [Any] else {
                 throw .typeMismatch(

@@ -2,12 +2,12 @@ import Foundation
 
 /// An opened feed input: JSON Lines, read as a stream of chunks, or any other format, loaded whole
 /// (so that its errors are known before anything is done with it).
-public enum FeedSource {
+package enum FeedSource {
     case jsonLines(JSONLinesReader)
     case loaded(LoadResult)
 
     /// The name errors give for standard input.
-    public static let standardInputName = "<stdin>"
+    package static let standardInputName = "<stdin>"
 
     /// Opens `path` (`-` for standard input), detecting the format from the content.
     ///
@@ -17,7 +17,7 @@ public enum FeedSource {
     ///   - streaming: when false, JSON Lines are loaded whole too (for a consumer that reads the
     ///     statuses more than once from standard input, which cannot be read again).
     /// - Throws: `StatusModelError`, naming the file (`<stdin>` for standard input).
-    public static func open(_ path: String, options: LoadOptions = LoadOptions(), streaming: Bool = true) throws(StatusModelError)
+    package static func open(_ path: String, options: LoadOptions = LoadOptions(), streaming: Bool = true) throws(StatusModelError)
         -> FeedSource
     {
         guard path == "-" else {

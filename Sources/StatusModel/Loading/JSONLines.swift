@@ -3,6 +3,7 @@
 // can be decoded on several threads while one thread reads: the reader numbers lines and statuses
 // as it cuts (a status's index counts the non-blank lines before it), so a chunk decodes to the
 // same statuses and the same errors wherever and whenever it is decoded.
+import FeedLayoutSupport
 import Foundation
 
 /// Whole lines of a JSON Lines input and where they start.
@@ -38,9 +39,9 @@ public struct JSONLinesChunk: Sendable {
 /// size and the longest line (`LoadOptions.maxLineBytes`).
 ///
 /// Thread-safety: one reader is used by one thread at a time.
-public final class JSONLinesReader {
+package final class JSONLinesReader {
     /// The input's name in errors (the file's last path component, or `<stdin>`).
-    public let fileName: String
+    package let fileName: String
     private let file: InputFile
     private let maxLineBytes: Int
     private var pending: [UInt8] = []
@@ -50,13 +51,13 @@ public final class JSONLinesReader {
     private var nextIndex = 0
 
     /// Opens the file at `url`.
-    public convenience init(url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError) {
+    package convenience init(url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError) {
         try self.init(file: InputFile(url: url), options: options)
     }
 
     /// Reads from an open file descriptor (standard input is 0), after `prefix`: bytes already
     /// read from it (to detect its format). The descriptor is not closed.
-    public convenience init(fileDescriptor: Int32, fileName: String, prefix: [UInt8] = [], options: LoadOptions = LoadOptions()) {
+    package convenience init(fileDescriptor: Int32, fileName: String, prefix: [UInt8] = [], options: LoadOptions = LoadOptions()) {
         self.init(file: InputFile(descriptor: fileDescriptor, name: fileName, prefix: prefix), options: options)
     }
 
@@ -69,7 +70,7 @@ public final class JSONLinesReader {
     /// The next chunk: whole lines of about `targetBytes` (more when one line is longer), nil at
     /// the end of the input.
     /// - Throws: `.unreadable` when reading fails, `.malformed` for a line longer than the limit.
-    public func next(targetBytes: Int = 1 << 20) throws(StatusModelError) -> JSONLinesChunk? {
+    package func next(targetBytes: Int = 1 << 20) throws(StatusModelError) -> JSONLinesChunk? {
         while !atEnd && pending.count < targetBytes {
             try fill(max(1 << 16, targetBytes - pending.count))
         }
@@ -232,7 +233,7 @@ final class InputFile {
     private var prefix: [UInt8]
 
     init(url: URL) throws(StatusModelError) {
-        name = url.lastPathComponent
+        name = url.pathAsGiven
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(file: name, reason: String(cString: strerror(errno))) }
         var info = stat()

@@ -6,6 +6,7 @@
 // uses the first statuses before the rest of the file has been scanned, and the scan of the rest
 // runs on another thread. Statuses are numbered as `JSONLinesReader` numbers them (non-blank lines
 // in order, a leading byte order mark dropped), so status i here is status i of a streamed read.
+import FeedLayoutSupport
 import Foundation
 import Synchronization
 
@@ -13,10 +14,10 @@ import Synchronization
 ///
 /// Memory: 8 bytes a status, plus one entry per run of blank lines (for line numbers).
 /// Thread-safety: every method may be called from any thread; scans are serialized.
-public final class JSONLinesIndex: Sendable {
+package final class JSONLinesIndex: Sendable {
     /// The file's name in errors (its last path component).
-    public let fileName: String
-    public let options: LoadOptions
+    package let fileName: String
+    package let options: LoadOptions
     private let descriptor: Int32
     /// Serializes scans and holds their read buffer.
     private let scanLock = Mutex<[UInt8]>([])
@@ -38,15 +39,15 @@ public final class JSONLinesIndex: Sendable {
 
     /// Opens `url`; nothing is scanned yet.
     /// - Throws: `.unreadable` naming the file when it cannot be opened or is a directory.
-    public init(url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError) {
-        fileName = url.lastPathComponent
+    package init(url: URL, options: LoadOptions = LoadOptions()) throws(StatusModelError) {
+        fileName = url.pathAsGiven
         self.options = options
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(file: url.lastPathComponent, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .unreadable(file: url.pathAsGiven, reason: String(cString: strerror(errno))) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw .unreadable(file: url.lastPathComponent, reason: "is a directory")
+            throw .unreadable(file: url.pathAsGiven, reason: "is a directory")
         }
         descriptor = fd
     }
@@ -54,7 +55,7 @@ public final class JSONLinesIndex: Sendable {
     deinit { close(descriptor) }
 
     /// Statuses found so far, and whether the scan has reached the end of the file.
-    public var progress: (count: Int, complete: Bool) {
+    package var progress: (count: Int, complete: Bool) {
         state.withLock { ($0.starts.count, $0.complete) }
     }
 
@@ -64,7 +65,7 @@ public final class JSONLinesIndex: Sendable {
     ///   `options.maxLineBytes`.
     /// - Complexity: O(bytes scanned).
     @discardableResult
-    public func extend(maxBytes: Int = 16 << 20) throws(StatusModelError) -> Bool {
+    package func extend(maxBytes: Int = 16 << 20) throws(StatusModelError) -> Bool {
         try scanLock.withLock { (buffer) throws(StatusModelError) -> Bool in
             var s = state.withLock { ($0.scanned, $0.nextLine, $0.complete, $0.started) }
             if s.2 { return true }
@@ -148,14 +149,14 @@ public final class JSONLinesIndex: Sendable {
     }
 
     /// Scans the rest of the file; returns the number of statuses.
-    public func scanToEnd() throws(StatusModelError) -> Int {
+    package func scanToEnd() throws(StatusModelError) -> Int {
         while try !extend(maxBytes: 32 << 20) {}
         return progress.count
     }
 
     /// The 1-based line of status `index` (blank lines count).
     /// - Precondition: `index < progress.count`.
-    public func line(ofStatus index: Int) -> Int {
+    package func line(ofStatus index: Int) -> Int {
         state.withLock { lineOf(index, in: $0) }
     }
 
@@ -174,7 +175,7 @@ public final class JSONLinesIndex: Sendable {
     /// The lines of statuses `range` as one chunk (blank lines between them included), read with
     /// one `pread`.
     /// - Precondition: `range` lies within the statuses scanned so far.
-    public func chunk(ofStatuses range: Range<Int>) throws(StatusModelError) -> JSONLinesChunk {
+    package func chunk(ofStatuses range: Range<Int>) throws(StatusModelError) -> JSONLinesChunk {
         let (from, to, firstLine, lastLine) = state.withLock { s -> (Int, Int, Int, Int) in
             precondition(range.lowerBound >= 0 && range.upperBound <= s.starts.count, "JSONLinesIndex: statuses \(range) not scanned")
             guard !range.isEmpty else { return (0, 0, 1, 1) }
@@ -205,7 +206,7 @@ public final class JSONLinesIndex: Sendable {
 
     /// Decodes statuses `range` (one `pread`, one decoder pass).
     /// - Throws: the first invalid status's error, naming the file and its line.
-    public func statuses(_ range: Range<Int>) throws(StatusModelError) -> [Status] {
+    package func statuses(_ range: Range<Int>) throws(StatusModelError) -> [Status] {
         let chunk = try chunk(ofStatuses: range)
         var decoder = JSONLinesDecoder(fileName: fileName, options: options)
         var out: [Status] = []

@@ -4,14 +4,14 @@
 import Foundation
 
 /// Parsing and formatting of the Weibo API's `created_at` strings. Thread-safe (pure functions).
-public enum WeiboDate {
+package enum WeiboDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Parses "EEE MMM dd HH:mm:ss Z yyyy" (English names, numeric zone like +0800); nil when invalid.
     /// The weekday name must be a valid name but is not cross-checked against the date. Fields are
     /// separated by one or more spaces; numbers may carry a sign where `Int(_:)` accepts one.
-    public static func parse(_ s: String) -> Date? {
+    package static func parse(_ s: String) -> Date? {
         var s = s
         return s.withUTF8 { parse(utf8: $0) }
     }
@@ -102,7 +102,7 @@ public enum WeiboDate {
 
     /// Parses the classic plist's absolute forms "yyyy-MM-dd HH:mm[:ss]" (Beijing time) or a Weibo
     /// API date; nil for relative texts such as "2小时前".
-    public static func parseClassic(_ s: String) -> Date? {
+    package static func parseClassic(_ s: String) -> Date? {
         if let d = parse(s) { return d }
         let parts = s.split(separator: " ")
         guard parts.count == 2 else { return nil }
@@ -117,7 +117,7 @@ public enum WeiboDate {
     }
 
     /// Formats `date` the way the API does, in Beijing time (+0800). Sub-second parts are dropped.
-    public static func format(_ date: Date, offsetSeconds: Int = beijingOffset) -> String {
+    package static func format(_ date: Date, offsetSeconds: Int = beijingOffset) -> String {
         let t = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offsetSeconds)
         let days = floorDiv(t, 86400)
         let secs = Int(t - days * 86400)
@@ -130,7 +130,7 @@ public enum WeiboDate {
     }
 
     /// UTC+8, the zone of the Weibo API.
-    public static let beijingOffset = 8 * 3600
+    package static let beijingOffset = 8 * 3600
 
     private static func pad(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 

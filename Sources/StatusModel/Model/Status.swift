@@ -316,19 +316,36 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
     case modelPlist = "plist"
     /// One Weibo status object per line.
     case jsonLines = "jsonl"
+    /// The QQ tutorial's friend list: an array of groups (`GroupName`, `Friends`), each friend a
+    /// dict with `Name`, `Intro`, `Avatars` and `VIP`. Always sectioned (a section per group).
+    case friendList = "friends-plist"
 }
 
-/// A loaded feed: statuses in file order plus where they came from.
+/// A loaded feed: statuses in file order plus where they came from, and their sections when the
+/// input has them (a friend list, a model plist with `sections`, or a feed grouped on request).
 public struct Feed: Sendable, Hashable {
+    /// Every status in order (for a sectioned feed: the sections' statuses one after the other).
     public var statuses: [Status]
-    /// The file name (last path component) the feed was loaded from; empty for in-memory feeds.
+    /// The path the feed was loaded from, as given (relative paths stay relative); for in-memory
+    /// feeds, the name the caller gave or empty.
     public var sourceName: String
     public var format: FeedFormat
+    /// The sections, for a sectioned input; nil for a plain feed (one section without header).
+    public var sections: [StatusSection]?
 
     public init(statuses: [Status], sourceName: String = "", format: FeedFormat = .weiboJSON) {
         self.statuses = statuses
         self.sourceName = sourceName
         self.format = format
+        self.sections = nil
+    }
+
+    /// A sectioned feed; `statuses` is the sections' statuses in order.
+    public init(sections: [StatusSection], sourceName: String = "", format: FeedFormat = .modelPlist) {
+        self.statuses = sections.flatMap(\.statuses)
+        self.sourceName = sourceName
+        self.format = format
+        self.sections = sections
     }
 
     /// Number of statuses that repost another one.

@@ -15,6 +15,7 @@
 //
 // Every write checks its result: a short or failed write (ENOSPC, EBADF, EIO) is an error naming
 // the file, never a crash and never a silent success.
+import FeedLayoutSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -82,11 +83,11 @@ package final class AtomicFileWriter {
     ///   where no temporary file can be created.
     package init(url: URL) throws(StatusModelError) {
         let path = url.path
-        name = url.lastPathComponent
+        name = url.pathAsGiven
         var st = stat()
         if stat(path, &st) == 0 {
             let type = st.st_mode & S_IFMT
-            if type == S_IFDIR { throw .unwritable(file: name, reason: "\(path) is a directory") }
+            if type == S_IFDIR { throw .unwritable(file: name, reason: "is a directory") }
             if type != S_IFREG {
                 // A device, a pipe, a socket: written in place.
                 let d = open(path, O_WRONLY | O_CLOEXEC)

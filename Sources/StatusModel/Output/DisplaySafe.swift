@@ -4,12 +4,12 @@
 // override would reorder the rest of the line. Every such scalar is shown escaped instead.
 
 /// Escaping of content for terminals and logs.
-public enum DisplaySafe {
+package enum DisplaySafe {
     /// True for the scalars that are never printed raw: C0 controls (U+0000–U+001F), DEL, C1
     /// controls (U+0080–U+009F), the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E,
     /// U+2066–U+2069), the line and paragraph separators (U+2028, U+2029) and U+FEFF.
     @inline(__always)
-    public static func isUnsafe(_ v: UInt32) -> Bool {
+    package static func isUnsafe(_ v: UInt32) -> Bool {
         if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
         if v < 0x61C { return false }
         return v == 0x61C || v == 0x200E || v == 0x200F || (v >= 0x2028 && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
@@ -21,7 +21,7 @@ public enum DisplaySafe {
     /// escaped parts can be escaped again as a whole. With `keepingNewlines` a line feed stays a
     /// line feed (for multi-line usage text written by the program itself).
     /// - Complexity: O(n) in the scalars of `s`; `s` itself when nothing needs escaping.
-    public static func escaped(_ s: String, keepingNewlines: Bool = false) -> String {
+    package static func escaped(_ s: String, keepingNewlines: Bool = false) -> String {
         guard s.unicodeScalars.contains(where: { isUnsafe($0.value) && !(keepingNewlines && $0 == "\n") }) else { return s }
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
@@ -36,7 +36,7 @@ public enum DisplaySafe {
 
     /// `s` between double quotes, escaped like `escaped(_:)` and with `"` written `\"`: how a
     /// key or value taken from content is named in a message.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         out.append("\"")
         for u in escaped(s).unicodeScalars {
@@ -50,7 +50,7 @@ public enum DisplaySafe {
     /// A key as a component of a dotted key path: bare when it is a plain identifier
     /// (`[A-Za-z0-9_-]+`), else quoted in brackets (`pic_infos["a.b\u{1B}"]`), so that a key
     /// holding dots, brackets or controls is neither ambiguous nor live.
-    public static func keyPathComponent(_ key: String) -> (bare: Bool, text: String) {
+    package static func keyPathComponent(_ key: String) -> (bare: Bool, text: String) {
         let plain = !key.isEmpty && key.utf8.allSatisfy { b in
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
         }

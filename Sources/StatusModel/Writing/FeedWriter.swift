@@ -183,7 +183,7 @@ enum WireEncoder {
 public enum FeedWriter {
     /// The bytes of `statuses` in `format` (`.weiboJSON`: `{"statuses":[…]}`; `.modelPlist`: an XML
     /// plist dict with `statuses`; `.jsonLines`: one compact object per line).
-    /// `.classicPlist` is not a write format and is a programmer error.
+    /// `.classicPlist` and `.friendList` are not write formats: passing them is a programmer error.
     public static func data(_ statuses: [Status], format: FeedFormat) -> Data {
         switch format {
         case .weiboJSON:
@@ -202,8 +202,8 @@ public enum FeedWriter {
             let root: [String: Any] = ["statuses": statuses.map { WireEncoder.status($0).foundationObject }]
             // Serializing plain strings, numbers, booleans, arrays and dicts cannot fail.
             return (try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)) ?? Data()
-        case .classicPlist:
-            preconditionFailure("the classic plist is an input format only")
+        case .classicPlist, .friendList:
+            preconditionFailure("the classic plist and the friend list are input formats only")
         }
     }
 

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 
 /// Writes a feed status by status, in constant memory: JSON Lines, or Weibo JSON
@@ -35,7 +36,7 @@ public final class StreamingFeedWriter {
         precondition(format == .jsonLines || format == .weiboJSON, "only JSON and JSON Lines stream")
         sink = .atomic(try AtomicFileWriter(url: url))
         self.format = format
-        name = url.lastPathComponent
+        name = url.pathAsGiven
         start()
     }
 

@@ -33,6 +33,28 @@ public enum FeedSectionDecoration: Sendable, Equatable {
     /// A title measured by the text engine: `FeedTitleMetrics` gives its font and padding; its
     /// height depends on the width (long titles wrap).
     case title(String)
+    /// A one-line header of a fixed height (the cell style's `SectionMetrics.headerHeight`): a
+    /// title at the left, a count at the right, a disclosure mark for a section that opens and
+    /// closes. Drawn cut to the width, never wrapped.
+    case header(FeedSectionHeader)
+}
+
+/// What a one-line section header shows (`FeedSectionDecoration.header`).
+public struct FeedSectionHeader: Sendable, Equatable {
+    public var title: String
+    /// The count right of the title ("3/12" for a friend group); nil: none.
+    public var detail: String?
+    /// Whether a disclosure mark shows that the section opens and closes.
+    public var showsDisclosure: Bool
+    /// Height in points (MUST be finite and ≥ 0).
+    public var height: Double
+
+    public init(title: String, detail: String? = nil, showsDisclosure: Bool = false, height: Double) {
+        self.title = title
+        self.detail = detail
+        self.showsDisclosure = showsDisclosure
+        self.height = height
+    }
 }
 
 /// Font and padding of measured section titles.
@@ -50,11 +72,33 @@ public struct FeedSection: Sendable, Equatable {
     public var header: FeedSectionDecoration
     public var statuses: [Status]
     public var footer: FeedSectionDecoration
+    /// Whether the section starts closed (its header and footer shown, its rows hidden).
+    public var isCollapsed: Bool
+    /// The section's title in the side index; nil or empty: not in the index.
+    public var indexTitle: String?
 
-    public init(header: FeedSectionDecoration = .none, statuses: [Status] = [], footer: FeedSectionDecoration = .none) {
+    public init(
+        header: FeedSectionDecoration = .none, statuses: [Status] = [], footer: FeedSectionDecoration = .none,
+        isCollapsed: Bool = false, indexTitle: String? = nil
+    ) {
         self.header = header
         self.statuses = statuses
         self.footer = footer
+        self.isCollapsed = isCollapsed
+        self.indexTitle = indexTitle
+    }
+
+    /// A loaded section (a friend group, a day of a feed) as laid out in `style`: a one-line
+    /// header of the style's height (`SectionMetrics`) with the title and the count, and a
+    /// disclosure mark when the style draws one; the footer as a measured title.
+    public init(_ section: StatusSection, style: CellStyle) {
+        let m = style.sections
+        self.init(
+            header: .header(
+                FeedSectionHeader(
+                    title: section.title, detail: section.detail, showsDisclosure: m.disclosureSize > 0, height: m.headerHeight)),
+            statuses: section.statuses, footer: section.footer.map { .title($0) } ?? .none, isCollapsed: section.isCollapsed,
+            indexTitle: section.indexTitle)
     }
 }
 
@@ -114,6 +158,9 @@ public struct FeedDocument: Sendable {
         var headerTitle: PreparedText?
         var footerTitle: PreparedText?
         var statuses: StatusList
+        /// The collapsed state the section was created with (the geometries hold the current one).
+        var isCollapsed: Bool
+        var indexTitle: String?
     }
 
     struct WidthState: Sendable {
@@ -152,19 +199,69 @@ public struct FeedDocument: Sendable {
         self.widths = []
         for s in sections { self.sections.append(try makeState(s)) }
         widths = [WidthState(options: options, geometry: try makeGeometry(options))]
+        widths[0].geometry.sectionIndex = Self.sectionIndex(sections)
     }
+
+    /// Loaded sections (`Feed.sections`: friend groups, days of a grouped feed) laid out in
+    /// `options.style` (`FeedSection.init(_:style:)`), with a side index of their index titles.
+    /// - Parameter expansionMode: `.accordion` for a friend list (its groups start collapsed).
+    /// - Complexity: O(n) cell layouts (cache hits for content laid out before), over `threads` workers.
+    public init(
+        engine: FeedEngine, options: FeedOptions, statusSections: [StatusSection],
+        expansionMode: SectionExpansionMode = .independent, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(FeedError) {
+        try self.init(
+            engine: engine, options: options, sections: statusSections.map { FeedSection($0, style: options.style) },
+            threads: threads)
+        self.expansionMode = expansionMode
+    }
+
+    /// The side index of sections' index titles: each distinct non-empty title once, pointing at
+    /// its first section; nil when no section has one.
+    static func sectionIndex(_ sections: [FeedSection]) -> SectionIndex? {
+        var titles: [String] = []
+        var targets: [Int] = []
+        var seen = Set<String>()
+        for (i, s) in sections.enumerated() {
+            guard let t = s.indexTitle, !t.isEmpty, seen.insert(t).inserted else { continue }
+            titles.append(t)
+            targets.append(i)
+        }
+        return titles.isEmpty ? nil : SectionIndex(titles: titles, sections: targets)
+    }
+
+    /// How opening a section affects the others, at every held width.
+    public var expansionMode: SectionExpansionMode {
+        get { widths[0].geometry.expansionMode }
+        set { for w in widths.indices { widths[w].geometry.expansionMode = newValue } }
+    }
+
+    /// The side index of the primary width's table (kept by every held width).
+    public var sectionIndex: SectionIndex? { widths[0].geometry.sectionIndex }
+
+    /// Whether `section` is closed. - Complexity: O(log S).
+    public func isCollapsed(_ section: Int) -> Bool { widths[0].geometry.isCollapsed(section) }
+
+    /// The header of `section` as given. - Complexity: O(1).
+    public func header(ofSection section: Int) -> FeedSectionDecoration { sections[section].header }
+
+    /// The footer of `section` as given. - Complexity: O(1).
+    public func footer(ofSection section: Int) -> FeedSectionDecoration { sections[section].footer }
 
     // MARK: Building
 
     func makeState(_ s: FeedSection) throws(FeedError) -> SectionState {
         for d in [s.header, s.footer] {
-            if case .fixed(let h) = d, !(h.isFinite && h >= 0) {
+            var height: Double?
+            if case .fixed(let h) = d { height = h }
+            if case .header(let h) = d { height = h.height }
+            if let h = height, !(h.isFinite && h >= 0) {
                 throw .invalidOptions("section header or footer height \(h) must be finite and ≥ 0")
             }
         }
         return SectionState(
             header: s.header, footer: s.footer, headerTitle: prepareTitle(s.header), footerTitle: prepareTitle(s.footer),
-            statuses: StatusList(s.statuses))
+            statuses: StatusList(s.statuses), isCollapsed: s.isCollapsed, indexTitle: s.indexTitle)
     }
 
     func prepareTitle(_ d: FeedSectionDecoration) -> PreparedText? {
@@ -178,6 +275,7 @@ public struct FeedDocument: Sendable {
         switch d {
         case .none: return 0
         case .fixed(let h): return h
+        case .header(let h): return h.height
         case .title:
             guard let title else { return 0 }
             let lineWidth = max(0, options.width - 2 * FeedTitleMetrics.horizontalPadding)
@@ -201,7 +299,7 @@ public struct FeedDocument: Sendable {
     func spec(_ s: SectionState, _ options: FeedOptions, rows: [Double]) -> SectionSpec {
         SectionSpec(
             headerHeight: Self.decorationHeight(s.header, s.headerTitle, options), rowHeights: rows,
-            footerHeight: Self.decorationHeight(s.footer, s.footerTitle, options))
+            footerHeight: Self.decorationHeight(s.footer, s.footerTitle, options), isCollapsed: s.isCollapsed)
     }
 
     func makeGeometry(_ options: FeedOptions) throws(FeedError) -> TableGeometry {
@@ -209,14 +307,23 @@ public struct FeedDocument: Sendable {
         var specs: [SectionSpec] = []
         specs.reserveCapacity(sections.count)
         var start = 0
-        for s in sections {
-            specs.append(spec(s, options, rows: Array(all[start..<(start + s.statuses.count)])))
+        for (i, s) in sections.enumerated() {
+            var spec = spec(s, options, rows: Array(all[start..<(start + s.statuses.count)]))
+            // A width added later opens and closes like the primary one.
+            if let primary = widths.first { spec.isCollapsed = primary.geometry.isCollapsed(i) }
+            specs.append(spec)
             start += s.statuses.count
         }
         do {
-            return try TableGeometry(
+            var g = try TableGeometry(
                 configuration: TableConfiguration(style: options.tableStyle, width: options.width, scale: options.scale),
                 sections: specs)
+            if let primary = widths.first {
+                g.expansionMode = primary.geometry.expansionMode
+                g.sectionIndex = primary.geometry.sectionIndex
+                g.lastExpandedSection = primary.geometry.lastExpandedSection
+            }
+            return g
         } catch {
             throw .invalidOptions("\(error)")
         }
@@ -286,7 +393,10 @@ public struct FeedDocument: Sendable {
 
     /// The sections as given (headers, statuses, footers). - Complexity: O(S + n).
     public var feedSections: [FeedSection] {
-        sections.map { FeedSection(header: $0.header, statuses: $0.statuses.array, footer: $0.footer) }
+        sections.enumerated().map { i, s in
+            FeedSection(
+                header: s.header, statuses: s.statuses.array, footer: s.footer, isCollapsed: isCollapsed(i), indexTitle: s.indexTitle)
+        }
     }
 
     /// The cell of a row at the primary width, or at `width` (any width; a held one is not

@@ -66,7 +66,7 @@ public final class FeedEngine: Sendable {
     /// Cell layouts by content, width, scale and line limit.
     package let layouts: BoundedCache<CellKey, CellLayout>
     /// Counters of the cell-layout cache.
-    public var layoutCacheStatistics: CacheStatistics { CacheStatistics(layouts.statistics) }
+    public var layoutCacheStatistics: CacheStatistics { layouts.statistics }
     /// Empties the cell-layout cache (its counters are kept); prepared cells stay cached.
     public func removeCachedLayouts() { layouts.removeAll() }
     /// The default bound of the cell-layout cache. (It was 256 MiB while `CellLayout.residentBytes`

@@ -24,6 +24,13 @@ final class FontFile: @unchecked Sendable {
     let spaceAdvance: Int32
     fileprivate let blob: OpaquePointer
     fileprivate let face: OpaquePointer
+    private let faceIndex: UInt32
+    /// A second face on the same bytes, for the shaping plans the fonts' analysis at load asks
+    /// about (`lookups`): HarfBuzz keeps every plan made for a face in a list that `hb_shape`
+    /// searches on every call, so the hundreds of plans the analysis makes (each script with
+    /// three languages) would cost each shaped word about 9 000 instructions on `face`. Made on
+    /// first use and dropped by `endPlanAnalysis()` (`FontSet` calls it once loaded).
+    private var analysisFace: OpaquePointer?
     fileprivate let font: OpaquePointer
     /// The font shaping uses: `font` with its BMP cmap read from `bmpGlyphs`
     /// (`feedlayout_create_table_font`), or `font` itself when a BMP glyph id does not fit 16 bits.
@@ -45,6 +52,7 @@ final class FontFile: @unchecked Sendable {
             throw error
         }
         self.blob = blob
+        self.faceIndex = UInt32(faceIndex)
         face = hb_face_create(blob, UInt32(faceIndex))
         font = hb_font_create(face)
         // HarfBuzz reads units per em from `head`; FreeType reports 0 for bitmap-only faces.
@@ -72,6 +80,7 @@ final class FontFile: @unchecked Sendable {
         hb_font_destroy(shapingFont)
         bmpGlyphs.deallocate()
         hb_font_destroy(font)
+        endPlanAnalysis()
         hb_face_destroy(face)
         hb_blob_destroy(blob)
     }
@@ -163,7 +172,9 @@ final class FontFile: @unchecked Sendable {
         props.direction = direction == HB_DIRECTION_RTL ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
         props.script = script
         props.language = language
-        guard let plan = hb_shape_plan_create_cached(face, &props, nil, 0, nil) else { return ([], []) }
+        let probe = analysisFace ?? hb_face_create(blob, faceIndex)
+        analysisFace = probe
+        guard let plan = hb_shape_plan_create_cached(probe, &props, nil, 0, nil) else { return ([], []) }
         defer { hb_shape_plan_destroy(plan) }
         func collect(_ tag: String) -> [UInt32] {
             let set = hb_set_create()
@@ -175,6 +186,13 @@ final class FontFile: @unchecked Sendable {
             return out
         }
         return (collect("GSUB"), collect("GPOS"))
+    }
+
+    /// Frees the face the plans of `lookups` were made on (and those plans). Not thread-safe: call
+    /// it while loading, before the font is shared.
+    func endPlanAnalysis() {
+        if let analysisFace { hb_face_destroy(analysisFace) }
+        analysisFace = nil
     }
 
     /// The glyphs a lookup reads or writes (input, context, output), among `candidates`.
@@ -199,6 +217,22 @@ final class FontFile: @unchecked Sendable {
     /// their own, each with the Chinese language and with none (`ShapingBuffer.shape` uses one of
     /// the two), horizontal, default features.
     func allPlanLookups() -> (gsub: Set<UInt32>, gpos: Set<UInt32>) {
+        var result: (gsub: Set<UInt32>, gpos: Set<UInt32>) = ([], [])
+        let chinese = hb_language_from_string("zh-cn", -1)
+        for script in planScripts() {
+            for language in [chinese, nil] {
+                let l = lookups(script: hb_script_t(rawValue: script), language: language)
+                result.gsub.formUnion(l.gsub)
+                result.gpos.formUnion(l.gpos)
+            }
+        }
+        return result
+    }
+
+    /// The scripts (HarfBuzz tags, sorted) whose plans `allPlanLookups` and `keepShapingPlans`
+    /// make: every script the face's GSUB and GPOS list, Common, and the scripts whose HarfBuzz
+    /// shapers add features of their own.
+    private func planScripts() -> [UInt32] {
         let tables = [hb_tag_from_string("GSUB", 4), hb_tag_from_string("GPOS", 4)]
         var scripts: Set<UInt32> = []
         for table in tables {
@@ -215,16 +249,38 @@ final class FontFile: @unchecked Sendable {
         for code in ["Zyyy", "Latn", "Hani", "Hira", "Kana", "Hang", "Arab", "Hebr", "Deva", "Thai", "Khmr", "Mymr"] {
             scripts.insert(hb_script_from_string(code, 4).rawValue)
         }
-        var result: (gsub: Set<UInt32>, gpos: Set<UInt32>) = ([], [])
-        let chinese = hb_language_from_string("zh-cn", -1)
-        for script in scripts.sorted() where script != HB_SCRIPT_INVALID.rawValue && script != 0 {
-            for language in [chinese, nil] {
-                let l = lookups(script: hb_script_t(rawValue: script), language: language)
-                result.gsub.formUnion(l.gsub)
-                result.gpos.formUnion(l.gpos)
+        return scripts.sorted().filter { $0 != HB_SCRIPT_INVALID.rawValue && $0 != 0 }
+    }
+
+    /// Makes the plans `ShapingBuffer.shape` asks for on the shaping face, where HarfBuzz keeps
+    /// them: with `scripts`, each script of `planScripts` in its direction with its derived
+    /// language (`ShapingBuffer.language(for:)`); always, the plan of runs shaped without a
+    /// script (emoji words: no script found, the context language). A plan takes about 100 000
+    /// instructions to make; made at load, as the fonts' other tables are, a text's first word
+    /// of a script does not pay it. `hb_shape` finds a plan by walking the face's list from the
+    /// plan made last, about 11 instructions a step, so the plans words use most are made last:
+    /// Han, then Latin, then the scriptless one. Call it before anything else shapes with the
+    /// face.
+    func keepShapingPlans(scripts: Bool) {
+        func keep(_ script: hb_script_t, _ language: hb_language_t?, _ direction: hb_direction_t) {
+            var props = hb_segment_properties_t()
+            props.direction = direction
+            props.script = script
+            props.language = language
+            hb_shape_plan_destroy(hb_shape_plan_create_cached(face, &props, nil, 0, nil))
+        }
+        if scripts {
+            let weak = [HB_SCRIPT_COMMON.rawValue, HB_SCRIPT_INHERITED.rawValue, HB_SCRIPT_UNKNOWN.rawValue]
+            let last = [HB_SCRIPT_HAN.rawValue, HB_SCRIPT_LATIN.rawValue]
+            let ordered = planScripts().filter { !weak.contains($0) && !last.contains($0) } + last
+            for raw in ordered {
+                let script = hb_script_t(rawValue: raw)
+                let code = String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: raw >> $0) }, as: UTF8.self)
+                let rtl = hb_script_get_horizontal_direction(script) == HB_DIRECTION_RTL
+                keep(script, ShapingBuffer.language(for: code), rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
             }
         }
-        return result
+        keep(HB_SCRIPT_INVALID, hb_language_from_string(ShapingBuffer.contextLanguage, -1), HB_DIRECTION_LTR)
     }
 
     /// The glyphs that some lookup of `lookups` (see `allPlanLookups`) reads or writes (as input,
@@ -272,6 +328,8 @@ final class ShapingBuffer: @unchecked Sendable {
     /// right to left; 0 until first used. Languages alongside (nil: none).
     private var scripts = [UInt64](repeating: 0, count: 256)
     private var languages = [hb_language_t?](repeating: nil, count: 256)
+    /// The context language, for runs shaped without a script (emoji words).
+    private let context = hb_language_from_string(contextLanguage, -1)
 
     /// The context language of every text (Pango's in the reference harness).
     static let contextLanguage = "zh-cn"
@@ -331,7 +389,7 @@ final class ShapingBuffer: @unchecked Sendable {
             hb_buffer_set_script(buffer, hb_script_t(rawValue: UInt32(truncatingIfNeeded: entry)))
             hb_buffer_set_language(buffer, languages[raw])
         } else {
-            hb_buffer_set_language(buffer, hb_language_from_string(Self.contextLanguage, -1))
+            hb_buffer_set_language(buffer, context)
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)

@@ -32,6 +32,8 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
+    @OptionGroup var widths: WidthsOption
+
     @Option(name: .customLong("min-rows"), help: "Repeat the feed until it has at least this many rows.")
     var minRows = 10_000
 
@@ -56,10 +58,10 @@ struct Bench: ParsableCommand {
         let cellEngine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var report = Report(
-            rows: statuses.count, sourceRows: loaded.count, style: feed.style.rawValue, scale: feed.scale, cores: cores,
+            rows: statuses.count, sourceRows: loaded.count, style: (feed.style ?? .weibo).rawValue, scale: feed.scale, cores: cores,
             load: Self.loadAverage())
 
-        for width in feed.widthList {
+        for width in widths.list {
             let options = feed.options(width: width)
             var last: FeedLayout?
             for mode in [Mode.cold, .warm] {
@@ -110,7 +112,7 @@ struct Bench: ParsableCommand {
             validate.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
             for threads in Set([1, cores]).sorted() {
                 let job = FrameExportJob(
-                    inputs: [path], widths: [feed.widthList[0]], options: feed.options(width: feed.widthList[0]), format: .jsonl,
+                    inputs: [path], widths: [widths.list[0]], options: feed.options(width: widths.list[0]), format: .jsonl,
                     loadOptions: LoadOptions(skipInvalid: feed.skipInvalid), threads: threads, header: header)
                 let engine = CellLayoutEngine(measurer: measurer, now: now).withPreparedCellCache(budgetBytes: 0)
                 measurer.clearCaches()

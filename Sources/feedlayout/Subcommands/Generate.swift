@@ -16,7 +16,7 @@ struct Generate: ParsableCommand {
         case plist, json, jsonl
     }
 
-    @Option(help: "Number of statuses.")
+    @Option(help: "Number of statuses (required; ≥ 0).")
     var count: Int
 
     @Option(help: "Seed of the generator.")

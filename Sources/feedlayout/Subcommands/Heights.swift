@@ -22,13 +22,15 @@ struct Heights: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
+    @OptionGroup var widths: WidthsOption
+
     @Option(help: "Worker threads (the result does not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .customLong("per-row"), help: "Also print every row's height in device pixels.")
     var perRow = false
 
-    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist, friends-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
     var inputFormat: FeedFormat?
 
     func validate() throws {
@@ -42,7 +44,7 @@ struct Heights: ParsableCommand {
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
                 .withPreparedCellCache(budgetBytes: 0)
             var out = OutputBuffer()
-            for (w, width) in feed.widthList.enumerated() {
+            for (w, width) in widths.list.enumerated() {
                 var job = FeedHeightsJob(
                     inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat),
                     threads: threads)

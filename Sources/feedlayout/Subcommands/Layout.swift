@@ -5,6 +5,7 @@ import FeedPipeline
 import FrameExport
 import StatusModel
 import TableLayout
+import TextMeasure
 
 /// `feedlayout layout`: every row's frames as JSON (docs/frames.schema.json) or JSON Lines.
 ///
@@ -20,7 +21,10 @@ struct Layout: ParsableCommand {
             Output is byte-identical across runs and --threads values. With -o FILE the file is written \
             atomically: a failing run leaves an existing file untouched. Exit codes: 0 success, 1 input \
             errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines \
-            (files and standard input) are streamed in batches (bounded memory); other formats are read whole.
+            (files and standard input) are streamed in batches (bounded memory); other formats are read whole. \
+            A friend list (or a plist with "sections", or any feed with --group-by) is exported with its \
+            sections: each one's header and footer frames, title, count, collapsed state and the rows it shows \
+            (a closed section: its header only; --expand-all opens every section), and the side index.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -33,6 +37,8 @@ struct Layout: ParsableCommand {
 
     @OptionGroup var input: FeedInputOptions
 
+    @OptionGroup var widthOptions: WidthsOption
+
     @Option(help: "Output format: json (one document) or jsonl (one row per line).")
     var format: Format = .json
 
@@ -42,7 +48,7 @@ struct Layout: ParsableCommand {
     @Option(help: "Worker threads for every stage (the output does not depend on it).")
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Only write rows A..<B (0-based, half-open; A: or :B allowed); y offsets stay the whole feed's.")
+    @Option(help: "Only write rows A..<B (0-based, half-open; either side may be left out; cut at the feed's end); y offsets stay the whole feed's. (default: every row)")
     var rows: RowRange?
 
     @Option(name: .customLong("row-origin"), help: "Index of the inputs' first row, when they are one partition of a larger feed (see `feedlayout heights`).")
@@ -51,7 +57,9 @@ struct Layout: ParsableCommand {
     @Option(name: .customLong("y-origin"), help: "y (points) of the inputs' first row, when they are one partition of a larger feed: the rows above's height.")
     var yOrigin = 0.0
 
-    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
+    @OptionGroup var sections: SectionOptions
+
+    @Option(name: .customLong("input-format"), help: "The inputs' format (jsonl, json, plist, classic-plist, friends-plist; default: detected from the content). A partition of one status on standard input needs jsonl: a single line reads as a JSON document.")
     var inputFormat: FeedFormat?
 
     func validate() throws {
@@ -65,7 +73,13 @@ struct Layout: ParsableCommand {
     private func export() throws {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
-        let widths = input.widthList
+        let widths = widthOptions.list
+        if sections.groupBy != nil || paths.contains(where: CLIEnvironment.maySectioned) {
+            let feed = try CLIEnvironment.loadFeed(paths, skipInvalid: input.skipInvalid)
+            if let list = sections.sections(of: feed, now: input.now) {
+                return try exportSections(list, format: feed.format, measurer: measurer)
+            }
+        }
         // One width: no prepared-cell cache (a single pass over a feed of distinct statuses only
         // fills and evicts it: 7 % of an export's time). Several widths: a small one, so that
         // the next widths reuse the first rows' prepared cells, bounding RSS.
@@ -87,6 +101,29 @@ struct Layout: ParsableCommand {
             write: { try sink.write($0) })
         progress?.finish()
         if summary.skippedCount > 0 { printError("\(summary.skippedCount) invalid statuses skipped") }
+        // The rule of every command: a range cut at the feed's end is fine, one that starts after
+        // its last row is an error (and no output file is left).
+        if let rows, let lower = rows.lower, lower >= rowOrigin + summary.rowCount {
+            throw Preview.rowsPastTheEnd(
+                name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: rowOrigin + summary.rowCount)
+        }
+        try sink.commit()
+    }
+
+    /// The export of a sectioned feed (whole, in memory: sections come from whole-loaded inputs).
+    private func exportSections(_ list: [StatusSection], format feedFormat: FeedFormat, measurer: TextMeasurer) throws {
+        guard rows == nil, rowOrigin == 0, yOrigin == 0 else {
+            throw CLIError.input("feedlayout: --rows, --row-origin and --y-origin apply to plain feeds, not to sectioned ones")
+        }
+        let cells = CellLayoutEngine(measurer: measurer, now: input.now.map { Date(timeIntervalSince1970: $0) })
+        let engine = FeedEngine(cellEngine: cells)
+        let widths = widthOptions.list
+        let doc = try sections.document(list, format: feedFormat, engine: engine, options: input.options(width: widths[0], format: feedFormat))
+        let bytes = try FrameExport.data(
+            doc, widths: widths, header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest),
+            format: format.frameFormat)
+        let sink = try OutputSink(path: output)
+        try sink.write(bytes)
         try sink.commit()
     }
 

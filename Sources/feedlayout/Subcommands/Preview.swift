@@ -11,6 +11,10 @@ import TerminalPreview
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a feed in the terminal, drawn from its computed layouts (the demo feed without INPUT).",
+        usage: """
+            feedlayout preview [<input>] [--width <width>] [--rows <rows>] [--color <color>] [<options>]
+            feedlayout preview [<input>] --interactive [--width <width>] [--group-by <group-by>] [--table-style <table-style>] [--expansion <expansion>] [<options>]
+            """,
         discussion: """
             Scale: one terminal line is the line pitch of the style's smallest multi-line text (weibo 21.44 pt, \
             classic 20.272 pt) and one column is 0.4 em of the main text (weibo 6.8 pt, classic 5.6 pt). Each \
@@ -31,6 +35,15 @@ struct Preview: ParsableCommand {
             Lines file is indexed in the background and its statuses decoded when needed (G waits for the \
             index only); other formats, standard input and --skip-invalid load the feed whole first. With \
             INPUT -, keys are read from /dev/tty.
+            Sections (with --interactive): a friend list or a plist with sections is shown in its sections, \
+            and --group-by day|user|source puts any feed in titled sections; --table-style plain keeps the \
+            header of the section at the top on the first line, grouped insets the sections; --expansion \
+            accordion (a friend list's default) starts with every section closed and keeps one open. Enter \
+            opens or closes the section whose header is at the top; ] and [ go to the next and previous title; \
+            a character that is no command (or ' and any character) goes to the next title starting with it; \
+            / and a text shows the rows whose names or texts hold it (Enter keeps it, Escape clears it); d \
+            deletes the row at the top and u puts it back; ? lists the keys. A plain feed is laid out whole \
+            on the first of /, d, u, ], [.
             Colours only when standard output is a terminal, NO_COLOR is unset and TERM is not dumb \
             (--color always/never overrides). Control characters and bidi controls of statuses are shown as �.
             """)
@@ -44,7 +57,11 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end).")
+    @Option(name: .customLong("width"), parsing: .unconditional,
+            help: "Cell width in points, in (0, 100000]; the last one given counts. (default: 375; with --interactive, the terminal's width, followed on resize)")
+    var width: Double?
+
+    @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end). (default: the first screenful)")
     var rows: RowRange?
 
     @Flag(name: [.customShort("i"), .long], help: "Browse the feed interactively.")
@@ -53,9 +70,34 @@ struct Preview: ParsableCommand {
     @Option(help: "Colours: auto, always or never.")
     var color: ColorMode = .auto
 
+    /// `--table-style`: UITableView's two styles.
+    enum TableStyleName: String, ExpressibleByArgument, CaseIterable {
+        case plain, grouped
+
+        var style: TableStyle { self == .grouped ? .grouped : .plain }
+    }
+
+    /// `--expansion`: how sections open and close.
+    enum ExpansionName: String, ExpressibleByArgument, CaseIterable {
+        case independent, accordion
+
+        var mode: SectionExpansionMode { self == .accordion ? .accordion : .independent }
+    }
+
+    @OptionGroup var sections: SectionOptions
+
+    @Option(name: .customLong("table-style"), help: "plain (headers float at the top) or grouped (inset sections) (with --interactive).")
+    var tableStyle: TableStyleName = .plain
+
+    @Option(help: "independent, or accordion: one section open at a time, all closed at first (with --interactive; default: accordion for a friend list).")
+    var expansion: ExpansionName?
+
     func validate() throws {
-        if feed.widths.count > 1 { throw ValidationError("preview takes one --width") }
+        if let width { try checkWidth(width) }
         if interactive && rows != nil { throw ValidationError("--rows is for static output; leave it out with --interactive") }
+        if !interactive && (sections.groupBy != nil || sections.expandAll || tableStyle != .plain || expansion != nil) {
+            throw ValidationError("--group-by, --expand-all, --table-style and --expansion are for --interactive")
+        }
     }
 
     func run() throws { try reportingErrors(runCommand) }
@@ -69,7 +111,7 @@ struct Preview: ParsableCommand {
         let feed = feed
         let input = input
         let title = { @Sendable (rows: Int, complete: Bool, width: Double) -> String in
-            "\(name) · \(rows)\(complete ? "" : "+") rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt"
+            Self.title(name, rows: rows, complete: complete, style: style, width: width)
         }
 
         if interactive {
@@ -84,27 +126,66 @@ struct Preview: ParsableCommand {
                     return new
                 }
             }
-            let fixed = feed.widths.first
-            let viewer: InteractiveViewer
-            do {
-                viewer = try InteractiveViewer(color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-") {
-                    (columns: Int, lines: Int) throws -> LiveFeed in
-                    let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
-                    return try Self.liveFeed(
-                        rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
-                        title: { n, complete in title(n, complete, width) })
+            let fixed = width
+            let sectionOptions = sections
+            let tableStyle = tableStyle.style
+            let expansion = expansion?.mode
+            // A feed in sections (a friend list, a plist with sections, --group-by) or in grouped
+            // style is laid out whole at once; a plain one is shown lazily, and laid out whole only
+            // when a key needs every row (search, delete, undo, a section jump).
+            let sectioned = sectionOptions.groupBy != nil || tableStyle == .grouped || input.map(CLIEnvironment.maySectioned) ?? false
+            let makeTable: InteractiveViewer.MakeTable = { columns, _, previous in
+                func width(_ style: CellStyle, index: Bool) -> Double {
+                    let cellColumns = SectionedFeedState.cellColumns(fittingTerminalColumns: columns, style: tableStyle, index: index)
+                    return fixed ?? max(160, min(1024, PreviewScale(style: style).width(fittingColumns: cellColumns)))
                 }
+                if var previous {
+                    let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
+                    previous = try previous.resized(toWidth: w)
+                    previous.title = Self.title(
+                        name, rows: previous.document.numberOfRows, style: previous.document.options.style, width: w)
+                    return previous
+                }
+                let loaded: Feed
+                if sectioned {
+                    loaded = try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
+                } else {
+                    let rows = try rowsOnce()
+                    loaded = Feed(statuses: try rows.statuses(0..<rows.countAll()))
+                }
+                let list = sectionOptions.sections(of: loaded, now: feed.now)
+                var options = feed.options(width: 375, format: loaded.format)
+                options.width = width(options.style, index: list != nil)
+                options.tableStyle = tableStyle
+                let document = try list.map { try sectionOptions.document($0, format: loaded.format, engine: engine, options: options) }
+                    ?? FeedDocument(engine: engine, options: options, statuses: loaded.statuses)
+                return try SectionedFeedState(
+                    document: document, title: Self.title(name, rows: loaded.statuses.count, style: options.style, width: options.width),
+                    expansion: expansion)
+            }
+            let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
+                let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
+                return try Self.liveFeed(
+                    rows: try rowsOnce(), engine: engine, options: feed.options(width: width), firstLines: lines,
+                    title: { n, complete in title(n, complete, width) })
+            }
+            do {
+                let viewer = try InteractiveViewer(
+                    color: useColor, followWidth: fixed == nil, keysFromTTY: input == "-", makeFeed: sectioned ? nil : live,
+                    makeTable: makeTable)
                 try viewer.run()
             } catch let e as TerminalPreviewError {
                 throw CLIError.input("feedlayout: \(e)")
             } catch let e as StatusModelError {
+                throw CLIError.input("feedlayout: \(e)")
+            } catch let e as FeedError {
                 throw CLIError.input("feedlayout: \(e)")
             }
             return
         }
 
         let rows = try Self.openRows(input, feed: feed)
-        let width = feed.widths.first ?? 375
+        let width = self.width ?? 375
         let options = feed.options(width: width)
         let count: Int
         do { count = try rows.countAll() } catch { throw CLIError.input("feedlayout: \(error)") }
@@ -178,8 +259,8 @@ struct Preview: ParsableCommand {
         try out.flush()
     }
 
-    /// The rule of `preview` and `render` for --rows: a range is cut at the feed's end; a range
-    /// with no row in the feed is an input error (exit 1) naming the feed.
+    /// The rule of every command's --rows (`preview`, `render`, `layout`): a range is cut at the
+    /// feed's end; a range with no row in the feed is an input error (exit 1) naming the feed.
     static func rowsPastTheEnd(name: String, option: String, count: Int) -> CLIError {
         CLIError.input("feedlayout: \(name): --rows \(option) starts after the feed's last row (\(count) rows: 0..<\(count))")
     }
@@ -191,6 +272,11 @@ struct Preview: ParsableCommand {
         case 1: return inputs[0] == "-" ? "<stdin>" : (inputs[0] as NSString).lastPathComponent
         default: return "\(inputs.count) files"
         }
+    }
+
+    /// The title line of a feed: its name, rows (with "+" while more are being found), style and width.
+    static func title(_ name: String, rows: Int, complete: Bool = true, style: CellStyle, width: Double) -> String {
+        "\(name) · \(rows)\(complete ? "" : "+") rows · \(style.name) \(JSONNumber.fixed(width, 2)) pt"
     }
 
     /// The viewer's feed at one width: rows estimated, then measured on screen and in the background.

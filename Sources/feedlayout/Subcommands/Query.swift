@@ -21,14 +21,15 @@ struct Query: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(name: .customLong("y"), help: "A y range FROM:TO in points (FROM ≤ TO).")
+    @OptionGroup var width: WidthOption
+
+    @Option(name: .customLong("y"), help: "A y range FROM:TO in points (FROM ≤ TO); --y or --at is required.")
     var yRange: String?
 
-    @Option(name: .customLong("at"), help: "A y coordinate in points.")
+    @Option(name: .customLong("at"), help: "A y coordinate in points; --y or --at is required.")
     var at: Double?
 
     func validate() throws {
-        guard feed.widthList.count == 1 else { throw ValidationError("query takes one --width") }
         switch (yRange, at) {
         case (nil, nil): throw ValidationError("give --y FROM:TO or --at Y")
         case (.some, .some): throw ValidationError("give either --y or --at, not both")
@@ -54,7 +55,7 @@ struct Query: ParsableCommand {
         let engine = try CLIEnvironment.feedEngine(feed)
         let layout: FeedLayout
         do {
-            layout = try engine.layout(statuses, options: feed.options(width: feed.widthList[0]))
+            layout = try engine.layout(statuses, options: feed.options(width: width.value))
         } catch {
             throw CLIError.input("feedlayout: \(error)")
         }

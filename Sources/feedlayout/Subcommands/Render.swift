@@ -25,7 +25,9 @@ struct Render: ParsableCommand {
 
     @OptionGroup var feed: FeedInputOptions
 
-    @Option(name: .shortAndLong, help: "The PNG file to write (- for standard output).")
+    @OptionGroup var width: WidthOption
+
+    @Option(name: .shortAndLong, help: "The PNG file to write (- for standard output; required).")
     var output: String
 
     @Option(help: "Rows to draw, A:B (rows A..<B from 0; either side may be left out; cut at the feed's end).")
@@ -33,10 +35,6 @@ struct Render: ParsableCommand {
 
     @Flag(name: .customLong("debug-frames"), help: "Outline every part's frame.")
     var debugFrames = false
-
-    func validate() throws {
-        guard feed.widths.count <= 1 else { throw ValidationError("render takes one --width") }
-    }
 
     func run() throws {
         do {
@@ -76,7 +74,7 @@ struct Render: ParsableCommand {
         let statuses = try feedRows.statuses(a..<min(count, b ?? count))
         // Glyphs are retained so every text of every cell carries its shaped glyphs.
         let engine = try CLIEnvironment.feedEngine(feed, retainGlyphs: true)
-        let options = feed.options(width: feed.widthList[0])
+        let options = feed.options(width: width.value)
         let layout = try engine.layout(statuses, options: options)
         guard let measurer = engine.cellEngine.measurer as? TextMeasurer else {
             throw CLIError.input("feedlayout: render needs the FreeType text measurer")
