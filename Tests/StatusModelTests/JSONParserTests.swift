@@ -42,6 +42,31 @@ final class JSONParserTests: XCTestCase {
         // The same many keys without the duplicate load.
         many.removeLast()
         XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]").get())
+        // Keys that share their first eight bytes differ, in small and large objects; the same
+        // long key twice is a duplicate (one of them spelled with an escape), and so is a short
+        // key at the very end of the input.
+        let prefixes = ["attitudes_count", "attitudes_value", "attitudes_status", "attitudes_"]
+        for extra in [[], (0..<20).map { "k\($0)" }] {
+            let keys = (prefixes + extra).map { "\"\($0)\":0" }.joined(separator: ",")
+            XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(keys)}]").get())
+            let repeated = "[{\"id\":1,\"text\":\"a\",\(user),\(keys),\"attitudes_st\\u0061tus\":1}]"
+            XCTAssertEqual(malformedReason(load(repeated)).map { $0.contains("duplicate key \"attitudes_status\"") }, true)
+        }
+        XCTAssertEqual(malformedReason(load(#"{"a":1,"a":2}"#)).map { $0.contains("duplicate key \"a\"") }, true)
+    }
+
+    func testACopiedTapeKeepsItsNodesWhenTheOriginalParsesAgain() throws {
+        var tape = JSONTape()
+        let first = Array(#"{"a":[1,2,3],"b":"c"}"#.utf8)
+        try first.withUnsafeBufferPointer { try tape.parse($0, maxDepth: 8) }
+        let copy = tape
+        let kinds = copy.nodes.map(\.kind)
+        // Longer than the first buffer: the original grows while the copy keeps the old nodes.
+        let second = Array(("[" + (0..<200).map { "{\"k\($0)\":null}" }.joined(separator: ",") + "]").utf8)
+        try second.withUnsafeBufferPointer { try tape.parse($0, maxDepth: 8) }
+        XCTAssertEqual(copy.nodes.map(\.kind), kinds)
+        XCTAssertEqual(tape.nodes.count, 1 + 200 * 3)
+        XCTAssertEqual(tape.nodes.filter { $0.kind == .null }.count, 200)
     }
 
     func testIntegersAreExactOverTheWholeInt64Range() throws {

@@ -70,14 +70,11 @@ extension JSONTape {
         _ input: UnsafeBufferPointer<UInt8>, _ body: (JSONDocument) throws(E) -> R
     ) throws(E) -> R {
         let empty: UInt8 = 0
+        // The node buffer lives as long as this tape, which the call holds.
+        let nodes = nodes.baseAddress!
         return try withUnsafePointer(to: empty) { (placeholder) throws(E) -> R in
-            try nodes.withUnsafeBufferPointer { (nodes) throws(E) -> R in
-                try unescapedKeys.withUnsafeBufferPointer { (keys) throws(E) -> R in
-                    try body(
-                        JSONDocument(
-                            nodes: nodes.baseAddress!, bytes: input.baseAddress ?? placeholder,
-                            keys: keys.baseAddress ?? placeholder))
-                }
+            try unescapedKeys.withUnsafeBufferPointer { (keys) throws(E) -> R in
+                try body(JSONDocument(nodes: nodes, bytes: input.baseAddress ?? placeholder, keys: keys.baseAddress ?? placeholder))
             }
         }
     }

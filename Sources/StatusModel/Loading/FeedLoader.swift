@@ -351,6 +351,13 @@ public enum FeedLoader {
                 StatusLocation(file: fileName, index: index, keyPath: "\(keyPrefix)[\(index)]", line: line), expected: "object",
                 found: item.valueDescription)
         }
+        // JSON: the tape decoder first; it answers nil for anything the generic decoder must
+        // decide (or report), and the generic decoder decodes such a status again.
+        if !classic, let json = item as? JSONNode,
+            let status = TapeStatusDecoder(document: json.document, maxStringBytes: options.maxStringBytes).status(Int(json.index))
+        {
+            return status
+        }
         let fields = Fields(item, maxStringBytes: options.maxStringBytes)
         do {
             return classic ? try StatusDecoder.classic(fields) : try StatusDecoder.weibo(fields)

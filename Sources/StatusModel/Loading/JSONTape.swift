@@ -3,11 +3,12 @@
 //
 // Why not JSONSerialization: on a 142 MB JSON Lines feed it built NSDictionary/NSNumber graphs at
 // 46 MB/s and spent 23 % of an export in them; the tape costs no allocation per value (the node
-// array and the scratch buffers keep their capacity from one line to the next), and the decoder
+// buffer and the scratch buffers keep their capacity from one line to the next), and the decoder
 // reads strings straight from the input bytes. Why not simdjson (libsimdjson-dev): the decoder
 // needs the same typed, path-naming errors and leniency for every format, which a C++ DOM behind
-// a C header would have to re-expose node by node; measured, this parser plus the decoder reach
-// the loader's target on their own (benchmarks/README.md, "Loader").
+// a C header would have to re-expose node by node. Measured with callgrind on the generated feed,
+// this parser costs about 18 instructions per input byte and the tape decoder 21
+// (benchmarks/README.md, "Loader").
 //
 // What it enforces, besides the grammar: UTF-8 validity of every string (overlong forms,
 // surrogates and code points above U+10FFFF are errors), escapes that form valid scalars (a lone
@@ -49,21 +50,46 @@ struct JSONTape {
         var offset: Int
     }
 
-    private(set) var nodes: [Node] = []
+    /// The nodes, in `buffer.base[0..<nodeCount]`: stored by hand, not in an array, because
+    /// appending and counting elements are the parser's innermost steps (an array checks its
+    /// uniqueness and capacity through calls on each; callgrind: 2.5 instructions per input byte).
+    private var buffer = TapeBuffer<Node>()
+    private(set) var nodeCount = 0
+    /// The innermost open container's node, -1 at the top level; `stack` holds the outer ones.
+    private var top = -1
+
+    /// The nodes of the last parse; valid while the tape is neither parsed again nor released.
+    var nodes: UnsafeBufferPointer<Node> { UnsafeBufferPointer(start: buffer.base, count: nodeCount) }
     /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
     private(set) var unescapedKeys: [UInt8] = []
     private var stack: [Int32] = []
-    private var scratch: [Int32] = []
-    /// Slots of the duplicate-key check (-1 empty).
+    /// The keys of the open objects, innermost last, in `keyStack.base[0..<keyCount]`: an
+    /// object's keys are the last `length` entries when it closes.
+    private var keyStack = TapeBuffer<KeyEntry>()
+    private var keyCount = 0
+    /// Slots of the duplicate-key check of large objects (-1 empty).
     private var table: [Int32] = []
+
+    /// A key of an open object: its node, its length, and its first eight bytes (little-endian,
+    /// zero-padded), which decide equality for keys of up to eight bytes.
+    private struct KeyEntry {
+        var signature: UInt64
+        var length: UInt32
+        var node: UInt32
+    }
 
     init() {}
 
     /// Parses `input` (a whole JSON text), replacing the previous content; buffers keep their capacity.
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) {
-        nodes.removeAll(keepingCapacity: true)
+        // A copied tape shares its node buffer: it gets one of its own before writing.
+        if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
+        if !isKnownUniquelyReferenced(&keyStack) { keyStack = TapeBuffer() }
+        nodeCount = 0
+        top = -1
         unescapedKeys.removeAll(keepingCapacity: true)
         stack.removeAll(keepingCapacity: true)
+        keyCount = 0
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
@@ -71,91 +97,132 @@ struct JSONTape {
         try parser.run(into: &self)
     }
 
-    fileprivate mutating func append(_ node: Node) { nodes.append(node) }
+    @inline(__always)
+    fileprivate mutating func append(_ node: Node) {
+        if nodeCount == buffer.capacity { buffer.grow(keeping: nodeCount) }
+        (buffer.base + nodeCount).initialize(to: node)
+        nodeCount += 1
+    }
 
     fileprivate mutating func open(_ kind: Kind, at offset: Int) {
-        stack.append(Int32(nodes.count))
-        nodes.append(Node(kind: kind, flags: 0, length: 0, offset: UInt32(offset), end: 0))
+        stack.append(Int32(top))
+        top = nodeCount
+        append(Node(kind: kind, flags: 0, length: 0, offset: UInt32(truncatingIfNeeded: offset), end: 0))
     }
 
     fileprivate var depth: Int { stack.count }
 
     /// The kind of the innermost open container, nil at the top level.
-    fileprivate var openKind: Kind? { stack.last.map { nodes[Int($0)].kind } }
+    @inline(__always)
+    fileprivate var openKind: Kind? { top >= 0 ? buffer.base[top].kind : nil }
 
     /// Counts a finished element of the innermost open container.
+    @inline(__always)
     fileprivate mutating func countElement() {
-        if let top = stack.last { nodes[Int(top)].length &+= 1 }
+        if top >= 0 { buffer.base[top].length &+= 1 }
+    }
+
+    /// Records the key node just appended (and unescaped) for its object's duplicate check.
+    fileprivate mutating func pushKey(_ input: UnsafeBufferPointer<UInt8>) {
+        let i = nodeCount - 1
+        let n = buffer.base[i]
+        let length = Int(n.length)
+        let signature: UInt64
+        if n.flags & Node.keyCopy == 0 {
+            signature = Self.signature(input.baseAddress! + Int(n.offset), count: length, readable: input.count - Int(n.offset))
+        } else {
+            signature = unescapedKeys.withUnsafeBufferPointer { keys in
+                Self.signature(keys.baseAddress! + Int(n.offset), count: length, readable: keys.count - Int(n.offset))
+            }
+        }
+        let entry = KeyEntry(signature: signature, length: n.length, node: UInt32(i))
+        if keyCount == keyStack.capacity { keyStack.grow(keeping: keyCount) }
+        (keyStack.base + keyCount).initialize(to: entry)
+        keyCount += 1
+    }
+
+    /// The first `min(count, 8)` bytes at `p` as a little-endian word, zero-padded; one load when
+    /// eight bytes can be read.
+    @inline(__always)
+    static func signature(_ p: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+        if readable >= 8 {
+            let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+            return count >= 8 ? w : w & ((1 << UInt64(count * 8)) &- 1)
+        }
+        var w: UInt64 = 0
+        for k in 0..<min(count, 8) { w |= UInt64(p[k]) << UInt64(k * 8) }
+        return w
     }
 
     /// Closes the innermost container; for an object, checks that its keys are unique.
     fileprivate mutating func close(input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
-        let top = Int(stack.removeLast())
-        nodes[top].end = UInt32(nodes.count)
-        if nodes[top].kind == .object && nodes[top].length > 1 {
-            try checkUniqueKeys(object: top, input: input)
-        }
+        let closed = top
+        top = Int(stack.removeLast())
+        let nodes = buffer.base
+        nodes[closed].end = UInt32(truncatingIfNeeded: nodeCount)
+        guard nodes[closed].kind == .object else { return }
+        let count = Int(nodes[closed].length)
+        if count > 1 { try checkUniqueKeys(count: count, input: input) }
+        keyCount -= count
     }
 
-    /// Keys of small objects are compared pairwise; larger objects go through an open-addressing
-    /// table of key hashes (kept between objects, emptied slot by slot): O(k) for k keys.
-    private mutating func checkUniqueKeys(object: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
-        let count = Int(nodes[object].length)
-        scratch.removeAll(keepingCapacity: true)
-        var k = object + 1
-        for _ in 0..<count {
-            scratch.append(Int32(k))
-            k = Int(nodes[k + 1].end)
-        }
-        if count > 8 {
-            var size = 16
+    /// Checks the last `count` keys of `keyStack` (one object's) for a duplicate: pairwise by
+    /// signature and length for small objects, through an open-addressing table of signatures
+    /// (kept between objects, emptied slot by slot) for larger ones: O(k) for k keys. Bytes are
+    /// compared only for equal signatures of keys longer than eight bytes. The key reported is
+    /// the first that repeats an earlier one.
+    private mutating func checkUniqueKeys(count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        if count > 16 {
+            var size = 32
             while size < count * 2 { size <<= 1 }
             if table.count < size { table = [Int32](repeating: -1, count: size) }
         }
-        let found: (index: Int32, key: String)? = nodes.withUnsafeBufferPointer { nodes in
+        let nodes = self.nodes
+        let found: Int? = withExtendedLifetime(buffer) {
             unescapedKeys.withUnsafeBufferPointer { keys in
-                let key = { (i: Int32) in Self.keyBytes(nodes[Int(i)], input, keys) }
-                let duplicate = count <= 8 ? pairwiseDuplicate(key) : hashedDuplicate(key)
-                return duplicate.map { ($0, String(decoding: key($0), as: UTF8.self)) }
+                withExtendedLifetime(keyStack) {
+                    let entries = UnsafeBufferPointer(start: keyStack.base + (keyCount - count), count: count)
+                    @inline(__always) func same(_ a: KeyEntry, _ b: KeyEntry) -> Bool {
+                        guard a.signature == b.signature, a.length == b.length else { return false }
+                        return a.length <= 8 || Self.equal(Self.keyBytes(nodes[Int(a.node)], input, keys), Self.keyBytes(nodes[Int(b.node)], input, keys))
+                    }
+                    if count <= 16 {
+                        for i in 1..<count {
+                            let a = entries[i]
+                            for j in 0..<i where same(a, entries[j]) { return i }
+                        }
+                        return nil
+                    }
+                    return table.withUnsafeMutableBufferPointer { table -> Int? in
+                        var size = 32
+                        while size < count * 2 { size <<= 1 }
+                        let mask = size - 1
+                        var duplicate: Int?
+                        for i in 0..<count {
+                            let a = entries[i]
+                            let mix = (a.signature ^ UInt64(a.length) << 59) &* 0x9E37_79B9_7F4A_7C15
+                            var slot = Int(truncatingIfNeeded: mix >> 32) & mask
+                            while table[slot] >= 0 {
+                                if same(entries[Int(table[slot])], a) {
+                                    duplicate = i
+                                    break
+                                }
+                                slot = (slot + 1) & mask
+                            }
+                            if duplicate != nil { break }
+                            table[slot] = Int32(i)
+                        }
+                        for i in 0..<size { table[i] = -1 }
+                        return duplicate
+                    }
+                }
             }
         }
         if let found {
-            throw SyntaxError(
-                kind: .syntax, reason: "duplicate key \"\(found.key)\" in an object", offset: Int(nodes[Int(found.index)].offset))
+            let node = nodes[Int(keyStack.base[keyCount - count + found].node)]
+            let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
+            throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
         }
-    }
-
-    private func pairwiseDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
-        for i in 1..<scratch.count {
-            let a = keyBytes(scratch[i])
-            for j in 0..<i where Self.equal(a, keyBytes(scratch[j])) { return scratch[i] }
-        }
-        return nil
-    }
-
-    /// Uses the first `2k` (rounded up to a power of two) slots of `table`, and leaves them at -1.
-    private mutating func hashedDuplicate(_ keyBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
-        var size = 16
-        while size < scratch.count * 2 { size <<= 1 }
-        let mask = size - 1
-        var duplicate: Int32?
-        table.withUnsafeMutableBufferPointer { table in
-            for key in scratch {
-                let bytes = keyBytes(key)
-                var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
-                while table[slot] >= 0 {
-                    if Self.equal(keyBytes(table[slot]), bytes) {
-                        duplicate = key
-                        break
-                    }
-                    slot = (slot + 1) & mask
-                }
-                if duplicate != nil { break }
-                table[slot] = key
-            }
-            for i in 0..<size { table[i] = -1 }
-        }
-        return duplicate
     }
 
     /// The bytes of the key (or string) node `n`: its unescaped copy in `keys` for keys that held
@@ -173,20 +240,11 @@ struct JSONTape {
         a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 
-    /// A hash of a key from its length and three of its bytes: O(1), and enough to spread the keys
-    /// of one object (collisions are settled by comparing bytes).
-    @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let n = bytes.count
-        guard n > 0 else { return 0 }
-        let mix = UInt64(n) << 24 | UInt64(bytes[0]) << 16 | UInt64(bytes[n / 2]) << 8 | UInt64(bytes[n - 1])
-        return (mix &* 0x9E37_79B9_7F4A_7C15) >> 32
-    }
-
     /// Stores the unescaped form of the key node just appended (its content held escapes).
     fileprivate mutating func copyUnescapedKey(_ input: UnsafeBufferPointer<UInt8>) {
-        let i = nodes.count - 1
+        let i = nodeCount - 1
         let start = unescapedKeys.count
+        let nodes = buffer.base
         let n = nodes[i]
         JSONTape.appendUnescaped(UnsafeBufferPointer(rebasing: input[Int(n.offset)..<Int(n.offset) + Int(n.length)]), to: &unescapedKeys)
         nodes[i].offset = UInt32(start)
@@ -341,7 +399,7 @@ private struct Parser {
                 case UInt8(ascii: "\""):
                     let start = p + 1
                     let escaped = try scanString()
-                    tape.append(stringNode(start: start, escaped: escaped, count: tape.nodes.count))
+                    tape.append(stringNode(start: start, escaped: escaped, count: tape.nodeCount))
                     state = .ended
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     let start = p
@@ -349,19 +407,19 @@ private struct Parser {
                     tape.append(
                         JSONTape.Node(
                             kind: .number, flags: integral ? JSONTape.Node.integral : 0, length: UInt32(p - start),
-                            offset: UInt32(start), end: UInt32(tape.nodes.count + 1)))
+                            offset: UInt32(start), end: UInt32(tape.nodeCount + 1)))
                     state = .ended
                 case UInt8(ascii: "t"):
                     try literal("true")
-                    tape.append(JSONTape.Node(kind: .trueValue, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodes.count + 1)))
+                    tape.append(JSONTape.Node(kind: .trueValue, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodeCount + 1)))
                     state = .ended
                 case UInt8(ascii: "f"):
                     try literal("false")
-                    tape.append(JSONTape.Node(kind: .falseValue, flags: 0, length: 0, offset: UInt32(p - 5), end: UInt32(tape.nodes.count + 1)))
+                    tape.append(JSONTape.Node(kind: .falseValue, flags: 0, length: 0, offset: UInt32(p - 5), end: UInt32(tape.nodeCount + 1)))
                     state = .ended
                 case UInt8(ascii: "n"):
                     try literal("null")
-                    tape.append(JSONTape.Node(kind: .null, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodes.count + 1)))
+                    tape.append(JSONTape.Node(kind: .null, flags: 0, length: 0, offset: UInt32(p - 4), end: UInt32(tape.nodeCount + 1)))
                     state = .ended
                 default:
                     throw unexpected()
@@ -374,8 +432,9 @@ private struct Parser {
                 }
                 let start = p + 1
                 let escaped = try scanString()
-                tape.append(stringNode(start: start, escaped: escaped, count: tape.nodes.count))
+                tape.append(stringNode(start: start, escaped: escaped, count: tape.nodeCount))
                 if escaped { tape.copyUnescapedKey(input) }
+                tape.pushKey(input)
                 skipWhitespace()
                 guard p < n, base[p] == UInt8(ascii: ":") else { throw p < n ? fail("expected ':' after a key") : unexpected() }
                 p += 1
@@ -407,10 +466,12 @@ private struct Parser {
         }
     }
 
+    /// The node of the string just scanned (offsets fit: `parse` refuses inputs of 4 GiB).
+    @inline(__always)
     func stringNode(start: Int, escaped: Bool, count: Int) -> JSONTape.Node {
         JSONTape.Node(
-            kind: .string, flags: escaped ? JSONTape.Node.escaped : 0, length: UInt32(p - 1 - start), offset: UInt32(start),
-            end: UInt32(count + 1))
+            kind: .string, flags: escaped ? JSONTape.Node.escaped : 0, length: UInt32(truncatingIfNeeded: p - 1 - start),
+            offset: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: count + 1))
     }
 
     mutating func literal(_ word: StaticString) throws(JSONTape.SyntaxError) {
@@ -428,9 +489,15 @@ private struct Parser {
         var escaped = false
         while true {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII.
+            // The first byte that is one of those is found in its word (the lowest flagged byte
+            // of each test is exact), so the ordinary bytes before it are not looked at again.
             while p + 8 <= n {
-                let w = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)
-                if Self.needsAttention(w) { break }
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let flagged = Self.attention(w)
+                if flagged != 0 {
+                    p += flagged.trailingZeroBitCount >> 3
+                    break
+                }
                 p += 8
             }
             guard p < n else { throw fail("unterminated string", at: open) }
@@ -460,8 +527,10 @@ private struct Parser {
         }
     }
 
+    /// The high bit of each byte of `w` that is a quote, a backslash, a control character or
+    /// not ASCII (and possibly of bytes after the first such byte: borrows carry upwards only).
     @inline(__always)
-    static func needsAttention(_ w: UInt64) -> Bool {
+    static func attention(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = w ^ (ones &* 0x22)
@@ -469,7 +538,7 @@ private struct Parser {
         let zeroQuote = (quote &- ones) & ~quote
         let zeroSlash = (slash &- ones) & ~slash
         let control = (w &- ones &* 0x20) & ~w
-        return ((zeroQuote | zeroSlash | control) & highs) | (w & highs) != 0
+        return (zeroQuote | zeroSlash | control | w) & highs
     }
 
     mutating func scanEscape() throws(JSONTape.SyntaxError) {
@@ -570,5 +639,31 @@ private struct Parser {
             integral = false
         }
         return integral
+    }
+}
+
+/// Storage of a `JSONTape` (its nodes, its key stack): grown by doubling, kept from one parse to
+/// the next.
+///
+/// `@unchecked Sendable`: a tape writes only to buffers no other tape holds (it replaces shared
+/// ones before parsing), so a buffer reachable from two tapes is only read.
+final class TapeBuffer<Element>: @unchecked Sendable {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+
+    init() {
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Doubles the capacity, keeping the first `count` elements (plain values: nothing to deinitialize).
+    func grow(keeping count: Int) {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
     }
 }

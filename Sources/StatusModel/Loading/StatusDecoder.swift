@@ -155,23 +155,28 @@ enum StatusDecoder {
     static func anchorText(_ html: String) -> String {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return html }
         var html = html
-        return html.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { out in
-                var n = 0
-                var inTag = false
-                for b in bytes {
-                    if b == UInt8(ascii: "<") {
-                        inTag = true
-                    } else if b == UInt8(ascii: ">") {
-                        inTag = false
-                    } else if !inTag {
-                        out[n] = b
-                        n += 1
-                    }
+        return html.withUTF8 { anchorText(utf8: $0) }
+    }
+
+    /// `anchorText(_:)` of valid UTF-8 bytes: one string made, from the text left.
+    static func anchorText(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count)) { out in
+            var n = 0
+            var inTag = false
+            var entity = false
+            for b in bytes {
+                if b == UInt8(ascii: "<") {
+                    inTag = true
+                } else if b == UInt8(ascii: ">") {
+                    inTag = false
+                } else if !inTag {
+                    out[n] = b
+                    n += 1
+                    entity = entity || b == UInt8(ascii: "&")
                 }
-                let count = decodeEntities(UnsafeMutableBufferPointer(rebasing: out[0..<n]))
-                return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
             }
+            let count = entity ? decodeEntities(UnsafeMutableBufferPointer(rebasing: out[0..<n])) : n
+            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
         }
     }
 
