@@ -77,7 +77,7 @@ struct ClassicArranger {
     let grid: PixelGrid
     let maxLines: Int
 
-    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+    func arrange(statusID: Int64, styleName: String) -> CellGeometry {
         let m = parts.metrics
         let s = m.spacing
         let right = max(0, width - s)  // labels are clipped at the right padding so frames stay inside
@@ -123,7 +123,7 @@ struct ClassicArranger {
             CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: textTop)),
             CellBlock(kind: .text, frame: Rect(x: 0, y: textTop, width: width, height: height - textTop)),
         ]
-        return CellLayout(
+        return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
             expandedHeight: height + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
             avatarBadge: nil, name: name, memberBadge: badge, time: date, source: source, titleBarStorage: nil, text: text,
@@ -149,7 +149,7 @@ struct ListArranger {
     let width: Double
     let grid: PixelGrid
 
-    func arrange(statusID: Int64, styleName: String) -> CellLayout {
+    func arrange(statusID: Int64, styleName: String) -> CellGeometry {
         let m = parts.metrics
         let height = grid.ceil(m.rowHeight)
         let avatar = grid.round(Rect(x: m.padding, y: (height - m.avatarSize) / 2, width: m.avatarSize, height: m.avatarSize))
@@ -174,7 +174,7 @@ struct ListArranger {
         }
         let emptyLayout = parts.empty.layout(LayoutOptions(width: 0, maxLines: 1, grid: grid))
         let time = makeTextBox(parts.empty, emptyLayout, frame: Rect(x: x, y: nameFrame.maxY, width: 0, height: 0), grid: grid)
-        return CellLayout(
+        return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
             expandedHeight: height, isTextTruncated: truncated,
             blocks: [CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: height))], avatar: avatar,
@@ -199,7 +199,7 @@ struct StackedArranger {
 
     /// Inlined into `PreparedCell.layout`: as a call, its result was returned into a temporary
     /// and then copied field by field into the caller's (1.1 % of a warm pass's instructions).
-    @inline(__always) func arrange(statusID: Int64, styleName: String) -> CellLayout {
+    @inline(__always) func arrange(statusID: Int64, styleName: String) -> CellGeometry {
         var blocks: [CellBlock] = []
         blocks.reserveCapacity(CellBlock.Kind.count)
         var y = 0.0
@@ -325,7 +325,7 @@ struct StackedArranger {
 
         _ = push(.bottomGap, m.bottomGap)
 
-        return CellLayout(
+        return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: y,
             expandedHeight: y + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
             avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBarStorage: titleBar,

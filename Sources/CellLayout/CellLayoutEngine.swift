@@ -100,7 +100,7 @@ public struct CellLayoutEngine: Sendable {
     ///   - style: the cell style (`.weibo`, `.classic`).
     ///   - scale: the screen scale (pixels per point); MUST be finite and positive.
     ///   - maxTextLines: a line limit for the main text (nil or 0: unlimited).
-    public func layout(_ status: Status, width: Double, style: CellStyle, scale: Double, maxTextLines: Int? = nil) -> CellLayout {
+    public func layout(_ status: Status, width: Double, style: CellStyle, scale: Double, maxTextLines: Int? = nil) -> CellGeometry {
         prepare(status, style: style).layout(width: width, scale: scale, maxTextLines: maxTextLines)
     }
 
@@ -357,7 +357,7 @@ public struct PreparedCell: Sendable {
     ///   - scale: pixels per point; MUST be finite and positive.
     ///   - maxTextLines: a line limit for the main text (nil or 0: unlimited).
     /// - Complexity: O(clusters of the cell's texts), no shaping.
-    public func layout(width: Double, scale: Double, maxTextLines: Int? = nil) -> CellLayout {
+    public func layout(width: Double, scale: Double, maxTextLines: Int? = nil) -> CellGeometry {
         precondition(width.isFinite && width >= 0, "cell width must be finite and non-negative")
         let grid = PixelGrid(scale: scale)
         let limit = max(0, maxTextLines ?? 0)

@@ -5,7 +5,7 @@ import TextMeasure
 // at most three decimals (frames lie on a 1/2 or 1/3 point grid, so three decimals identify them),
 // without locale or float-formatting differences between platforms.
 
-extension CellLayout {
+extension CellGeometry {
     /// A deterministic multi-line description of every frame, text line and entity.
     public func describe() -> String {
         var out = ""

@@ -2,7 +2,7 @@ import StatusModel
 import TextMeasure
 
 /// Row heights without frames: what a table needs for every row, computed from the prepared texts
-/// with the arrangers' own arithmetic but without building a `CellLayout` (no labels, entity
+/// with the arrangers' own arithmetic but without building a `CellGeometry` (no labels, entity
 /// rects, picture frames or allocation of parts). A width change of a million-row feed re-computes
 /// heights this way; frames are built only for the rows on screen.
 extension PreparedCell {

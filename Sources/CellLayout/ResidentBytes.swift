@@ -26,14 +26,14 @@ extension PreparedCell {
     }
 }
 
-extension CellLayout {
+extension CellGeometry {
     /// Bytes held by this layout beyond the prepared texts it shares with its `PreparedCell`
     /// (frames, lines, entity rects): an estimate for cache budgets, from the sizes of the values
     /// and their arrays' storage (not counting the allocator's rounding).
     public var residentBytes: Int {
         // The value itself, its blocks and toolbar buttons (array storage has a 32-byte header),
         // and the rare blocks it keeps out of line (a 16-byte object header each).
-        var bytes = MemoryLayout<CellLayout>.stride + 32 + blocks.count * MemoryLayout<CellBlock>.stride
+        var bytes = MemoryLayout<CellGeometry>.stride + 32 + blocks.count * MemoryLayout<CellBlock>.stride
         if let toolbar { bytes += 32 + toolbar.buttons.count * MemoryLayout<ToolbarButton>.stride }
         if titleBar != nil { bytes += 16 + MemoryLayout<TitleBarLayout>.stride }
         if let retweet {

@@ -180,12 +180,12 @@ public struct FrameStream: Sendable {
     ///   - threads: workers that encode slices of the batch (the output does not depend on it).
     ///   - out: the bytes are appended to it.
     /// - Complexity: O(total size of the cells), divided over the workers.
-    public mutating func append(_ cells: [CellLayout], threads: Int = 1, into out: inout [UInt8]) {
+    public mutating func append(_ cells: [CellGeometry], threads: Int = 1, into out: inout [UInt8]) {
         append(cells[...], threads: threads, into: &out)
     }
 
     /// Appends the next rows of the feed (see the array form).
-    public mutating func append(_ slice: ArraySlice<CellLayout>, threads: Int = 1, into out: inout [UInt8]) {
+    public mutating func append(_ slice: ArraySlice<CellGeometry>, threads: Int = 1, into out: inout [UInt8]) {
         let base = slice.startIndex
         let cells = UnsafeCellList(slice: slice, base: base)
         let first = rowCount
@@ -309,7 +309,7 @@ public struct FrameStream: Sendable {
 
     /// The batch, shared read-only with the encoding workers.
     private struct UnsafeCellList: @unchecked Sendable {
-        let slice: ArraySlice<CellLayout>
+        let slice: ArraySlice<CellGeometry>
         let base: Int
         var count: Int { slice.count }
     }
@@ -366,7 +366,7 @@ public struct EncodedRows: Sendable {
     public var count: Int { heightPixels.count }
 
     /// Adds a row to be written.
-    public mutating func append(_ cell: CellLayout) {
+    public mutating func append(_ cell: CellGeometry) {
         let start = storage.bytes.count
         storage.bytes.rowID(cell)
         let hole = storage.bytes.count

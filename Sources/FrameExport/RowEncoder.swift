@@ -1,7 +1,7 @@
 import CellLayout
 import TextMeasure
 
-// One row of the export: a `CellLayout` written as a JSON object, keys in the fixed order of
+// One row of the export: a `CellGeometry` written as a JSON object, keys in the fixed order of
 // docs/frames.schema.json. Optional parts are left out when the cell has none; arrays (lines,
 // entities, attachments) are always present, possibly empty. Every frame is relative to the cell's
 // top-left corner; the row's own `y` places the cell in the table.
@@ -11,7 +11,7 @@ extension JSONBytes {
     /// - Parameters:
     ///   - yPixels: the row's top in device pixels (the running sum of the heights above it).
     ///   - width: when non-nil, a leading `"width"` key (the JSON Lines row form).
-    mutating func row(_ cell: CellLayout, section: Int, row: Int, yPixels: Int64, width: Double?) {
+    mutating func row(_ cell: CellGeometry, section: Int, row: Int, yPixels: Int64, width: Double?) {
         rowHead(section: section, row: row, width: width)
         rowID(cell)
         pixelNumber(yPixels)
@@ -34,14 +34,14 @@ extension JSONBytes {
     }
 
     /// The row's id and the `y` key; its value follows.
-    mutating func rowID(_ cell: CellLayout) {
+    mutating func rowID(_ cell: CellGeometry) {
         raw(",\"id\":")
         int(cell.statusID)
         raw(",\"y\":")
     }
 
     /// Everything after the row's `y`: its height and frames, and the closing brace.
-    mutating func rowRest(_ cell: CellLayout) {
+    mutating func rowRest(_ cell: CellGeometry) {
         reserve(literal: 64, numbers: 2)
         put(",\"height\":")
         putNumber(cell.height)

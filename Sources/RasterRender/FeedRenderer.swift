@@ -4,7 +4,7 @@ import TextMeasure
 
 // Drawing computed layouts into an RGBA canvas.
 //
-// Nothing is measured here: every frame comes from the `CellLayout`, every line's baseline and
+// Nothing is measured here: every frame comes from the `CellGeometry`, every line's baseline and
 // every cluster's x from its `TextLayout` (`clusterPositions(onLine:of:)`), every glyph id and
 // offset from the `GlyphStorage` the measurer retained when it prepared the text. The only text
 // the renderer sets itself is its own annotation: the sizes written in placeholders and the
@@ -73,7 +73,7 @@ public struct FeedRenderer: Sendable {
     ///   beyond `maxSide`, `.freeType` when a font cannot be opened or a glyph rendered.
     /// - Complexity: O(pixels + glyphs) of the rows drawn.
     public func render(
-        feed: FeedLayout, rows: Range<Int>, cell: (Int) -> CellLayout
+        feed: FeedGeometry, rows: Range<Int>, cell: (Int) -> CellGeometry
     ) throws(RasterRenderError) -> RasterImage {
         guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= feed.count else {
             throw .rowsOutOfRange(requested: rows, rowCount: feed.count)
@@ -90,7 +90,7 @@ public struct FeedRenderer: Sendable {
     /// `width × height` points at `scale`.
     /// - Throws: as `render(feed:rows:cell:)`.
     public func render(
-        _ cells: [(layout: CellLayout, y: Double)], width: Double, height: Double, scale: Double, style: CellStyle
+        _ cells: [(layout: CellGeometry, y: Double)], width: Double, height: Double, scale: Double, style: CellStyle
     ) throws(RasterRenderError) -> RasterImage {
         let w = Int((width * scale).rounded()), h = Int((height * scale).rounded())
         guard w > 0, h > 0, w <= Self.maxSide, h <= Self.maxSide, w * h <= Self.maxPixels else {
@@ -164,7 +164,7 @@ final class CellPainter {
 
     // MARK: cells
 
-    func draw(_ cell: CellLayout, originY: Double) throws(RasterRenderError) {
+    func draw(_ cell: CellGeometry, originY: Double) throws(RasterRenderError) {
         oy = originY
         let whole = Rect(x: 0, y: 0, width: cell.width, height: cell.height)
         let cellFill = color(palette.fill[.cellBackground] ?? 0xFFFFFF)
@@ -491,7 +491,7 @@ final class CellPainter {
 
     // MARK: debug frames
 
-    private func drawDebugFrames(_ cell: CellLayout) {
+    private func drawDebugFrames(_ cell: CellGeometry) {
         for b in cell.blocks { outline(b.frame, RenderColors.debugBlock) }
         var texts: [TextBox] = [cell.name, cell.time]
         texts += [cell.source, cell.text, cell.retweet?.text, cell.titleBar?.label, cell.tag?.label, cell.card?.text,

@@ -4,7 +4,7 @@ import UnicodeText
 
 // Drawing one laid-out cell onto the canvas.
 //
-// Everything drawn comes from the `CellLayout`: frames are mapped with `PreviewScale`, texts are
+// Everything drawn comes from the `CellGeometry`: frames are mapped with `PreviewScale`, texts are
 // written cluster by cluster in the order and on the lines `TextLayout.lines` holds (one terminal
 // line per laid-out line, consecutive from the line of the first one's middle), each cluster
 // taking its East Asian Width columns. Nothing is measured again; clusters are never re-broken.
@@ -51,7 +51,7 @@ struct CellDrawer {
 
     /// Draws `cell` (row `row` of the feed) with its separator on canvas line `top`, taking
     /// `scale.lineCount(ofHeight: cell.height)` lines and the canvas's full width.
-    mutating func draw(_ cell: CellLayout, row: Int, top: Int, into canvas: inout Canvas) {
+    mutating func draw(_ cell: CellGeometry, row: Int, top: Int, into canvas: inout Canvas) {
         flow = [:]
         let n = scale.lineCount(ofHeight: cell.height)
         let w = canvas.width
@@ -68,7 +68,7 @@ struct CellDrawer {
         }
     }
 
-    private mutating func drawContent(_ cell: CellLayout, top: Int, into c: inout Canvas) {
+    private mutating func drawContent(_ cell: CellGeometry, top: Int, into c: inout Canvas) {
         if let t = cell.titleBar {
             if let icon = t.icon { glyph("◆", at: icon, top: top, style: PreviewColors.gray, into: &c) }
             text(t.label, top: top, into: &c)

@@ -26,7 +26,7 @@ public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sen
 ///
 /// The terminal lines of the rows come from the feed's heights alone (`PreviewScale.lineCount`),
 /// kept in a line table: a `TableGeometry` whose row heights are line counts, so the rows on any
-/// range of lines are found with the same O(log n) range query as `FeedLayout.rows(intersecting:)`,
+/// range of lines are found with the same O(log n) range query as `FeedGeometry.rows(intersecting:)`,
 /// and only those rows' cells are asked for. That is what lets a viewer draw any position of a
 /// feed of millions of rows from a heights-only layout.
 ///
@@ -52,7 +52,7 @@ public struct FeedPreview: Sendable {
     ///   - layout: the feed (cells need not be retained).
     ///   - title: shown in the section header line (sanitised when drawn).
     /// - Complexity: O(n) for n rows.
-    public init(layout: FeedLayout, title: String) throws(TerminalPreviewError) {
+    public init(layout: FeedGeometry, title: String) throws(TerminalPreviewError) {
         let scale = PreviewScale(style: layout.options.style)
         try self.init(
             scale: scale, columns: scale.columnCount(ofWidth: layout.options.width), title: title,
@@ -139,7 +139,7 @@ public struct FeedPreview: Sendable {
     ///
     /// Only the rows on those lines are drawn; `cell` is asked for exactly those rows' layouts.
     /// - Complexity: O(log n + k) table lookups plus the drawing of the k rows shown.
-    public func canvas(lines: Range<Int>, cell: (Int) -> CellLayout) -> Canvas {
+    public func canvas(lines: Range<Int>, cell: (Int) -> CellGeometry) -> Canvas {
         var canvas = Canvas(width: columns, height: lines.count)
         var drawer = CellDrawer(scale: scale, readMoreToken: readMoreToken)
         if lines.contains(0) {

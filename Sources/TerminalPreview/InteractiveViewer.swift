@@ -8,9 +8,9 @@ import Synchronization
 public struct PreviewDocument: Sendable {
     public var preview: FeedPreview
     /// The layout of row `i`, e.g. `FeedEngine.cell(for:options:)` (cached) on a heights-only layout.
-    public var cell: @Sendable (Int) -> CellLayout
+    public var cell: @Sendable (Int) -> CellGeometry
 
-    public init(preview: FeedPreview, cell: @escaping @Sendable (Int) -> CellLayout) {
+    public init(preview: FeedPreview, cell: @escaping @Sendable (Int) -> CellGeometry) {
         self.preview = preview
         self.cell = cell
     }
@@ -595,7 +595,7 @@ public final class InteractiveViewer {
         let top = self.top(in: preview)
         let lines = top..<min(preview.lineCount, top + page)
         // Every row on screen is measured (`settle`): asking for its cell changes no line count.
-        var cells: [Int: CellLayout] = [:]
+        var cells: [Int: CellGeometry] = [:]
         for row in preview.rows(inLines: lines) { cells[row] = try feed.cell(row) }
         let canvas = preview.canvas(lines: lines) { cells[$0]! }
         let rows = preview.rows(inLines: lines)

@@ -22,13 +22,13 @@ public struct PreviewRowSource: Sendable {
     /// The heights (points) of rows `range`, called on a background thread, ranges in order.
     public var heights: @Sendable (Range<Int>) throws -> [Double]
     /// The layout of row `row`, called on the viewer's thread.
-    public var cell: @Sendable (Int) throws -> CellLayout
+    public var cell: @Sendable (Int) throws -> CellGeometry
     /// The header title for the rows known so far.
     public var title: @Sendable (_ rows: Int, _ complete: Bool) -> String
 
     public init(
         progress: @escaping @Sendable () -> (count: Int, complete: Bool), findMoreRows: (@Sendable () throws -> Bool)?,
-        heights: @escaping @Sendable (Range<Int>) throws -> [Double], cell: @escaping @Sendable (Int) throws -> CellLayout,
+        heights: @escaping @Sendable (Range<Int>) throws -> [Double], cell: @escaping @Sendable (Int) throws -> CellGeometry,
         title: @escaping @Sendable (_ rows: Int, _ complete: Bool) -> String
     ) {
         self.progress = progress
@@ -88,7 +88,7 @@ public final class LiveFeed {
     public private(set) var measuredCount = 0
     private var measured: [UInt64] = []
     private var measuredLines = 0
-    private var cells: [Int: CellLayout] = [:]
+    private var cells: [Int: CellGeometry] = [:]
     private var started = false
     /// Rows measured before the table shows them (the worker ahead of the rows known).
     private var early: [(start: Int, heights: [Double])] = []
@@ -143,7 +143,7 @@ public final class LiveFeed {
         }
     }
 
-    private func remember(_ cell: CellLayout, row: Int) {
+    private func remember(_ cell: CellGeometry, row: Int) {
         if cells.count >= Self.cellCacheRows { cells.removeAll(keepingCapacity: true) }
         cells[row] = cell
     }
@@ -253,7 +253,7 @@ public final class LiveFeed {
     }
 
     /// The cell of `row`, measuring the row if it was estimated.
-    public func cell(_ row: Int) throws -> CellLayout {
+    public func cell(_ row: Int) throws -> CellGeometry {
         if let c = cells[row] { return c }
         let c = try source.cell(row)
         remember(c, row: row)

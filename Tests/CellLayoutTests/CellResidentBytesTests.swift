@@ -17,7 +17,7 @@ final class CellResidentBytesTests: XCTestCase {
         var withRetweet = 0
         for s in statuses {
             let c = engine.layout(s, width: 375, style: .weibo, scale: 2)
-            var floor = MemoryLayout<CellLayout>.stride + c.blocks.count * MemoryLayout<CellBlock>.stride
+            var floor = MemoryLayout<CellGeometry>.stride + c.blocks.count * MemoryLayout<CellBlock>.stride
             floor += (c.toolbar?.buttons.count ?? 0) * MemoryLayout<ToolbarButton>.stride
             if c.retweet != nil {
                 floor += MemoryLayout<RetweetLayout>.stride

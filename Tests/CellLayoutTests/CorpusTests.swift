@@ -147,7 +147,7 @@ final class CorpusTests: XCTestCase {
         let statuses = try fixture("feed.plist") + fixture("StatusInfo.plist")
         let e = engine()
         let serial = statuses.map { e.layout($0, width: 375, style: .weibo, scale: 2, maxTextLines: 4) }
-        let results = Mutex([CellLayout?](repeating: nil, count: statuses.count))
+        let results = Mutex([CellGeometry?](repeating: nil, count: statuses.count))
         DispatchQueue.concurrentPerform(iterations: statuses.count) { i in
             let c = e.prepare(statuses[i], style: .weibo).layout(width: 375, scale: 2, maxTextLines: 4)
             results.withLock { $0[i] = c }

@@ -11,7 +11,7 @@ enum Invariants {
     static let pitch17 = 1.34 * 17, pitch16 = 1.34 * 16
 
     /// Every frame of the cell with a name, for containment and grid checks.
-    static func frames(of c: CellLayout) -> [(String, Rect)] {
+    static func frames(of c: CellGeometry) -> [(String, Rect)] {
         var out: [(String, Rect)] = []
         func text(_ name: String, _ t: TextBox) {
             out.append((name, t.frame))
@@ -71,7 +71,7 @@ enum Invariants {
     }
 
     /// Pairs of frames that must not overlap, with their names.
-    static func siblings(of c: CellLayout) -> [[(String, Rect)]] {
+    static func siblings(of c: CellGeometry) -> [[(String, Rect)]] {
         var groups: [[(String, Rect)]] = []
         groups.append(c.blocks.map { ($0.kind.rawValue, $0.frame) })
         var header: [(String, Rect)] = [("avatar", c.avatar), ("name", c.name.frame), ("time", c.time.frame)]
@@ -97,7 +97,7 @@ enum Invariants {
     }
 
     /// Geometry checks common to every style.
-    static func checkGeometry(_ c: CellLayout) -> [String] {
+    static func checkGeometry(_ c: CellGeometry) -> [String] {
         var failures: [String] = []
         let cell = Rect(x: 0, y: 0, width: c.width, height: c.height)
         let grid = PixelGrid(scale: c.scale)
@@ -146,7 +146,7 @@ enum Invariants {
     }
 
     /// The Weibo checks of docs/cell-spec.md section 2 for `status` laid out as `c`.
-    static func checkWeibo(_ c: CellLayout, status s: Status) -> [String] {
+    static func checkWeibo(_ c: CellGeometry, status s: Status) -> [String] {
         var failures = checkGeometry(c)
         let grid = PixelGrid(scale: c.scale)
         let W = c.width, cW = W - 24
@@ -221,7 +221,7 @@ enum Invariants {
     }
 
     /// The classic relations of docs/cell-spec.md section 1 (labels may be clipped at the right padding).
-    static func checkClassic(_ c: CellLayout, status s: Status) -> [String] {
+    static func checkClassic(_ c: CellGeometry, status s: Status) -> [String] {
         var failures = checkGeometry(c)
         func expect(_ what: String, _ got: Double?, _ want: Double) {
             guard let got else { return failures.append("\(what) missing") }

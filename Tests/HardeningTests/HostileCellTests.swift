@@ -19,7 +19,7 @@ final class HostileCellTests: XCTestCase {
     }
 
     /// Every frame of `c` (blocks, header, texts and their parts) lies inside the cell and is finite.
-    private func assertInside(_ c: CellLayout, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertInside(_ c: CellGeometry, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         let cell = Rect(x: 0, y: 0, width: c.width, height: c.height)
         XCTAssertTrue(c.height.isFinite && c.height >= 0, "\(what): height \(c.height)", file: file, line: line)
         var frames: [(String, Rect)] = c.blocks.map { ("block", $0.frame) } + [("avatar", c.avatar)]

@@ -44,7 +44,7 @@ final class FramePixelTests: XCTestCase {
     }
 
     /// Checks placeholders, toolbar and text of one cell; returns the number of pictures checked.
-    private func checkCommonFrames(_ r: RenderedRows, cell: CellLayout, row: Int) throws -> Int {
+    private func checkCommonFrames(_ r: RenderedRows, cell: CellGeometry, row: Int) throws -> Int {
         // Pictures (own and retweeted): mostly the placeholder colour.
         let grids = [cell.pictures, cell.retweet?.pictures].compactMap { $0 }
         var count = 0

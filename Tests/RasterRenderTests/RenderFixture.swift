@@ -28,11 +28,11 @@ enum Shared {
 
 /// A rendered run of rows with what the tests need to compare pixels with frames.
 struct RenderedRows {
-    let feed: FeedLayout
+    let feed: FeedGeometry
     /// The laid-out feed with every row's cell.
     let feedCells: FeedCells
     let rows: Range<Int>
-    let cells: [CellLayout]
+    let cells: [CellGeometry]
     /// The image as read back from the PNG by libpng.
     let image: RasterImage
     let png: Data

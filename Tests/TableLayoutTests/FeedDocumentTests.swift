@@ -79,7 +79,7 @@ final class FeedDocumentTests: XCTestCase {
         let full = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: FeedOptions(width: 375), statuses: statuses, threads: 1)
         XCTAssertEqual(doc.geometry, full.geometry)
         let feedLayout = try FeedFixtures.fakeEngine().0.layout(statuses, options: FeedOptions(width: 375))
-        XCTAssertEqual(doc.geometry, feedLayout.geometry, "a one-section document places rows as FeedLayout does")
+        XCTAssertEqual(doc.geometry, feedLayout.geometry, "a one-section document places rows as FeedGeometry does")
     }
 
     func testReloadSectionCollapseAndEmptiedSectionRemoval() throws {

@@ -29,7 +29,7 @@ final class FeedMemoryTests: XCTestCase {
         var heights = [Double]()
         heights.reserveCapacity(n)
         for _ in 0..<n { heights.append(Double(Int.random(in: 80...900, using: &rng)) / 2) }
-        let layout = try FeedLayout(
+        let layout = try FeedGeometry(
             options: FeedOptions(width: 375), statusIDs: (0..<n).map { Int64($0) }, fingerprints: (0..<n).map { UInt64($0) &* 0x9E37_79B9 },
             heights: heights)
         XCTAssertEqual(layout.count, n)
@@ -121,7 +121,7 @@ extension RelayoutTests {
         // The per-row arrays' capacities come from the allocator's block sizes, so two layouts of
         // the same feed may differ there by a few elements: only the prepared-cell array is
         // compared, with everything else counted the same way in both.
-        func rest(_ l: FeedLayout) -> Int {
+        func rest(_ l: FeedGeometry) -> Int {
             l.geometry.residentBytes + (l.statusIDs.capacity + l.fingerprints.capacity + l.heights.capacity) * 8
         }
         XCTAssertEqual(plain.residentBytes, rest(plain))

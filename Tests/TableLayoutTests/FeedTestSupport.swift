@@ -61,7 +61,7 @@ enum FeedFixtures {
 }
 
 /// Compares two feed layouts row by row: ids, fingerprints, heights and the table.
-func assertSameLayout(_ a: FeedLayout, _ b: FeedLayout, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+func assertSameLayout(_ a: FeedGeometry, _ b: FeedGeometry, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(a.statusIDs, b.statusIDs, message, file: file, line: line)
     XCTAssertEqual(a.fingerprints, b.fingerprints, message, file: file, line: line)
     XCTAssertEqual(a.heights, b.heights, message, file: file, line: line)

@@ -402,7 +402,7 @@ public struct FeedDocument: Sendable {
     /// The cell of a row at the primary width, or at `width` (any width; a held one is not
     /// required). Served by the engine's caches.
     /// - Complexity: O(log n) on a cache hit; one cell layout on a miss.
-    public func cell(at indexPath: TableIndexPath, width: Double? = nil) -> CellLayout {
+    public func cell(at indexPath: TableIndexPath, width: Double? = nil) -> CellGeometry {
         var o = options
         if let width { o.width = width }
         return engine.cell(for: status(at: indexPath), options: o)
@@ -636,7 +636,7 @@ public struct FilteredFeed: Sendable {
 
     /// The cell of filtered row `row`, from the engine's cache.
     /// - Complexity: O(1) on a cache hit.
-    public func cell(atRow row: Int) -> CellLayout { engine.cell(for: statuses[row], options: options) }
+    public func cell(atRow row: Int) -> CellGeometry { engine.cell(for: statuses[row], options: options) }
 
     /// Whether a status matches an already folded (`lowercased()`) keyword.
     /// - Complexity: O(length of the texts searched).

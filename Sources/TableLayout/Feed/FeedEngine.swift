@@ -64,12 +64,12 @@ public enum FeedError: Error, Equatable, CustomStringConvertible, Sendable {
 public final class FeedEngine: Sendable {
     public let cellEngine: CellLayoutEngine
     /// Cell layouts by content, width, scale and line limit.
-    package let layouts: BoundedCache<CellKey, CellLayout>
+    package let layouts: BoundedCache<CellKey, CellGeometry>
     /// Counters of the cell-layout cache.
     public var layoutCacheStatistics: CacheStatistics { layouts.statistics }
     /// Empties the cell-layout cache (its counters are kept); prepared cells stay cached.
     public func removeCachedLayouts() { layouts.removeAll() }
-    /// The default bound of the cell-layout cache. (It was 256 MiB while `CellLayout.residentBytes`
+    /// The default bound of the cell-layout cache. (It was 256 MiB while `CellGeometry.residentBytes`
     /// counted ~1.1 KB too little per cell; 384 MiB holds as many cells, in the same real memory.)
     public static let defaultLayoutBudgetBytes = 384 << 20
     /// The prepared-cell cache: the cell engine's.
@@ -81,7 +81,7 @@ public final class FeedEngine: Sendable {
     ///   - cellEngine: prepares and arranges the cells (its prepared-cell cache is shared unless
     ///     `preparedBudgetBytes` is given).
     ///   - layoutBudgetBytes: bound of the cell-layout cache (default 384 MiB: about 100 000 cells
-    ///     of the generated feed at 375 pt, 3.7 KB each by `CellLayout.residentBytes`).
+    ///     of the generated feed at 375 pt, 3.7 KB each by `CellGeometry.residentBytes`).
     ///   - preparedBudgetBytes: when given, the engine prepares through a copy of `cellEngine`
     ///     with a prepared-cell cache of its own of this bound; nil shares `cellEngine`'s.
     public init(cellEngine: CellLayoutEngine, layoutBudgetBytes: Int = defaultLayoutBudgetBytes, preparedBudgetBytes: Int? = nil) {
@@ -96,7 +96,7 @@ public final class FeedEngine: Sendable {
 
     /// The layout of one status's cell (cached by content, style, width, scale and line limit).
     /// - Precondition: `options.validate()` passes.
-    public func cell(for status: Status, options: FeedOptions) -> CellLayout {
+    public func cell(for status: Status, options: FeedOptions) -> CellGeometry {
         cell(for: status, id: status.id, fingerprint: status.contentFingerprint, options: options)
     }
 
@@ -104,7 +104,7 @@ public final class FeedEngine: Sendable {
     /// is only evaluated on a miss of both caches.
     func cell(
         for status: @autoclosure () -> Status, id: Int64, fingerprint: UInt64, options: FeedOptions, pass: PassMarks? = nil
-    ) -> CellLayout {
+    ) -> CellGeometry {
         cell(prepared: cellEngine.prepare(status(), id: id, fingerprint: fingerprint, style: options.style, pass: pass?.prepared),
              id: id, fingerprint: fingerprint, options: options, pass: pass)
     }
@@ -113,7 +113,7 @@ public final class FeedEngine: Sendable {
     /// the cell-layout cache.
     func cell(
         prepared: @autoclosure () -> PreparedCell, id: Int64, fingerprint: UInt64, options: FeedOptions, pass: PassMarks? = nil
-    ) -> CellLayout {
+    ) -> CellGeometry {
         let key = options.key(id, fingerprint)
         if let c = layouts.value(for: key) { return c }
         let c = prepared().layout(width: options.width, scale: options.scale, maxTextLines: options.maxTextLines)
@@ -124,7 +124,7 @@ public final class FeedEngine: Sendable {
     /// Where both caches stood when a bulk pass began: the pass evicts only what is older, so a
     /// feed larger than the caches keeps its first rows cached (see `BoundedCache`).
     struct PassMarks: Sendable {
-        var layouts: BoundedCache<CellKey, CellLayout>.Mark
+        var layouts: BoundedCache<CellKey, CellGeometry>.Mark
         var prepared: BoundedCache<PreparedKey, PreparedCell>.Mark
     }
 
@@ -178,11 +178,11 @@ public final class FeedEngine: Sendable {
         _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
+    ) throws(FeedError) -> FeedGeometry where C.Element == Status, C.Index == Int {
         let rows = try pass(
             statuses, options: options, threads: threads, mode: .cells(retained: false), chunkSize: chunkSize, progress: progress,
             onRows: onRows, isCancelled: isCancelled)
-        return try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        return try FeedGeometry(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
     }
 
     /// `layout`, keeping every row's cell in the result (snapshot tests, exports of a whole feed).
@@ -195,7 +195,7 @@ public final class FeedEngine: Sendable {
         let rows = try pass(
             statuses, options: options, threads: threads, mode: .cells(retained: true), chunkSize: chunkSize, progress: progress,
             onRows: onRows, isCancelled: isCancelled)
-        let layout = try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        let layout = try FeedGeometry(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
         return FeedCells(layout: layout, cells: rows.cells ?? [])
     }
 
@@ -206,11 +206,11 @@ public final class FeedEngine: Sendable {
         _ statuses: C, options: FeedOptions, threads: Int = ProcessInfo.processInfo.activeProcessorCount, chunkSize: Int = 256,
         progress: (@Sendable (Int) -> Void)? = nil, onRows: (@Sendable (Range<Int>) -> Void)? = nil,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) throws(FeedError) -> FeedLayout where C.Element == Status, C.Index == Int {
+    ) throws(FeedError) -> FeedGeometry where C.Element == Status, C.Index == Int {
         let rows = try pass(
             statuses, options: options, threads: threads, mode: .heights(keepingPrepared: false), chunkSize: chunkSize,
             progress: progress, onRows: onRows, isCancelled: isCancelled)
-        return try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        return try FeedGeometry(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
     }
 
     /// `layoutHeights`, keeping every row's prepared cell in the result, so that `relayout`
@@ -224,7 +224,7 @@ public final class FeedEngine: Sendable {
         let rows = try pass(
             statuses, options: options, threads: threads, mode: .heights(keepingPrepared: true), chunkSize: chunkSize,
             progress: progress, onRows: onRows, isCancelled: isCancelled)
-        let layout = try FeedLayout(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
+        let layout = try FeedGeometry(options: options, statusIDs: rows.ids, fingerprints: rows.fingerprints, heights: rows.heights)
         return PreparedFeed(layout: layout, prepared: rows.prepared ?? [])
     }
 
@@ -258,7 +258,7 @@ public final class FeedEngine: Sendable {
             retainPrepared: retainPrepared, chunkSize: chunkSize, progress: progress, onRows: onRows, isCancelled: isCancelled)
     }
 
-    typealias Rows = (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellLayout]?, prepared: [PreparedCell]?)
+    typealias Rows = (heights: [Double], ids: [Int64], fingerprints: [UInt64], cells: [CellGeometry]?, prepared: [PreparedCell]?)
 
     /// The feed at another width (and optionally scale and line limit), from the prepared cells
     /// it holds: every row's height by arithmetic (`PreparedCell.heights`), no lookup, no
@@ -303,7 +303,7 @@ public final class FeedEngine: Sendable {
         let workers = max(1, min(threads, chunkCount))
         if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         return PreparedFeed(
-            layout: try FeedLayout(
+            layout: try FeedGeometry(
                 options: options, statusIDs: layout.statusIDs, fingerprints: layout.fingerprints,
                 heights: Array(UnsafeBufferPointer(rebasing: heights[0..<n]))),
             prepared: prepared)
@@ -343,7 +343,7 @@ public final class FeedEngine: Sendable {
         defer { prints.deallocate() }
         let ids = UnsafeMutableBufferPointer<Int64>.allocate(capacity: max(n, 1))
         defer { ids.deallocate() }
-        let cells = retainCells ? UnsafeMutableBufferPointer<CellLayout?>.allocate(capacity: max(n, 1)) : nil
+        let cells = retainCells ? UnsafeMutableBufferPointer<CellGeometry?>.allocate(capacity: max(n, 1)) : nil
         cells?.initialize(repeating: nil)
         defer {
             if let cells {
@@ -410,7 +410,7 @@ public final class FeedEngine: Sendable {
                         let fingerprint = statuses[i].contentFingerprint
                         d[i] = id
                         f[i] = fingerprint
-                        let cell: CellLayout
+                        let cell: CellGeometry
                         if let pr {
                             let p = self.cellEngine.prepare(
                                 statuses[i], id: id, fingerprint: fingerprint, style: options.style, pass: marks.prepared)
@@ -462,7 +462,7 @@ private struct OrderedCompletion {
 /// A laid-out feed: its rows' heights and the table that places them.
 ///
 /// Thread-safety: an immutable value.
-public struct FeedLayout: Sendable {
+public struct FeedGeometry: Sendable {
     public let options: FeedOptions
     public let statusIDs: [Int64]
     /// Each row's status content fingerprint (`Status.contentFingerprint`), next to its id: the
@@ -473,7 +473,7 @@ public struct FeedLayout: Sendable {
     public let geometry: TableGeometry
 
     init(options: FeedOptions, statusIDs: [Int64], fingerprints: [UInt64], heights: [Double]) throws(FeedError) {
-        precondition(statusIDs.count == heights.count && fingerprints.count == heights.count, "FeedLayout: per-row arrays disagree")
+        precondition(statusIDs.count == heights.count && fingerprints.count == heights.count, "FeedGeometry: per-row arrays disagree")
         self.options = options
         self.statusIDs = statusIDs
         self.fingerprints = fingerprints
@@ -521,22 +521,22 @@ public struct FeedLayout: Sendable {
 }
 
 /// A laid-out feed with every row's cell (`FeedEngine.layoutCells`).
-public struct FeedCells: FeedLayoutHolder, Sendable {
-    public let layout: FeedLayout
+public struct FeedCells: FeedGeometryHolder, Sendable {
+    public let layout: FeedGeometry
     /// Row `i`'s cell.
-    public let cells: [CellLayout]
+    public let cells: [CellGeometry]
 
-    /// The layout's bytes, the array and every cell's (`CellLayout.residentBytes`).
+    /// The layout's bytes, the array and every cell's (`CellGeometry.residentBytes`).
     /// - Complexity: O(n).
     public var residentBytes: Int {
-        layout.residentBytes + cells.capacity * MemoryLayout<CellLayout>.stride + cells.reduce(0) { $0 + $1.residentBytes }
+        layout.residentBytes + cells.capacity * MemoryLayout<CellGeometry>.stride + cells.reduce(0) { $0 + $1.residentBytes }
     }
 }
 
 /// A laid-out feed with every row's prepared cell (`FeedEngine.prepareFeed`), ready to be laid
 /// out at another width by arithmetic (`FeedEngine.relayout`).
-public struct PreparedFeed: FeedLayoutHolder, Sendable {
-    public let layout: FeedLayout
+public struct PreparedFeed: FeedGeometryHolder, Sendable {
+    public let layout: FeedGeometry
     /// Row `i`'s prepared cell.
     public let prepared: [PreparedCell]
 
@@ -547,13 +547,13 @@ public struct PreparedFeed: FeedLayoutHolder, Sendable {
 }
 
 
-/// A result that holds a `FeedLayout` with more per row (`FeedCells`, `PreparedFeed`): the
+/// A result that holds a `FeedGeometry` with more per row (`FeedCells`, `PreparedFeed`): the
 /// layout's options, rows and table are read through it.
-public protocol FeedLayoutHolder {
-    var layout: FeedLayout { get }
+public protocol FeedGeometryHolder {
+    var layout: FeedGeometry { get }
 }
 
-extension FeedLayoutHolder {
+extension FeedGeometryHolder {
     public var options: FeedOptions { layout.options }
     public var count: Int { layout.count }
     public var heights: [Double] { layout.heights }

@@ -63,7 +63,7 @@ struct Bench: ParsableCommand {
 
         for width in widths.list {
             let options = feed.options(width: width)
-            var last: FeedLayout?
+            var last: FeedGeometry?
             for mode in [Mode.cold, .warm] {
                 for threads in cores > 1 ? [1, cores] : [1] {
                     if mode == .warm { _ = try layout(statuses, options, cellEngine, threads: cores) }
@@ -143,7 +143,7 @@ struct Bench: ParsableCommand {
     /// The engine is returned so that the caller stops its clock before the engine's caches are freed.
     private func layout(
         _ statuses: [Status], _ options: FeedOptions, _ cells: CellLayoutEngine, threads: Int
-    ) throws -> (FeedLayout, FeedEngine) {
+    ) throws -> (FeedGeometry, FeedEngine) {
         do {
             let engine = FeedEngine(cellEngine: cells, preparedBudgetBytes: CellLayoutEngine.defaultPreparedCellBudgetBytes)
             return (try engine.layout(statuses, options: options, threads: threads), engine)
@@ -168,7 +168,7 @@ struct Bench: ParsableCommand {
     }
 
     /// Median latency of 812 pt visible-range queries and point lookups at fixed pseudo-random offsets.
-    static func queries(_ layout: FeedLayout, width: Double) -> Queries {
+    static func queries(_ layout: FeedGeometry, width: Double) -> Queries {
         let viewport = 812.0
         let height = layout.contentHeight
         var rng = SplitMix64(seed: 11)

@@ -247,11 +247,11 @@ struct Preview: ParsableCommand {
         // The cell of the last row drawn is kept: a row taller than a slice is laid out once.
         var out = OutputBuffer()
         let step = max(1, Self.maxCanvasCells / max(1, preview.columns))
-        var kept: (row: Int, cell: CellLayout)?
+        var kept: (row: Int, cell: CellGeometry)?
         var start = lines.lowerBound
         while start < lines.upperBound {
             let slice = start..<min(lines.upperBound, start + step)
-            var cells: [Int: CellLayout] = [:]
+            var cells: [Int: CellGeometry] = [:]
             for row in preview.rows(inLines: slice) {
                 if let kept, kept.row == row {
                     cells[row] = kept.cell
@@ -341,7 +341,7 @@ struct Preview: ParsableCommand {
             progress: { rows.progress },
             findMoreRows: more,
             heights: { (range: Range<Int>) throws -> [Double] in try rows.heights(range, engine: engine, options: options) },
-            cell: { (row: Int) throws -> CellLayout in engine.cell(for: try rows.status(row), options: options) },
+            cell: { (row: Int) throws -> CellGeometry in engine.cell(for: try rows.status(row), options: options) },
             title: title)
         return try LiveFeed(
             source: source, scale: scale, columns: scale.columnCount(ofWidth: options.width), readMoreToken: options.style.readMoreToken,

@@ -53,7 +53,7 @@ struct Query: ParsableCommand {
     private func runCommand() throws {
         let statuses = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
         let engine = try CLIEnvironment.feedEngine(feed)
-        let layout: FeedLayout
+        let layout: FeedGeometry
         do {
             layout = try engine.layout(statuses, options: feed.options(width: width.value))
         } catch {

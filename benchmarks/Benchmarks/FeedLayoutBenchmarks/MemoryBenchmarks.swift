@@ -23,7 +23,7 @@ func memoryBenchmarks() {
                 "layoutCacheBytes": Double(engine.layoutCacheStatistics.bytes),
                 "preparedCacheBytes": Double(engine.preparedCellStatistics.bytes),
             ],
-            note: "FeedEngine.layout on all cores, every CellLayout retained, default cache budgets; VmHWM of the process")
+            note: "FeedEngine.layout on all cores, every CellGeometry retained, default cache budgets; VmHWM of the process")
         precondition(layout?.count == statuses.count && layout?.cells.count == statuses.count, "full layout incomplete")
         blackHole(layout)
     } setup: {

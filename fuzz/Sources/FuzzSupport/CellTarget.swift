@@ -76,7 +76,7 @@ public enum CellTarget {
         }
     }
 
-    static func check(_ c: CellLayout, width: Double, scale: Double) {
+    static func check(_ c: CellGeometry, width: Double, scale: Double) {
         let eps = 1e-9
         fuzzCheck(c.width == width && c.height.isFinite && c.height >= 0, "cell \(c.width)×\(c.height)")
         let cell = Rect(x: 0, y: 0, width: c.width, height: c.height)
@@ -110,7 +110,7 @@ public enum CellTarget {
         }
     }
 
-    static func textBoxes(of c: CellLayout) -> [TextBox] {
+    static func textBoxes(of c: CellGeometry) -> [TextBox] {
         var boxes = [c.name, c.time]
         if let s = c.source { boxes.append(s) }
         if let t = c.titleBar { boxes.append(t.label) }
@@ -125,7 +125,7 @@ public enum CellTarget {
         return boxes
     }
 
-    static func frames(of c: CellLayout) -> [(String, Rect)] {
+    static func frames(of c: CellGeometry) -> [(String, Rect)] {
         var out: [(String, Rect)] = c.blocks.map { ("block \($0.kind)", $0.frame) }
         out.append(("avatar", c.avatar))
         if let b = c.avatarBadge { out.append(("avatar badge", b.frame)) }
