@@ -172,8 +172,11 @@ extension TextMeasurer {
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                    // The item a following space joins is that of the cluster's last character.
+                    // The item a following space joins is that of the cluster's last character, and
+                    // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
                     previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    let script = UnicodeScript.of(info.first)
+                    if !script.isWeak { lastStrong = script }
                     clusterIndex += 1
                     start = end
                     continue
