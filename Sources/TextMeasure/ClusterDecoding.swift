@@ -157,6 +157,17 @@ extension TextMeasurer {
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 
+    /// Whether the next character after `offset` that is not a space is in the same attribute run
+    /// and in DejaVu Sans alone (a space and U+0308 at a paragraph start are both DejaVu's).
+    func nextIsOnlyInFallback(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int) -> Bool {
+        guard let v = Self.firstScalar(u, from: offset, where: { $0 != 0x20 }), offset < runEnd else { return false }
+        var end = offset
+        while end < u.count && u[end] == 0x20 { end += 1 }
+        return end < runEnd && !Self.isDefaultIgnorable(v)
+            && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+            && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+    }
+
     /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before
     /// left-to-right text take another bidi level than `before`. After an Arabic number (AN) they
     /// do in any paragraph (N1 reads AN as R, the numbers are one level up). After an extended

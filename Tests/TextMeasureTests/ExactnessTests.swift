@@ -107,6 +107,9 @@ final class ExactnessTests: XCTestCase {
             // A cluster split between faces is in the script of its base: the space stays in the
             // Latin run, in DejaVu with the mark.
             ("x\u{336}y\u{336} 解", 16, 37.3896),
+            // A space that starts a paragraph joins the item of the character after it.
+            (" \u{308}细步", 16, 37.0859),
+            (" ł中", 16, 25.6328),
             // ที่: a missing base and two missing marks, three boxes, at the end of the line.
             ("中ที่", 15, 52.9336),
             ("中ที่", 16, 56.459),
