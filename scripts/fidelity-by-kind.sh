@@ -2,7 +2,9 @@
 # Per-kind comparison with Pango (peers harness, ../shared/tools/peers or $PEERS): generates the
 # fidelity corpus (scripts/fidelity_corpus.py) and the real corpus texts at 16 px, lays them out
 # with ENGINE_COMMAND (e.g. ".build/release/feedlayout measure") and with Pango, and prints the
-# per-kind tables. Outputs go to $OUT (default: a temporary directory), never to the repository.
+# per-kind tables. Pango's line widths are logical (scripts/pango_line_widths.py): the sum of the
+# line's advances without its hanging white space, as the engine's. Outputs go to $OUT (default: a
+# temporary directory), never to the repository.
 #
 #   bash scripts/fidelity-by-kind.sh ".build/release/feedlayout measure" [--seed 7] [--count 60]
 set -euo pipefail
@@ -23,11 +25,12 @@ for set in kinds real; do
 done
 for set in kinds real; do
   $engine "$out/$set.jsonl" >"$out/$set.engine.jsonl"
-  [ -s "$out/$set.pango.jsonl" ] && [ "$out/$set.pango.jsonl" -nt "$out/$set.jsonl" ] ||
-    "$peers/.venv/bin/python" "$peers/measure.py" --engine pango "$out/$set.jsonl" -o "$out/$set.pango.jsonl" 2>/dev/null
+  pango=$out/$set.pango-widths.jsonl
+  [ -s "$pango" ] && [ "$pango" -nt "$out/$set.jsonl" ] && [ "$pango" -nt "$root/scripts/pango_line_widths.py" ] ||
+    "$peers/.venv/bin/python" "$root/scripts/pango_line_widths.py" "$peers" "$out/$set.jsonl" -o "$pango"
 done
 echo "### kinds (seed $seed, $count texts per kind, widths 320/355/414, 15 and 16 px)"
-python3 "$root/scripts/compare_by_kind.py" "$out/kinds.engine.jsonl" "$out/kinds.pango.jsonl"
+python3 "$root/scripts/compare_by_kind.py" "$out/kinds.engine.jsonl" "$out/kinds.pango-widths.jsonl"
 echo "### real corpus texts, 16 px, per width"
-python3 "$root/scripts/compare_by_kind.py" "$out/real.engine.jsonl" "$out/real.pango.jsonl" --by-width
+python3 "$root/scripts/compare_by_kind.py" "$out/real.engine.jsonl" "$out/real.pango-widths.jsonl" --by-width
 echo "outputs in $out"

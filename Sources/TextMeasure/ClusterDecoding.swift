@@ -135,15 +135,88 @@ extension TextMeasurer {
             if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
             i += width
         }
+        // The character before the spaces (0 at the start of the text).
+        var j = offset - 1
+        while j >= 0 && u[j] == 0x20 { j -= 1 }
+        let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
+        // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
+        // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
+        if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return true }
         if v == 0x0A || v == 0x0D || v == 0x85 || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
             // Another script starts another run, where the spaces stay, unless the spaces end a
-            // right-to-left run before left-to-right text: the bidi algorithm gives them the
-            // paragraph's level, a run of their own, which takes the face of what follows.
+            // right-to-left run before left-to-right text at another level: then the bidi
+            // algorithm gives them a run of their own, which takes the face of what follows.
             let next = UnicodeScript.of(v)
-            if !next.isWeak && next != script && !(script.isRightToLeft && !next.isRightToLeft) { return false }
+            if !next.isWeak && next != script
+                && !(script.isRightToLeft && !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j))
+            {
+                return false
+            }
         }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+    }
+
+    /// Whether the next character after `offset` that is not a space is in the same attribute run
+    /// and in DejaVu Sans alone (a space and U+0308 at a paragraph start are both DejaVu's).
+    func nextIsOnlyInFallback(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int) -> Bool {
+        guard let v = Self.firstScalar(u, from: offset, where: { $0 != 0x20 }), offset < runEnd else { return false }
+        var end = offset
+        while end < u.count && u[end] == 0x20 { end += 1 }
+        return end < runEnd && !Self.isDefaultIgnorable(v)
+            && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+            && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+    }
+
+    /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before
+    /// left-to-right text take another bidi level than `before`. After an Arabic number (AN) they
+    /// do in any paragraph (N1 reads AN as R, the numbers are one level up). After an extended
+    /// Arabic-Indic digit (EN) they do when the strong character before it is right-to-left (W2
+    /// makes the digit AN); after a left-to-right one W7 makes it L and the spaces stay. After a
+    /// right-to-left letter (or a mark on it) they do only in a left-to-right paragraph: in a
+    /// right-to-left one they keep the letter's level, and its run. After a neutral they never do.
+    static func spacesLeaveLevel(_ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int) -> Bool {
+        if isArabicNumber(before) { return true }
+        // A neutral (`و✧ 加`) takes the level of what follows it, as the spaces do: one run.
+        if UnicodeScript.of(before) == .common || UnicodeScript.of(before) == .unknown { return false }
+        let k = max(0, before > 0xFFFF ? end - 1 : end)
+        if before &- 0x06F0 < 10 {
+            // W2: the first strong character before the digit.
+            var m = k - 1
+            while m >= 0 {
+                let v = scalar(endingAt: m, u)
+                m -= v > 0xFFFF ? 2 : 1
+                if v == 0x0A || v == 0x0D || v == 0x2029 { return false }
+                if isStrong(v) { return UnicodeScript.of(v).isRightToLeft }
+            }
+            return false
+        }
+        // The paragraph's direction: that of its first strong character (Pango's base direction).
+        var start = k
+        while start > 0 && u[start - 1] != 0x0A && u[start - 1] != 0x0D && u[start - 1] != 0x2029 { start -= 1 }
+        guard let first = firstScalar(u, from: start, where: isStrong) else { return true }
+        return !UnicodeScript.of(first).isRightToLeft
+    }
+
+    /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
+    /// number signs.
+    static func isArabicNumber(_ v: UInt32) -> Bool {
+        v &- 0x0660 < 10 || v == 0x066B || v == 0x066C || v &- 0x0600 < 6 || v == 0x06DD
+    }
+
+    /// A character of a script with a direction that is not a number (the strong characters of
+    /// UAX #9, as far as the script tells).
+    static func isStrong(_ v: UInt32) -> Bool {
+        !UnicodeScript.of(v).isWeak && !isArabicNumber(v) && v &- 0x06F0 >= 10
+    }
+
+    /// The scalar whose last UTF-16 unit is at `end`.
+    static func scalar(endingAt end: Int, _ u: UnsafeBufferPointer<UInt16>) -> UInt32 {
+        let lo = UInt32(u[end])
+        if lo & 0xFC00 == 0xDC00, end > 0, u[end - 1] & 0xFC00 == 0xD800 {
+            return 0x10000 + ((UInt32(u[end - 1]) - 0xD800) << 10) + (lo - 0xDC00)
+        }
+        return lo
     }
 
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.
@@ -197,6 +270,13 @@ extension TextMeasurer {
     /// The first strong script in the text from `start` on (Han when there is none: the engine's
     /// language is Chinese).
     static func firstStrongScript(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> UnicodeScript {
+        firstScalar(u, from: start) { !UnicodeScript.of($0).isWeak }.map(UnicodeScript.of) ?? .han
+    }
+
+    /// The first scalar from `start` on that satisfies `test`.
+    @inline(__always) static func firstScalar(
+        _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
+    ) -> UInt32? {
         var i = start
         while i < u.count {
             var v = UInt32(u[i])
@@ -205,10 +285,9 @@ extension TextMeasurer {
                 v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
                 i += 1
             }
-            let s = UnicodeScript.of(v)
-            if !s.isWeak { return s }
+            if test(v) { return v }
         }
-        return .han
+        return nil
     }
 
 }

@@ -28,7 +28,8 @@ extension TextMeasurer {
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
         var lastStrong: UnicodeScript?
-        var previousSlot = FontSlot.primary
+        // nil at a paragraph start and after a line separator: a space there joins what follows.
+        var previousSlot: FontSlot? = nil
         var brackets: [(id: UInt8, script: UnicodeScript?)] = []
         var sawTab = false, tabLeast = 0.0
         let simple = fonts.simplePrimary
@@ -172,8 +173,11 @@ extension TextMeasurer {
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
-                    // The item a following space joins is that of the cluster's last character.
+                    // The item a following space joins is that of the cluster's last character, and
+                    // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
                     previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    let script = UnicodeScript.of(info.first)
+                    if !script.isWeak { lastStrong = script }
                     clusterIndex += 1
                     start = end
                     continue
@@ -193,9 +197,14 @@ extension TextMeasurer {
                     && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
                 {
                     slot = .fallback
+                } else if previousSlot == nil && info.first == 0x20 && info.isSingleScalar
+                    && nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd)
+                {
+                    // A space that starts a paragraph joins the item of the character after it.
+                    slot = .fallback
                 }
             }
-            previousSlot = info.isSeparator ? .primary : slot
+            previousSlot = info.isSeparator ? nil : slot
             // (Tabs take this path in the reference mode too: their advance is found on the line.)
             if info.isSeparator || (info.isHanging && (!shapesWholeRuns || info.first == 0x09)) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)

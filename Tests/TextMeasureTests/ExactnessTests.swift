@@ -47,6 +47,12 @@ final class ExactnessTests: XCTestCase {
         return (lines, worst)
     }
 
+    /// A text's natural width at a size, from the shared measurer.
+    private func naturalWidth() throws -> (String, Double) -> Double {
+        let m = try Shared.requireMeasurer()
+        return { s, size in m.prepare(AttributedText(s, size: size)).naturalWidth }
+    }
+
     /// Runs whose language Pango derives from their script (Hangul → ko, kana → ja, Cyrillic → ru,
     /// Greek → el, Hebrew → he, Arabic → ar), characters only the fallback face maps, marks the
     /// text face lacks and code points no face maps.
@@ -57,6 +63,7 @@ final class ExactnessTests: XCTestCase {
         "שלום עולם תודה，مرحبا بالعالم شكرا 中文",
         "：Paweł Łódź Dvořák ⁄(⁄ ⁄•⁄ω⁄•⁄ ⁄)⁄ • ̀ω•́ )✧ ( ͡° ͜ʖ ͡°) a ̈b",
         "私有\u{F8FF}区\u{E000}和\u{F0000}未分配\u{0378}的码位 x\u{1}y สวัสดีครับ",
+        "مدينة ١٢٣ ١٢٣ 农 ٩(๑❛ᴗ❛๑)۶ 头 و✧ 加 x\u{336}y\u{336} 解 ที่ 中",
     ]
 
     func testDerivedLanguagesAndFallbacksMatchWholeRunShaping() throws {
@@ -67,8 +74,7 @@ final class ExactnessTests: XCTestCase {
     /// Widths Pango 1.50 gives on the same fonts (peers harness): a Hangul run shaped with the ko
     /// language (its `locl` widens the space), and hex boxes for code points no face maps.
     func testDerivedLanguageAndHexBoxesMatchPango() throws {
-        let m = try Shared.requireMeasurer()
-        func width(_ s: String, _ size: Double) -> Double { m.prepare(AttributedText(s, size: size)).naturalWidth }
+        let width = try naturalWidth()
         XCTAssertEqual(width("안녕하세요 감사합니다", 15), 142.1982, accuracy: 0.01)
         XCTAssertEqual(width("x\u{F8FF}y", 16), 29.79, accuracy: 0.01)
         XCTAssertEqual(width("x\u{F0000}y", 16), 35.1865, accuracy: 0.01)
@@ -76,6 +82,41 @@ final class ExactnessTests: XCTestCase {
         XCTAssertEqual(width("ł ł", 16), 14.1797, accuracy: 0.01)  // DejaVu Sans, its space too
         XCTAssertEqual(width("a ł", 16), 12.5918 + 4.5469, accuracy: 0.01)  // the space in the text face
         XCTAssertEqual(width("a\u{200B}b", 16), 18.8955, accuracy: 0.01)  // default-ignorable: no box
+    }
+
+    /// Widths Pango 1.50 gives on the same fonts (logical widths, `scripts/pango_line_widths.py`)
+    /// for a space after a character only DejaVu Sans maps: the space keeps DejaVu's width while
+    /// it stays in that character's item, and takes the text face's when it has a bidi run of its
+    /// own. And a missing base with missing marks: one box per code point, the last one counted
+    /// at a line end too.
+    func testSpacesAcrossBidiLevelsAndBoxClustersMatchPango() throws {
+        let width = try naturalWidth()
+        let cases: [(text: String, size: Double, pango: Double)] = [
+            // Between Arabic numbers (AN): a level below them, the text face's space.
+            ("مدينة ١٢٣ ١٢٣", 16, 95.0605),
+            ("١٢٣ 农", 16, 45.3652),
+            // Right-to-left letters before Han: in a right-to-left paragraph the spaces keep the
+            // letters' level and item (DejaVu); in a left-to-right one they have a run of their own.
+            ("！טוב מים 农厂", 16, 107.2188),
+            ("كتابُ 加", 16, 53.4688),
+            ("农מים 农厂", 16, 76.6465),
+            // An extended Arabic-Indic digit after left-to-right text is L (W7); a neutral takes
+            // the level of what follows: the space stays in DejaVu.
+            ("٩(๑❛ᴗ❛๑)۶ 头", 16, 96.1641),
+            ("و✧ 加", 16, 42.2188),
+            // A cluster split between faces is in the script of its base: the space stays in the
+            // Latin run, in DejaVu with the mark.
+            ("x\u{336}y\u{336} 解", 16, 37.3896),
+            // A space that starts a paragraph joins the item of the character after it.
+            (" \u{308}细步", 16, 37.0859),
+            (" ł中", 16, 25.6328),
+            // ที่: a missing base and two missing marks, three boxes, at the end of the line.
+            ("中ที่", 15, 52.9336),
+            ("中ที่", 16, 56.459),
+        ]
+        for c in cases {
+            XCTAssertEqual(width(c.text, c.size), c.pango, accuracy: 0.01, "\(c.text) at \(c.size) pt")
+        }
     }
 
     func testMixedScriptsMatchWholeRunShaping() throws {
