@@ -60,6 +60,8 @@ extension StatusSection {
     /// key's first status; each section's statuses in input order (stable and deterministic).
     ///
     /// - Parameters:
+    ///   - statuses: the feed's statuses, in display order.
+    ///   - grouping: by day, by user or by source.
     ///   - now: the reference for "今天" and "昨天" and for whether a year is shown; nil gives
     ///     absolute titles with the year ("2026年11月20日"), so that the same feed always gives
     ///     the same sections (as the cells' dates are absolute without a reference time).

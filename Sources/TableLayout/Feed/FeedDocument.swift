@@ -209,7 +209,12 @@ public struct FeedDocument: Sendable {
 
     /// Loaded sections (`Feed.sections`: friend groups, days of a grouped feed) laid out in
     /// `options.style` (`FeedSection.init(_:style:)`), with a side index of their index titles.
-    /// - Parameter expansionMode: `.accordion` for a friend list (its groups start collapsed).
+    /// - Parameters:
+    ///   - engine: lays out the cells (its caches are shared with other documents).
+    ///   - options: width, style (the sections' header heights come from it), scale, line limit.
+    ///   - statusSections: the loaded sections, in order.
+    ///   - expansionMode: `.accordion` for a friend list (its groups start collapsed).
+    ///   - threads: workers laying out the cells.
     /// - Complexity: O(n) cell layouts (cache hits for content laid out before), over `threads` workers.
     public init(
         engine: FeedEngine, options: FeedOptions, statusSections: [StatusSection],

@@ -265,8 +265,12 @@ public final class FeedEngine: Sendable {
     /// shaping, no frames; bit-identical to laying the statuses out again with the new options.
     /// - Parameters:
     ///   - feed: a feed from `prepareFeed` (or from this method).
-    ///   - width, scale, maxTextLines: the new options; nil keeps the feed's (its style and table
-    ///     style are kept).
+    ///   - width: the new width.
+    ///   - scale: the new scale; nil keeps the feed's.
+    ///   - maxTextLines: the new line limit; nil keeps the feed's (its style and table style are
+    ///     kept too).
+    ///   - threads: workers computing the heights.
+    ///   - chunkSize: rows per work item.
     /// - Throws: `.invalidOptions` for invalid options.
     /// - Complexity: O(clusters of the rows' variable texts) divided over the workers, plus O(n)
     ///   to build the table.
