@@ -115,8 +115,10 @@ struct TapeStatusDecoder {
         }
     }
 
-    /// The status at node `index`.
-    func status(_ index: Int) -> Status? {
+    /// The status at node `index`. A retweet is given its parent's own URL entities and card
+    /// (`inherited`): it takes them when it has none, built once with them (a `Status` computes
+    /// its fingerprint again on every change).
+    func status(_ index: Int, inherited: (urls: [URLEntity], card: PageInfo?)? = nil) -> Status? {
         withMembers(of: index, Self.statusKeys) { s -> Status? in
             func at(_ k: StatusKey) -> Int { Int(s[k.rawValue]) }
             guard let id = int64(at(.id)), let text = string(at(.text)), let deleted = bool(at(.deleted), default: false)
@@ -141,13 +143,8 @@ struct TapeStatusDecoder {
                 guard let s = withContent(at(.source), StatusDecoder.anchorText(utf8:)) else { return nil }
                 source = s
             }
-            var retweet: Status?
-            if present(at(.retweet)) {
-                guard let r = status(at(.retweet)) else { return nil }
-                retweet = r
-            }
             guard let pictures = pictureList(ids: at(.picIDs), infos: at(.picInfos)),
-                let urls = objects(at(.urls), { self.urlEntity($0) }),
+                var urls = objects(at(.urls), { self.urlEntity($0) }),
                 let topics = objects(at(.topics), { self.topic($0) }),
                 let tags = objects(at(.tags), { self.tag($0) }, firstOnly: true)
             else { return nil }
@@ -156,15 +153,19 @@ struct TapeStatusDecoder {
                 guard let p = pageInfo(at(.pageInfo)) else { return nil }
                 card = p
             }
+            var retweet: Status?
+            if present(at(.retweet)) {
+                guard let r = status(at(.retweet), inherited: (urls, card)) else { return nil }
+                retweet = r
+            }
+            if let inherited {
+                if urls.isEmpty { urls = inherited.urls }
+                if card == nil { card = inherited.card }
+            }
             var title: TitleBar?
             if present(at(.title)) {
                 guard let t = titleBar(at(.title)) else { return nil }
                 title = t
-            }
-            if var r = retweet {
-                if r.urlEntities.isEmpty { r.urlEntities = urls }
-                if r.pageInfo == nil { r.pageInfo = card }
-                retweet = r
             }
             guard let createdAtText = optionalString(at(.createdAtText)), let reposts = count(at(.reposts)),
                 let comments = count(at(.comments)), let attitudes = count(at(.attitudes)),
