@@ -61,13 +61,18 @@ package struct StableHasher: Sendable {
             i += 8
         }
         if i < n {
+            // The last one to seven bytes, little-endian, as at most three loads.
             var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(p[i]) << shift
-                shift += 8
-                i += 1
+            var k = i
+            if n - k >= 4 {
+                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                k += 4
             }
+            if n - k >= 2 {
+                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << UInt64((k - i) * 8)
+                k += 2
+            }
+            if k < n { tail |= UInt64(p[k]) << UInt64((k - i) * 8) }
             combine(tail)
         }
         combine(n)
