@@ -84,7 +84,7 @@ extension FrameExport {
             w.int(s)
             var title = "", detail: String?, disclosure = false
             switch doc.header(ofSection: s) {
-            case .header(let h): (title, detail, disclosure) = (h.title, h.detail, h.showsDisclosure)
+            case .header(let h): (title, detail, disclosure) = (h.title, h.detail(rowCount: doc.numberOfRows(inSection: s)), h.showsDisclosure)
             case .title(let t): title = t
             case .none, .fixed: break
             }

@@ -561,7 +561,8 @@ extension FeedRenderer {
             let hr = g.rectForHeader(inSection: s), fr = g.rectForFooter(inSection: s)
             if hr.height > 0 && hr.maxY > top && hr.minY < bottom {
                 try painter.drawHeader(
-                    document.header(ofSection: s), in: hr, top: top, isOpen: !g.isCollapsed(s), metrics: style.sections)
+                    document.header(ofSection: s), rowCount: document.numberOfRows(inSection: s), in: hr, top: top,
+                    isOpen: !g.isCollapsed(s), metrics: style.sections)
             }
             if fr.height > 0 && fr.maxY > top && fr.minY < bottom, case .title(let t) = document.footer(ofSection: s) {
                 try painter.drawFooter(t, in: fr, top: top)
@@ -572,9 +573,9 @@ extension FeedRenderer {
 }
 
 extension CellPainter {
-    /// A section header: its band, disclosure mark, title and count.
+    /// A section header: its band, disclosure mark, title and count (of `rowCount` rows).
     func drawHeader(
-        _ header: FeedSectionDecoration, in r: TableRect, top: Double, isOpen: Bool, metrics m: SectionMetrics
+        _ header: FeedSectionDecoration, rowCount: Int, in r: TableRect, top: Double, isOpen: Bool, metrics m: SectionMetrics
     ) throws(RasterRenderError) {
         let y0 = (r.y - top) * scale, y1 = (r.maxY - top) * scale
         let x0 = r.x * scale, x1 = (r.x + r.width) * scale
@@ -586,7 +587,7 @@ extension CellPainter {
             x0: Int(x0.rounded()), y0: Int(y1.rounded()) - line, x1: Int(x1.rounded()), y1: Int(y1.rounded()), RenderColors.separator)
         var title = "", detail: String?, disclosure = false
         switch header {
-        case .header(let h): (title, detail, disclosure) = (h.title, h.detail, h.showsDisclosure)
+        case .header(let h): (title, detail, disclosure) = (h.title, h.detail(rowCount: rowCount), h.showsDisclosure)
         case .title(let t): title = t
         case .none, .fixed: return
         }

@@ -51,8 +51,9 @@ public struct SectionedFeedState: Sendable {
     public private(set) var titles: [String?]
     /// Section footer texts (nil: none; in plain style a footer takes a line of its own).
     public private(set) var footers: [String?]
-    /// The text after a header's title (the row count when nil).
-    let details: [String?]
+    /// Each section's header, whose online count gives the text after the title ("3/12",
+    /// following deletes); the row count where there is none.
+    let headers: [FeedSectionHeader?]
     /// The line table of the document.
     private var documentLines: TableGeometry
     /// The global index of each section's first row (the labels #N).
@@ -110,7 +111,7 @@ public struct SectionedFeedState: Sendable {
             default: nil
             }
         }
-        details = sections.map { if case .header(let h) = $0.header { h.detail } else { nil } }
+        headers = sections.map { if case .header(let h) = $0.header { h } else { nil } }
         footers = sections.map { if case .title(let t) = $0.footer { t } else { nil } }
         rowStarts = []
         var start = 0
@@ -489,7 +490,8 @@ public struct SectionedFeedState: Sendable {
         c.rule(y: y, x: 0..<c.width, left: left, fill: fill, right: right, style: PreviewColors.frame)
         guard let title = titles[s] else { return }
         let mark = documentLines.isCollapsed(s) ? "▸" : "▾"
-        let detail = details[s] ?? "\(document.numberOfRows(inSection: s))"
+        let rows = document.numberOfRows(inSection: s)
+        let detail = headers[s]?.detail(rowCount: rows) ?? "\(rows)"
         c.text(" \(mark) \(title) · \(detail) ", x: 2, y: y, style: PreviewColors.name, maxX: c.width - 1)
     }
 

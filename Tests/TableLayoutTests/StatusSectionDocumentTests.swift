@@ -19,6 +19,26 @@ final class StatusSectionDocumentTests: XCTestCase {
         ]
     }
 
+    func testHeaderCountsFollowDeletesAndInserts() throws {
+        let (engine, _) = FeedFixtures.fakeEngine()
+        var doc = try FeedDocument(
+            engine: engine, options: FeedOptions(width: 320, style: .friend), statusSections: sections(), expansionMode: .independent,
+            threads: 1)
+        func detail(_ s: Int) -> String? {
+            guard case .header(let h) = doc.header(ofSection: s) else { return nil }
+            return h.detail(rowCount: doc.numberOfRows(inSection: s))
+        }
+        XCTAssertEqual((0..<4).map(detail), ["2/4", "1/2", "3/3", nil])
+        // A deleted friend leaves the total one smaller; online never exceeds the total.
+        let removed = doc.status(at: TableIndexPath(section: 2, row: 0))
+        doc.deleteRow(at: TableIndexPath(section: 2, row: 0))
+        XCTAssertEqual(detail(2), "2/2")
+        doc.deleteRows(inSection: 0, rows: 0..<3)
+        XCTAssertEqual(detail(0), "1/1")
+        doc.insertRow(removed, at: TableIndexPath(section: 2, row: 0))
+        XCTAssertEqual(detail(2), "3/3")
+    }
+
     func testHeadersIndexAndCollapsedStatesComeFromTheSectionsAndTheStyle() throws {
         let (engine, _) = FeedFixtures.fakeEngine()
         var doc = try FeedDocument(
@@ -28,7 +48,7 @@ final class StatusSectionDocumentTests: XCTestCase {
         XCTAssertEqual(doc.numberOfRows, 9)
         XCTAssertEqual(
             doc.header(ofSection: 0),
-            .header(FeedSectionHeader(title: "同学", detail: "2/4", showsDisclosure: true, height: 44)))
+            .header(FeedSectionHeader(title: "同学", onlineCount: 2, showsDisclosure: true, height: 44)))
         XCTAssertEqual(doc.footer(ofSection: 2), .title("家人"))
         XCTAssertEqual((0..<4).map(doc.isCollapsed), [true, true, true, true])
         // Closed: headers (and the one footer) only.

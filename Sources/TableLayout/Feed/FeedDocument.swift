@@ -42,19 +42,24 @@ public enum FeedSectionDecoration: Sendable, Equatable {
 /// What a one-line section header shows (`FeedSectionDecoration.header`).
 public struct FeedSectionHeader: Sendable, Equatable {
     public var title: String
-    /// The count right of the title ("3/12" for a friend group); nil: none.
-    public var detail: String?
+    /// Online members of the section, the "3" of a friend group's "3/12"; nil: no count.
+    public var onlineCount: Int?
     /// Whether a disclosure mark shows that the section opens and closes.
     public var showsDisclosure: Bool
     /// Height in points (MUST be finite and ≥ 0).
     public var height: Double
 
-    public init(title: String, detail: String? = nil, showsDisclosure: Bool = false, height: Double) {
+    public init(title: String, onlineCount: Int? = nil, showsDisclosure: Bool = false, height: Double) {
         self.title = title
-        self.detail = detail
+        self.onlineCount = onlineCount
         self.showsDisclosure = showsDisclosure
         self.height = height
     }
+
+    /// The count right of the title for a section of `rowCount` rows: "online/rows", so that it
+    /// follows deletes and inserts; online is at most the rows (a deleted member may have been
+    /// online). Nil without an online count.
+    public func detail(rowCount: Int) -> String? { onlineCount.map { "\(min($0, rowCount))/\(rowCount)" } }
 }
 
 /// Font and padding of measured section titles.
@@ -96,7 +101,7 @@ public struct FeedSection: Sendable, Equatable {
         self.init(
             header: .header(
                 FeedSectionHeader(
-                    title: section.title, detail: section.detail, showsDisclosure: m.disclosureSize > 0, height: m.headerHeight)),
+                    title: section.title, onlineCount: section.onlineCount, showsDisclosure: m.disclosureSize > 0, height: m.headerHeight)),
             statuses: section.statuses, footer: section.footer.map { .title($0) } ?? .none, isCollapsed: section.isCollapsed,
             indexTitle: section.indexTitle)
     }

@@ -284,7 +284,7 @@ struct Preview: ParsableCommand {
             var title = ""
             switch doc.header(ofSection: s) {
             case .header(let h):
-                title = (h.showsDisclosure ? (open ? "▾ " : "▸ ") : "") + h.title + (h.detail.map { "  \($0)" } ?? "")
+                title = (h.showsDisclosure ? (open ? "▾ " : "▸ ") : "") + h.title + (h.detail(rowCount: doc.numberOfRows(inSection: s)).map { "  \($0)" } ?? "")
             case .title(let t): title = t
             case .none, .fixed: break
             }
