@@ -7,7 +7,7 @@
 // reads strings straight from the input bytes. Why not simdjson (libsimdjson-dev): the decoder
 // needs the same typed, path-naming errors and leniency for every format, which a C++ DOM behind
 // a C header would have to re-expose node by node. Measured with callgrind on the generated feed,
-// this parser costs about 18 instructions per input byte and the tape decoder 21
+// this parser costs about 16 instructions per input byte and the tape decoder 18
 // (benchmarks/README.md, "Loader").
 //
 // What it enforces, besides the grammar: UTF-8 validity of every string (overlong forms,
