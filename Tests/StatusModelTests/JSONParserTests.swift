@@ -34,14 +34,19 @@ final class JSONParserTests: XCTestCase {
         // Spelled differently, the same key: an escape in one of them.
         let escaped = #"[{"id":1,"text":"a","t\u0065xt":"b",\#(user)}]"#
         XCTAssertEqual(malformedReason(load(escaped)).map { $0.contains("duplicate key \"text\"") }, true)
-        // An object with many keys goes through the hashed check.
-        var many = (0..<40).map { "\"k\($0)\":\($0)" }
-        many.append("\"k17\":0")
-        let wide = "[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]"
-        XCTAssertEqual(malformedReason(load(wide)).map { $0.contains("duplicate key \"k17\"") }, true)
-        // The same many keys without the duplicate load.
-        many.removeLast()
-        XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]").get())
+        // Objects with many keys go through the filtered check (up to 64 keys) and the hashed
+        // one (more); the key reported is the first that repeats an earlier one.
+        for width in [40, 100] {
+            var many = (0..<width).map { "\"k\($0)\":\($0)" }
+            many.append("\"k17\":0")
+            many.append("\"k3\":0")
+            let wide = "[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]"
+            XCTAssertEqual(malformedReason(load(wide)).map { $0.contains("duplicate key \"k17\"") }, true, "\(width) keys")
+            // The same many keys without the duplicates load.
+            many.removeLast(2)
+            XCTAssertNoThrow(try load("[{\"id\":1,\"text\":\"a\",\(user),\(many.joined(separator: ","))}]").get())
+        }
+        XCTAssertEqual(malformedReason(load(#"{"b":1,"a":1,"a":2,"b":2}"#)).map { $0.contains("duplicate key \"a\"") }, true)
         // Keys that share their first eight bytes differ, in small and large objects; the same
         // long key twice is a duplicate (one of them spelled with an escape), and so is a short
         // key at the very end of the input.

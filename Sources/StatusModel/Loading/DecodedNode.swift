@@ -152,6 +152,15 @@ struct JSONNode: DecodedNode {
         var i = 0
         let negative = token[0] == UInt8(ascii: "-")
         if negative { i = 1 }
+        // Up to 18 digits cannot overflow.
+        if token.count - i <= 18 {
+            var v: Int64 = 0
+            while i < token.count {
+                v = v &* 10 &+ Int64(token[i] &- UInt8(ascii: "0"))
+                i += 1
+            }
+            return negative ? -v : v
+        }
         // Accumulated as a negative number, whose range includes Int64.min.
         var v: Int64 = 0
         while i < token.count {

@@ -343,8 +343,10 @@ public enum FeedLoader {
     }
 
     /// Decodes the status `item` (the root of its key paths); errors name `keyPrefix[index]` and the path in it.
+    /// `recentSources`: the last source anchors of the caller's previous statuses, if it keeps them.
     static func decodeStatus<N: DecodedNode>(
-        _ item: N, index: Int, keyPrefix: String, line: Int?, fileName: String, classic: Bool, options: LoadOptions
+        _ item: N, index: Int, keyPrefix: String, line: Int?, fileName: String, classic: Bool, options: LoadOptions,
+        recentSources: RecentSources? = nil
     ) throws(StatusModelError) -> Status {
         guard item.isObject else {
             throw .typeMismatch(
@@ -353,10 +355,14 @@ public enum FeedLoader {
         }
         // JSON: the tape decoder first; it answers nil for anything the generic decoder must
         // decide (or report), and the generic decoder decodes such a status again.
-        if !classic, let json = item as? JSONNode,
-            let status = TapeStatusDecoder(document: json.document, maxStringBytes: options.maxStringBytes).status(Int(json.index))
-        {
-            return status
+        if !classic, let json = item as? JSONNode {
+            let status = withExtendedLifetime(recentSources) { () -> Status? in
+                TapeStatusDecoder(
+                    document: json.document, maxStringBytes: options.maxStringBytes,
+                    recentSources: recentSources.map(Unmanaged.passUnretained)
+                ).status(Int(json.index))
+            }
+            if let status { return status }
         }
         let fields = Fields(item, maxStringBytes: options.maxStringBytes)
         do {

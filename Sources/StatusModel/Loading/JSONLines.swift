@@ -161,6 +161,7 @@ public struct JSONLinesDecoder {
     public let fileName: String
     public let options: LoadOptions
     private var tape = JSONTape()
+    private var recentSources = RecentSources()
 
     public init(fileName: String, options: LoadOptions = LoadOptions()) {
         self.fileName = fileName
@@ -172,6 +173,8 @@ public struct JSONLinesDecoder {
     /// Returns the statuses skipped (with `options.skipInvalid`); otherwise the first invalid
     /// status throws, naming the file, the line, the status index and id, and the key path.
     public mutating func decode(_ chunk: JSONLinesChunk, _ body: (Status) -> Void) throws(StatusModelError) -> [SkippedStatus] {
+        // A copied decoder shares its recent sources: it gets its own before writing.
+        if !isKnownUniquelyReferenced(&recentSources) { recentSources = RecentSources() }
         var skipped: [SkippedStatus] = []
         var line = chunk.firstLine
         var index = chunk.firstIndex
@@ -213,13 +216,15 @@ public struct JSONLinesDecoder {
         }
         let fileName = fileName
         let options = options
+        let recentSources = recentSources
         return try tape.withDocument(input) { (document) throws(StatusModelError) -> Status in
             let root = document.root
             guard root.isObject else {
                 throw .wrongRoot(file: fileName, line: line, expected: "a status object", found: root.valueDescription)
             }
             return try FeedLoader.decodeStatus(
-                root, index: index, keyPrefix: "", line: line, fileName: fileName, classic: false, options: options)
+                root, index: index, keyPrefix: "", line: line, fileName: fileName, classic: false, options: options,
+                recentSources: recentSources)
         }
     }
 }

@@ -7,7 +7,7 @@
 // reads strings straight from the input bytes. Why not simdjson (libsimdjson-dev): the decoder
 // needs the same typed, path-naming errors and leniency for every format, which a C++ DOM behind
 // a C header would have to re-expose node by node. Measured with callgrind on the generated feed,
-// this parser costs about 18 instructions per input byte and the tape decoder 21
+// this parser costs about 16 instructions per input byte and the tape decoder 18
 // (benchmarks/README.md, "Loader").
 //
 // What it enforces, besides the grammar: UTF-8 validity of every string (overlong forms,
@@ -63,15 +63,13 @@ struct JSONTape {
     /// Unescaped copies of the keys that held escapes, so that lookups compare bytes.
     private(set) var unescapedKeys: [UInt8] = []
     private var stack: [Int32] = []
-    /// The keys of the open objects, innermost last, in `keyStack.base[0..<keyCount]`: an
-    /// object's keys are the last `length` entries when it closes.
-    private var keyStack = TapeBuffer<KeyEntry>()
-    private var keyCount = 0
+    /// Scratch of the duplicate-key check: the keys of the object being closed.
+    private var keyEntries = TapeBuffer<KeyEntry>()
     /// Slots of the duplicate-key check of large objects (-1 empty).
     private var table: [Int32] = []
 
-    /// A key of an open object: its node, its length, and its first eight bytes (little-endian,
-    /// zero-padded), which decide equality for keys of up to eight bytes.
+    /// A key of the object being closed: its node, its length, and its first eight bytes
+    /// (little-endian, zero-padded), which decide equality for keys of up to eight bytes.
     private struct KeyEntry {
         var signature: UInt64
         var length: UInt32
@@ -84,12 +82,11 @@ struct JSONTape {
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) {
         // A copied tape shares its node buffer: it gets one of its own before writing.
         if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
-        if !isKnownUniquelyReferenced(&keyStack) { keyStack = TapeBuffer() }
+        if !isKnownUniquelyReferenced(&keyEntries) { keyEntries = TapeBuffer() }
         nodeCount = 0
         top = -1
         unescapedKeys.removeAll(keepingCapacity: true)
         stack.removeAll(keepingCapacity: true)
-        keyCount = 0
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
@@ -122,25 +119,6 @@ struct JSONTape {
         if top >= 0 { buffer.base[top].length &+= 1 }
     }
 
-    /// Records the key node just appended (and unescaped) for its object's duplicate check.
-    fileprivate mutating func pushKey(_ input: UnsafeBufferPointer<UInt8>) {
-        let i = nodeCount - 1
-        let n = buffer.base[i]
-        let length = Int(n.length)
-        let signature: UInt64
-        if n.flags & Node.keyCopy == 0 {
-            signature = Self.signature(input.baseAddress! + Int(n.offset), count: length, readable: input.count - Int(n.offset))
-        } else {
-            signature = unescapedKeys.withUnsafeBufferPointer { keys in
-                Self.signature(keys.baseAddress! + Int(n.offset), count: length, readable: keys.count - Int(n.offset))
-            }
-        }
-        let entry = KeyEntry(signature: signature, length: n.length, node: UInt32(i))
-        if keyCount == keyStack.capacity { keyStack.grow(keeping: keyCount) }
-        (keyStack.base + keyCount).initialize(to: entry)
-        keyCount += 1
-    }
-
     /// The first `min(count, 8)` bytes at `p` as a little-endian word, zero-padded; one load when
     /// eight bytes can be read.
     @inline(__always)
@@ -162,17 +140,18 @@ struct JSONTape {
         nodes[closed].end = UInt32(truncatingIfNeeded: nodeCount)
         guard nodes[closed].kind == .object else { return }
         let count = Int(nodes[closed].length)
-        if count > 1 { try checkUniqueKeys(count: count, input: input) }
-        keyCount -= count
+        if count > 1 { try checkUniqueKeys(of: closed, count: count, input: input) }
     }
 
-    /// Checks the last `count` keys of `keyStack` (one object's) for a duplicate: pairwise by
-    /// signature and length for small objects, through an open-addressing table of signatures
-    /// (kept between objects, emptied slot by slot) for larger ones: O(k) for k keys. Bytes are
-    /// compared only for equal signatures of keys longer than eight bytes. The key reported is
-    /// the first that repeats an earlier one.
-    private mutating func checkUniqueKeys(count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
-        if count > 16 {
+    /// Checks the `count` keys of the object at node `object` for a duplicate. Each key's
+    /// signature and length pick one bit of a 256-bit filter; only a key whose bit is already set
+    /// is compared with the keys before it (by signature and length, then bytes for keys longer
+    /// than eight bytes). Objects of more than 64 keys go through an open-addressing table of
+    /// signatures (kept between objects, emptied slot by slot): O(k) for k keys. The key reported
+    /// is the first that repeats an earlier one.
+    private mutating func checkUniqueKeys(of object: Int, count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        while keyEntries.capacity < count { keyEntries.grow(keeping: 0) }
+        if count > 64 {
             var size = 32
             while size < count * 2 { size <<= 1 }
             if table.count < size { table = [Int32](repeating: -1, count: size) }
@@ -180,46 +159,69 @@ struct JSONTape {
         let nodes = self.nodes
         let found: Int? = withExtendedLifetime(buffer) {
             unescapedKeys.withUnsafeBufferPointer { keys in
-                withExtendedLifetime(keyStack) {
-                    let entries = UnsafeBufferPointer(start: keyStack.base + (keyCount - count), count: count)
+                withExtendedLifetime(keyEntries) {
+                    let entries = keyEntries.base
                     @inline(__always) func same(_ a: KeyEntry, _ b: KeyEntry) -> Bool {
                         guard a.signature == b.signature, a.length == b.length else { return false }
                         return a.length <= 8 || Self.equal(Self.keyBytes(nodes[Int(a.node)], input, keys), Self.keyBytes(nodes[Int(b.node)], input, keys))
                     }
-                    if count <= 16 {
-                        for i in 1..<count {
-                            let a = entries[i]
-                            for j in 0..<i where same(a, entries[j]) { return i }
+                    @inline(__always) func mix(_ a: KeyEntry) -> UInt64 {
+                        (a.signature ^ UInt64(a.length) << 59) &* 0x9E37_79B9_7F4A_7C15
+                    }
+                    // The keys' entries, in order; small objects are checked on the way.
+                    let inputBase = input.baseAddress!
+                    var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                    let duplicate: Int? = withUnsafeMutableBytes(of: &filter) { filterBytes -> Int? in
+                        let words = filterBytes.baseAddress!.assumingMemoryBound(to: UInt64.self)
+                        var i = object + 1
+                        for k in 0..<count {
+                            let n = nodes[i]
+                            let length = Int(n.length)
+                            let signature =
+                                n.flags & Node.keyCopy == 0
+                                ? Self.signature(inputBase + Int(n.offset), count: length, readable: input.count - Int(n.offset))
+                                : Self.signature(keys.baseAddress! + Int(n.offset), count: length, readable: keys.count - Int(n.offset))
+                            let a = KeyEntry(signature: signature, length: n.length, node: UInt32(i))
+                            entries[k] = a
+                            i = Int(nodes[i + 1].end)
+                            guard count <= 64 else { continue }
+                            let h = Int(truncatingIfNeeded: mix(a) >> 56)
+                            let bit: UInt64 = 1 << UInt64(h & 63)
+                            let word = words[h >> 6]
+                            words[h >> 6] = word | bit
+                            if word & bit != 0 {
+                                for j in 0..<k where same(a, entries[j]) { return k }
+                            }
                         }
                         return nil
                     }
+                    if count <= 64 { return duplicate }
                     return table.withUnsafeMutableBufferPointer { table -> Int? in
                         var size = 32
                         while size < count * 2 { size <<= 1 }
                         let mask = size - 1
                         var duplicate: Int?
-                        for i in 0..<count {
-                            let a = entries[i]
-                            let mix = (a.signature ^ UInt64(a.length) << 59) &* 0x9E37_79B9_7F4A_7C15
-                            var slot = Int(truncatingIfNeeded: mix >> 32) & mask
+                        for k in 0..<count {
+                            let a = entries[k]
+                            var slot = Int(truncatingIfNeeded: mix(a) >> 32) & mask
                             while table[slot] >= 0 {
                                 if same(entries[Int(table[slot])], a) {
-                                    duplicate = i
+                                    duplicate = k
                                     break
                                 }
                                 slot = (slot + 1) & mask
                             }
                             if duplicate != nil { break }
-                            table[slot] = Int32(i)
+                            table[slot] = Int32(k)
                         }
-                        for i in 0..<size { table[i] = -1 }
+                        for k in 0..<size { table[k] = -1 }
                         return duplicate
                     }
                 }
             }
         }
         if let found {
-            let node = nodes[Int(keyStack.base[keyCount - count + found].node)]
+            let node = nodes[Int(keyEntries.base[found].node)]
             let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
             throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
         }
@@ -434,7 +436,6 @@ private struct Parser {
                 let escaped = try scanString()
                 tape.append(stringNode(start: start, escaped: escaped, count: tape.nodeCount))
                 if escaped { tape.copyUnescapedKey(input) }
-                tape.pushKey(input)
                 skipWhitespace()
                 guard p < n, base[p] == UInt8(ascii: ":") else { throw p < n ? fail("expected ':' after a key") : unexpected() }
                 p += 1

@@ -39,27 +39,43 @@ package struct StableHasher: Sendable {
     package mutating func combine(_ v: Bool) { combine(UInt64(v ? 1 : 0)) }
 
     package mutating func combine(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var i = 0
-            let n = bytes.count
-            while i + 8 <= n {
-                combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                i += 8
-            }
-            if i < n {
-                var tail: UInt64 = 0
-                var shift: UInt64 = 0
-                while i < n {
-                    tail |= UInt64(bytes[i]) << shift
-                    shift += 8
-                    i += 1
-                }
-                combine(tail)
-            }
-            combine(n)
+        // Native strings (every decoded one) are read in place; a bridged one is copied first.
+        if s.utf8.withContiguousStorageIfAvailable({ combine(utf8: $0) }) == nil {
+            var s = s
+            s.withUTF8 { combine(utf8: $0) }
         }
+    }
+
+    /// The bytes of a string, as `combine(_: String)` absorbs them.
+    @inline(__always)
+    private mutating func combine(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard let p = bytes.baseAddress else {
+            combine(0)
+            return
+        }
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= n {
+            combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+            i += 8
+        }
+        if i < n {
+            // The last one to seven bytes, little-endian, as at most three loads.
+            var tail: UInt64 = 0
+            var k = i
+            if n - k >= 4 {
+                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
+                k += 4
+            }
+            if n - k >= 2 {
+                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << UInt64((k - i) * 8)
+                k += 2
+            }
+            if k < n { tail |= UInt64(p[k]) << UInt64((k - i) * 8) }
+            combine(tail)
+        }
+        combine(n)
     }
 }
 
