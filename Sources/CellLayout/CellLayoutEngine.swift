@@ -222,17 +222,22 @@ public struct CellLayoutEngine: Sendable {
         let user = status.user
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
-        var name = AttributedText(displayName, attributes: nameAttrs)
         let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
+        let name: AttributedText
         if verified || member {
-            name.append(" ", attributes: nameAttrs)
-            let s = m.nameFontSize
-            func icon(_ icon: String) {
-                name.appendAttachment(
-                    width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
+            let icons = (verified ? 1 : 0) + (member ? 1 : 0)
+            name = Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
+                name.append(displayName, " ", attributes: nameAttrs)
+                let s = m.nameFontSize
+                func icon(_ icon: String) {
+                    name.appendAttachment(
+                        width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
+                }
+                if verified { icon("verified-organization") }
+                if member { icon("member-level-\(user.mbrank)") }
             }
-            if verified { icon("verified-organization") }
-            if member { icon("member-level-\(user.mbrank)") }
+        } else {
+            name = AttributedText(displayName, attributes: nameAttrs)
         }
         let avatarBadge: String? =
             switch user.verifiedType {
@@ -241,10 +246,19 @@ public struct CellLayoutEngine: Sendable {
             default: nil
             }
 
-        var timeLine = AttributedText(timeString(status), size: m.sourceFontSize, role: .cellTime)
-        if !status.source.isEmpty {
-            if timeLine.utf16Count > 0 { timeLine.append(m.timeSourceSeparator, attributes: TextAttributes(size: m.sourceFontSize, role: .cellTime)) }
-            timeLine.append(m.sourcePrefix + status.source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+        let time = timeString(status)
+        let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
+        let timeLine: AttributedText
+        if status.source.isEmpty {
+            timeLine = AttributedText(time, attributes: timeAttrs)
+        } else {
+            let source = status.source
+            let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
+            timeLine = Self.build(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
+                line.append(time, attributes: timeAttrs)
+                if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
+                line.append(m.sourcePrefix, source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+            }
         }
 
         var title: PreparedTextBox?
@@ -302,6 +316,20 @@ public struct CellLayoutEngine: Sendable {
             name: prep(name), avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    /// An attributed text built by `body` in the thread's byte buffer (`ParseBuffers`), its
+    /// arrays made at the given capacities: one string at the end instead of one per append.
+    private static func build(
+        _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, _ body: (inout AttributedTextBuilder) -> Void
+    ) -> AttributedText {
+        let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
+        var taken = buffers.take()
+        defer { buffers.giveBack(&taken) }
+        var out = AttributedTextBuilder(
+            attributes: attributes, capacity: capacity, buffer: taken.take(\.bytes), runs: runs, attachments: attachments, entities: 0)
+        body(&out)
+        return out.finish(returningBuffer: &taken.bytes)
     }
 
     private func entityStyle(_ m: StackedMetrics, size: Double, role: TextRole) -> EntityStyle {
