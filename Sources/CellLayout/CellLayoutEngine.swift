@@ -272,7 +272,7 @@ public struct CellLayoutEngine: Sendable {
         var card: CardParts?
         if status.isRetweet {
             retweet = status.withRetweetedStatus { rt in
-                let rtPictures = Array(rt.pictures.prefix(9))
+                let rtPictures = Self.shown(rt.pictures)
                 let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
                 let rtText = StatusTextBuilder.build(
                     rt.text, urls: rt.urlEntities, topics: rt.topics,
@@ -282,7 +282,7 @@ public struct CellLayoutEngine: Sendable {
                 return RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
             }
         } else if !status.pictures.isEmpty {
-            pictures = Array(status.pictures.prefix(9))
+            pictures = Self.shown(status.pictures)
         } else if let page = status.pageInfo {
             card = prepareCard(page, m)
         }
@@ -301,21 +301,29 @@ public struct CellLayoutEngine: Sendable {
             tag = TagParts(isPlace: t.isPlace, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
         }
 
-        let counts: [(ToolbarButton.Kind, Int, String)] = [
-            (.repost, status.repostsCount, "转发"), (.comment, status.commentsCount, "评论"),
-            (.like, status.attitudesCount, "赞"),
-        ]
-        let toolbar = counts.map { kind, count, word in
+        // Made at its final size (a literal list of the buttons, mapped, was two arrays per cell).
+        var toolbar: [ToolbarParts] = []
+        toolbar.reserveCapacity(3)
+        func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) {
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
             let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
-            return ToolbarParts(kind: kind, string: label.prepared.text.string, label: label)
+            toolbar.append(ToolbarParts(kind: kind, string: label.prepared.text.string, label: label))
         }
+        button(.repost, status.repostsCount, "转发")
+        button(.comment, status.commentsCount, "评论")
+        button(.like, status.attitudesCount, "赞")
 
         return StackedParts(
             sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: prep(name), avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    /// The pictures a cell shows: the first nine (the status's own array when it holds no more,
+    /// shared rather than copied).
+    private static func shown(_ pictures: [Picture]) -> [Picture] {
+        pictures.count <= 9 ? pictures : Array(pictures.prefix(9))
     }
 
     /// An attributed text built by `body` in the thread's byte buffer (`ParseBuffers`), its

@@ -422,7 +422,7 @@ struct FewNeedles {
 
     /// - Parameter storage: an empty array whose capacity is reused.
     init(_ storage: consuming [UInt8]) {
-        self.storage = storage
+        self.storage = consume storage
         self.storage.removeAll(keepingCapacity: true)
     }
 

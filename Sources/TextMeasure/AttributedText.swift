@@ -296,10 +296,12 @@ package struct AttributedTextBuilder {
         return finish(returningBuffer: &buffer)
     }
 
-    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`.
-    package consuming func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
-        // The bytes are moved out first, so that emptying them finds their storage unique (an
-        // emptied copy would allocate a new buffer of the same capacity).
+    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`; the
+    /// builder is left empty.
+    package mutating func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
+        // The bytes are moved out of the builder (held exclusively, not consumed, which may be a
+        // copy) before they are emptied, so that their storage is unique: emptying a shared one
+        // allocates a new buffer of the same capacity.
         var kept: [UInt8] = []
         swap(&kept, &bytes)
         let string = String(decoding: kept, as: UTF8.self)
