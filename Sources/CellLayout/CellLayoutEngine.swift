@@ -222,17 +222,22 @@ public struct CellLayoutEngine: Sendable {
         let user = status.user
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
-        var name = AttributedText(displayName, attributes: nameAttrs)
         let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
+        let name: AttributedText
         if verified || member {
-            name.append(" ", attributes: nameAttrs)
-            let s = m.nameFontSize
-            func icon(_ icon: String) {
-                name.appendAttachment(
-                    width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
+            let icons = (verified ? 1 : 0) + (member ? 1 : 0)
+            name = Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
+                name.append(displayName, " ", attributes: nameAttrs)
+                let s = m.nameFontSize
+                func icon(_ icon: String) {
+                    name.appendAttachment(
+                        width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
+                }
+                if verified { icon("verified-organization") }
+                if member { icon("member-level-\(user.mbrank)") }
             }
-            if verified { icon("verified-organization") }
-            if member { icon("member-level-\(user.mbrank)") }
+        } else {
+            name = AttributedText(displayName, attributes: nameAttrs)
         }
         let avatarBadge: String? =
             switch user.verifiedType {
@@ -241,10 +246,19 @@ public struct CellLayoutEngine: Sendable {
             default: nil
             }
 
-        var timeLine = AttributedText(timeString(status), size: m.sourceFontSize, role: .cellTime)
-        if !status.source.isEmpty {
-            if timeLine.utf16Count > 0 { timeLine.append(m.timeSourceSeparator, attributes: TextAttributes(size: m.sourceFontSize, role: .cellTime)) }
-            timeLine.append(m.sourcePrefix + status.source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+        let time = timeString(status)
+        let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
+        let timeLine: AttributedText
+        if status.source.isEmpty {
+            timeLine = AttributedText(time, attributes: timeAttrs)
+        } else {
+            let source = status.source
+            let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
+            timeLine = Self.build(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
+                line.append(time, attributes: timeAttrs)
+                if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
+                line.append(m.sourcePrefix, source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+            }
         }
 
         var title: PreparedTextBox?
@@ -258,7 +272,7 @@ public struct CellLayoutEngine: Sendable {
         var card: CardParts?
         if status.isRetweet {
             retweet = status.withRetweetedStatus { rt in
-                let rtPictures = Array(rt.pictures.prefix(9))
+                let rtPictures = Self.shown(rt.pictures)
                 let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
                 let rtText = StatusTextBuilder.build(
                     rt.text, urls: rt.urlEntities, topics: rt.topics,
@@ -268,7 +282,7 @@ public struct CellLayoutEngine: Sendable {
                 return RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
             }
         } else if !status.pictures.isEmpty {
-            pictures = Array(status.pictures.prefix(9))
+            pictures = Self.shown(status.pictures)
         } else if let page = status.pageInfo {
             card = prepareCard(page, m)
         }
@@ -287,21 +301,43 @@ public struct CellLayoutEngine: Sendable {
             tag = TagParts(isPlace: t.isPlace, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
         }
 
-        let counts: [(ToolbarButton.Kind, Int, String)] = [
-            (.repost, status.repostsCount, "转发"), (.comment, status.commentsCount, "评论"),
-            (.like, status.attitudesCount, "赞"),
-        ]
-        let toolbar = counts.map { kind, count, word in
+        // Made at its final size (a literal list of the buttons, mapped, was two arrays per cell).
+        var toolbar: [ToolbarParts] = []
+        toolbar.reserveCapacity(3)
+        func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) {
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
             let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
-            return ToolbarParts(kind: kind, string: label.prepared.text.string, label: label)
+            toolbar.append(ToolbarParts(kind: kind, string: label.prepared.text.string, label: label))
         }
+        button(.repost, status.repostsCount, "转发")
+        button(.comment, status.commentsCount, "评论")
+        button(.like, status.attitudesCount, "赞")
 
         return StackedParts(
             sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: prep(name), avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
+    }
+
+    /// The pictures a cell shows: the first nine (the status's own array when it holds no more,
+    /// shared rather than copied).
+    private static func shown(_ pictures: [Picture]) -> [Picture] {
+        pictures.count <= 9 ? pictures : Array(pictures.prefix(9))
+    }
+
+    /// An attributed text built by `body` in the thread's byte buffer (`ParseBuffers`), its
+    /// arrays made at the given capacities: one string at the end instead of one per append.
+    private static func build(
+        _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, _ body: (inout AttributedTextBuilder) -> Void
+    ) -> AttributedText {
+        let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
+        var taken = buffers.take()
+        defer { buffers.giveBack(&taken) }
+        var out = AttributedTextBuilder(
+            attributes: attributes, capacity: capacity, buffer: taken.take(\.bytes), runs: runs, attachments: attachments, entities: 0)
+        body(&out)
+        return out.finish(returningBuffer: &taken.bytes)
     }
 
     private func entityStyle(_ m: StackedMetrics, size: Double, role: TextRole) -> EntityStyle {

@@ -87,13 +87,6 @@ package enum StatusTextBuilder {
         let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
         var taken = buffers.take()
         defer { buffers.giveBack(&taken) }
-        var out = AttributedTextBuilder(
-            attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2, buffer: taken.take(\.bytes))
-        if let name = prefixName, !name.isEmpty {
-            let r = out.append("@" + name, attributes: style.link)
-            out.addEntity(.mention, range: r, value: name)
-            out.append(":", attributes: style.plain)
-        }
         // Which passes can match at all (one scan): a topic needs "#", a mention "@", an
         // emoticon "[".
         let hasHash = contains(units, hash), hasAt = contains(units, at), hasOpen = contains(units, open)
@@ -102,12 +95,24 @@ package enum StatusTextBuilder {
         if urls.count == 1, var needle = urls.first?.shortURL, !needle.isEmpty {
             needle.withUTF8 { n in split(&taken) { findAll(n, in: units, range: $0, kind: .link(0), into: &$1) } }
         } else if urls.count > 1 {
-            var matcher = NeedleMatcher(linkNeedles)
-            if !matcher.isEmpty { split(&taken) { matcher.findAll(in: units, range: $0, kind: { .link($0) }, into: &$1) } }
+            var few = FewNeedles(taken.take(\.needles))
+            if few.set(urls.lazy.map { ($0.shortURL, false) }) {
+                if !few.isEmpty { split(&taken) { few.findAll(in: units, range: $0, kind: { .link($0) }, into: &$1) } }
+            } else {
+                var matcher = NeedleMatcher(linkNeedles)
+                if !matcher.isEmpty { split(&taken) { matcher.findAll(in: units, range: $0, kind: { .link($0) }, into: &$1) } }
+            }
+            taken.needles = few.storage
         }
         if hasHash && !topics.isEmpty {
-            var matcher = NeedleMatcher(topics.lazy.map { $0.title.isEmpty ? "" : "#" + $0.title + "#" })
-            if !matcher.isEmpty { split(&taken) { matcher.findAll(in: units, range: $0, kind: { .topic($0) }, into: &$1) } }
+            var few = FewNeedles(taken.take(\.needles))
+            if few.set(topics.lazy.map { ($0.title, true) }) {
+                if !few.isEmpty { split(&taken) { few.findAll(in: units, range: $0, kind: { .topic($0) }, into: &$1) } }
+            } else {
+                var matcher = NeedleMatcher(topics.lazy.map { $0.title.isEmpty ? "" : "#" + $0.title + "#" })
+                if !matcher.isEmpty { split(&taken) { matcher.findAll(in: units, range: $0, kind: { .topic($0) }, into: &$1) } }
+            }
+            taken.needles = few.storage
         }
         if hasAt {
             split(&taken) { mentions(in: units, range: $0, into: &$1) }
@@ -116,6 +121,27 @@ package enum StatusTextBuilder {
             var images = taken.take(\.images)
             split(&taken) { emoticons(in: units, range: $0, known: style.emoticons, images: &images, into: &$1) }
             taken.images = images
+        }
+        // The pieces give the arrays' final sizes: a run per piece at most (plus the prefix's
+        // two), an entity per piece that is not plain, an attachment per link and emoticon.
+        var entityCount = 0, attachmentCount = 0
+        for piece in taken.pieces {
+            switch piece.kind {
+            case .plain: continue
+            case .link, .emoticon: attachmentCount += 1
+            case .topic, .mention: break
+            }
+            entityCount += 1
+        }
+        let prefixed = prefixName.map { !$0.isEmpty } ?? false
+        var out = AttributedTextBuilder(
+            attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2 + 3 * attachmentCount,
+            buffer: taken.take(\.bytes), runs: taken.pieces.count + (prefixed ? 2 : 0), attachments: attachmentCount,
+            entities: entityCount + (prefixed ? 1 : 0))
+        if let name = prefixName, !name.isEmpty {
+            let r = out.append("@", name, attributes: style.link)
+            out.addEntity(.mention, range: r, value: name)
+            out.append(":", attributes: style.plain)
         }
         for piece in taken.pieces {
             append(piece, units, urls: urls, topics: topics, images: taken.images, to: &out, style: style)
@@ -338,6 +364,7 @@ final class ParseBuffers {
         var matches: [TextPiece] = []
         var images: [String] = []
         var bytes: [UInt8] = []
+        var needles: [UInt8] = []
 
         /// The array at `field`, leaving an empty one there (so that the caller holds the only
         /// reference to its storage).
@@ -367,10 +394,122 @@ final class ParseBuffers {
         keep(&a.matches)
         keep(&a.images)
         keep(&a.bytes)
+        keep(&a.needles)
         swap(&kept, &a)
     }
 
     static let largestKept = 1 << 14
+}
+
+/// Leftmost-longest matching of a few short needles, as `NeedleMatcher` matches them, without
+/// building a trie: at each position that starts a needle, every needle is compared (`memcmp`)
+/// and the longest that matches wins (of equal needles, the first). A status names a few short
+/// URLs and topics, for which this costs less than the trie's tables, and allocates nothing: the
+/// needles' bytes sit in one buffer the thread reuses (`ParseBuffers`).
+///
+/// Bound: at most `maxCount` needles of `maxBytes` bytes in all, so a position costs at most
+/// `maxBytes` compared bytes; longer or more needles go to `NeedleMatcher`.
+struct FewNeedles {
+    static let maxCount = 8
+    static let maxBytes = 256
+    /// The needles' bytes, one after another.
+    private(set) var storage: [UInt8]
+    /// Each needle's end in `storage` (its start is the previous one's end); index = the needle's.
+    private var ends: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var count = 0
+    /// Which bytes start a non-empty needle.
+    private var first = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+
+    /// - Parameter storage: an empty array whose capacity is reused.
+    init(_ storage: consuming [UInt8]) {
+        self.storage = consume storage
+        self.storage.removeAll(keepingCapacity: true)
+    }
+
+    var isEmpty: Bool { first == (0, 0, 0, 0) }
+
+    /// Sets the needles: each a string, or with `hashes`, "#" + the string + "#" (an empty string
+    /// is an empty needle either way, which never matches).
+    /// - Returns: false (and no needles) when there are more than `maxCount` or their bytes
+    ///   exceed `maxBytes`.
+    mutating func set<S: Sequence>(_ needles: S) -> Bool where S.Element == (String, Bool) {
+        storage.removeAll(keepingCapacity: true)
+        count = 0
+        first = (0, 0, 0, 0)
+        for (string, hashes) in needles {
+            guard count < Self.maxCount else { return fail() }
+            let n = string.utf8.count
+            if n > 0 {
+                guard storage.count + n + (hashes ? 2 : 0) <= Self.maxBytes else { return fail() }
+                if hashes { storage.append(0x23) }
+                storage.append(contentsOf: string.utf8)
+                if hashes { storage.append(0x23) }
+                let b = storage[storage.count - n - (hashes ? 2 : 0)]
+                switch b >> 6 {
+                case 0: first.0 |= 1 << (b & 63)
+                case 1: first.1 |= 1 << (b & 63)
+                case 2: first.2 |= 1 << (b & 63)
+                default: first.3 |= 1 << (b & 63)
+                }
+            }
+            withUnsafeMutableBytes(of: &ends) { $0.storeBytes(of: storage.count, toByteOffset: count * 8, as: Int.self) }
+            count += 1
+        }
+        return true
+    }
+
+    private mutating func fail() -> Bool {
+        storage.removeAll(keepingCapacity: true)
+        count = 0
+        first = (0, 0, 0, 0)
+        return false
+    }
+
+    private func starts(_ b: UInt8) -> Bool {
+        let word =
+            switch b >> 6 {
+            case 0: first.0
+            case 1: first.1
+            case 2: first.2
+            default: first.3
+            }
+        return word & (1 << (b & 63)) != 0
+    }
+
+    /// Appends the leftmost-longest non-overlapping matches in `s[range]`, left to right.
+    func findAll(
+        in s: UnsafeBufferPointer<UInt8>, range: Range<Int>, kind: (Int) -> TextPiece.Kind, into out: inout [TextPiece]
+    ) {
+        guard !isEmpty, !range.isEmpty, let base = s.baseAddress else { return }
+        withUnsafeBytes(of: ends) { endBytes in
+            storage.withUnsafeBufferPointer { needles in
+                guard let nb = needles.baseAddress else { return }
+                var p = range.lowerBound
+                while p < range.upperBound {
+                    if !starts(base[p]) {
+                        p += 1
+                        continue
+                    }
+                    var best = -1, bestLength = 0, start = 0
+                    for k in 0..<count {
+                        let end = endBytes.load(fromByteOffset: k * 8, as: Int.self)
+                        let length = end - start
+                        if length > bestLength && length <= range.upperBound - p && memcmp(base + p, nb + start, length) == 0 {
+                            best = k
+                            bestLength = length
+                        }
+                        start = end
+                    }
+                    if best >= 0 {
+                        out.append(TextPiece(range: p..<(p + bestLength), kind: kind(best)))
+                        p += bestLength
+                    } else {
+                        p += 1
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Leftmost-longest matching of several needles (see the file comment's cost model).

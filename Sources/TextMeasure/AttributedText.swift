@@ -187,9 +187,26 @@ package struct AttributedTextBuilder {
 
     /// - Parameter buffer: an empty array whose storage the builder writes its bytes into (a
     ///   caller that builds many texts passes the one `finish(returningBuffer:)` handed back).
-    package init(attributes: TextAttributes, capacity: Int, buffer: [UInt8]) {
-        runs = [AttributeRun(range: 0..<0, attributes: attributes)]
-        bytes = buffer
+    package init(attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8]) {
+        self.init(attributes: attributes, capacity: capacity, buffer: buffer, runs: 1, attachments: 0, entities: 0)
+    }
+
+    /// A builder whose arrays are made at the given capacities, so that a caller that knows the
+    /// final counts (or bounds of them) allocates each array once, and never one whose count is
+    /// 0. The counts are capacities, not limits.
+    /// - Parameters:
+    ///   - runs: attribute runs; attachments: inline objects; entities: marked ranges.
+    package init(
+        attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8], runs runCount: Int, attachments attachmentCount: Int,
+        entities entityCount: Int
+    ) {
+        runs = []
+        runs.reserveCapacity(max(1, runCount))
+        runs.append(AttributeRun(range: 0..<0, attributes: attributes))
+        if attachmentCount > 0 { attachments.reserveCapacity(attachmentCount) }
+        if entityCount > 0 { entities.reserveCapacity(entityCount) }
+        // Moved, not copied: a second reference to the storage would make `removeAll` allocate.
+        bytes = consume buffer
         bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(capacity)
     }
@@ -239,6 +256,15 @@ package struct AttributedTextBuilder {
         return string.withUTF8 { append(utf8: $0, attributes: attributes) }
     }
 
+    /// `first` then `second` in the same attributes, as one append of their concatenation (no
+    /// concatenated string is made).
+    @discardableResult
+    package mutating func append(_ first: String, _ second: String, attributes: TextAttributes) -> Range<Int> {
+        let start = utf16Count
+        append(first, attributes: attributes)
+        return start..<append(second, attributes: attributes).upperBound
+    }
+
     /// An inline object on one U+FFFC (as `AttributedText.appendAttachment`).
     @discardableResult
     package mutating func appendAttachment(
@@ -270,13 +296,18 @@ package struct AttributedTextBuilder {
         return finish(returningBuffer: &buffer)
     }
 
-    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`.
-    package consuming func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
-        let string = String(decoding: bytes, as: UTF8.self)
-        let text = AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
-        bytes.removeAll(keepingCapacity: true)
-        swap(&buffer, &bytes)
-        return text
+    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`; the
+    /// builder is left empty.
+    package mutating func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
+        // The bytes are moved out of the builder (held exclusively, not consumed, which may be a
+        // copy) before they are emptied, so that their storage is unique: emptying a shared one
+        // allocates a new buffer of the same capacity.
+        var kept: [UInt8] = []
+        swap(&kept, &bytes)
+        let string = String(decoding: kept, as: UTF8.self)
+        kept.removeAll(keepingCapacity: true)
+        swap(&buffer, &kept)
+        return AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
     }
 }
 

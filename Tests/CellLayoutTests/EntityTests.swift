@@ -154,6 +154,48 @@ final class EntityTests: XCTestCase {
         XCTAssertEqual(build("#a#b# #a#", topics: topics).entities.map(\.value), ["a#b", "a"])
     }
 
+    /// `FewNeedles` (compared one by one) against `NeedleMatcher` (the trie): the same
+    /// leftmost-longest matches and indices, on random needles over a small alphabet (prefixes,
+    /// repeats, duplicates, empty needles) and random texts and ranges.
+    func testFewNeedlesMatchLikeTheTrie() {
+        var seed: UInt64 = 0x5EED
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33)
+        }
+        let alphabet: [Character] = ["a", "b", "#", "中"]
+        func word(_ maxLength: Int) -> String { String((0..<(next() % (maxLength + 1))).map { _ in alphabet[next() % alphabet.count] }) }
+        var checked = 0
+        for _ in 0..<3_000 {
+            let needles = (0..<(1 + next() % FewNeedles.maxCount)).map { _ in (word(4), next() % 3 == 0) }
+            let text = Array(word(40).utf8)
+            var few = FewNeedles([])
+            XCTAssertTrue(few.set(needles))
+            var trie = NeedleMatcher(needles.map { s, hashes in s.isEmpty || !hashes ? s : "#" + s + "#" })
+            XCTAssertEqual(few.isEmpty, trie.isEmpty)
+            let lo = text.isEmpty ? 0 : next() % text.count, hi = lo + (text.count == lo ? 0 : next() % (text.count - lo + 1))
+            var a: [TextPiece] = [], b: [TextPiece] = []
+            text.withUnsafeBufferPointer { sp in
+                few.findAll(in: sp, range: lo..<hi, kind: { .link($0) }, into: &a)
+                trie.findAll(in: sp, range: lo..<hi, kind: { .link($0) }, into: &b)
+            }
+            func key(_ p: [TextPiece]) -> [String] {
+                p.map { piece in
+                    guard case .link(let k) = piece.kind else { return "?" }
+                    return "\(piece.range)=\(k)"
+                }
+            }
+            XCTAssertEqual(key(a), key(b), "\(needles) in \(String(decoding: text, as: UTF8.self)) over \(lo..<hi)")
+            checked += b.count
+        }
+        XCTAssertGreaterThan(checked, 1_000)
+        // Past the bounds, `set` declines (the trie takes them).
+        var few = FewNeedles([])
+        XCTAssertFalse(few.set((0...FewNeedles.maxCount).map { ("n\($0)", false) }))
+        XCTAssertFalse(few.set([(String(repeating: "a", count: FewNeedles.maxBytes + 1), false)]))
+        XCTAssertTrue(few.isEmpty)
+    }
+
     /// The automaton that takes over from the trie walks (needles built to repeat the text)
     /// finds the same matches.
     func testRepetitiveNeedlesMatchLikeTheTrieWalk() {
