@@ -73,7 +73,8 @@ wait_file() {
 }
 
 # start NAME ARGS...: runs the viewer in a fresh 80×24 session through a wrapper that records the
-# terminal settings before and after, and the exit status.
+# terminal settings before and after, and the exit status. With $FEED_FROM set, the viewer reads
+# the feed from that command's output on standard input.
 start() {
     local name="$1"; shift
     local run="$WORK/$name"
@@ -82,6 +83,7 @@ start() {
         echo "cd '$ROOT'"
         echo "stty -g > '$run/before'"
         # In the foreground (a background job would get /dev/null as input); exec keeps the pid.
+        [[ -z "${FEED_FROM:-}" ]] || printf "(%s) | " "$FEED_FROM"
         printf "bash '%s/launch.sh' '%s/pid' '%s' preview --interactive" "$WORK" "$run" "$BIN"
         (( $# == 0 )) || printf " '%s'" "$@"
         echo " 2> '$run/stderr'; echo \$? > '$run/rc'"
@@ -342,19 +344,7 @@ fi
 # `(sleep; cat feed) | feedlayout preview - -i`: keys come from /dev/tty; keys typed and a resize
 # made while the feed loads are neither echoed nor lost.
 run="$WORK/stdin"
-mkdir -p "$run"
-{
-    echo "cd '$ROOT'"
-    echo "stty -g > '$run/before'"
-    printf "(sleep 3; cat Fixtures/feed.plist) | bash '%s/launch.sh' '%s/pid' '%s' preview - --interactive" "$WORK" "$run" "$BIN"
-    echo " 2> '$run/stderr'; echo \$? > '$run/rc'"
-    echo "stty -g > '$run/after'"
-    echo "exec sleep 600"
-} > "$run/wrapper.sh"
-"${T[@]}" kill-server 2>/dev/null || true
-SOCK="feedlayout-test-$$-stdin"
-T=(tmux -L "$SOCK" -f /dev/null)
-"${T[@]}" new-session -d -s t -x 80 -y 24 "bash '$run/wrapper.sh'"
+FEED_FROM="sleep 3; cat Fixtures/feed.plist" start stdin -
 wait_for 'loading' 10 || fail "stdin: no loading screen"
 "${T[@]}" send-keys -t t j j j
 sleep 0.3
