@@ -170,12 +170,9 @@ extension CLIEnvironment {
 
     /// `loadStatuses`, keeping the sections of sectioned inputs (a friend list, a model plist
     /// with `sections`): each sectioned input gives its sections, each plain one a section
-    /// titled with its name; nil sections when no input is sectioned.
+    /// titled with its file's name (`Feed(joining:)`); nil sections when no input is sectioned.
     static func loadFeed(_ inputs: [String], skipInvalid: Bool) throws -> Feed {
-        var statuses: [Status] = []
-        var sections: [StatusSection] = []
-        var sectioned = false
-        var format: FeedFormat?
+        var feeds: [Feed] = []
         var skippedTotal = 0
         let options = LoadOptions(skipInvalid: skipInvalid)
         for input in inputs.isEmpty ? [try demoFeedURL().path] : inputs {
@@ -194,20 +191,12 @@ extension CLIEnvironment {
                 printError(s.description)
             }
             skippedTotal += result.skipped.count
-            statuses += result.feed.statuses
-            if format == nil { format = result.feed.format }
-            if let s = result.feed.sections {
-                sections += s
-                sectioned = true
-            } else {
-                sections.append(StatusSection(title: result.feed.sourceName, statuses: result.feed.statuses))
-            }
+            feeds.append(result.feed)
         }
         if skippedTotal > 0 {
             printError("\(skippedTotal) invalid statuses skipped")
         }
-        if sectioned { return Feed(sections: sections, format: format ?? .weiboJSON) }
-        return Feed(statuses: statuses, format: format ?? .weiboJSON)
+        return Feed(joining: feeds)
     }
 
     /// Whether an input may be sectioned (a property list: a friend list or a model plist with

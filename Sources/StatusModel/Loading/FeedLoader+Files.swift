@@ -15,27 +15,33 @@ extension FeedLoader {
     public static func load(contentsOf urls: [URL], options: LoadOptions = LoadOptions()) throws(StatusModelError)
         -> LoadResult
     {
-        var statuses: [Status] = []
+        var feeds: [Feed] = []
         var skipped: [SkippedStatus] = []
-        var format: FeedFormat?
-        var sections: [StatusSection] = []
-        var sectioned = false
         for url in urls {
             let result = try load(contentsOf: url, options: options)
-            statuses += result.feed.statuses
+            feeds.append(result.feed)
             skipped += result.skipped
-            if format == nil { format = result.feed.format }
-            if let s = result.feed.sections {
-                sections += s
-                sectioned = true
-            } else {
-                sections.append(StatusSection(title: url.lastPathComponent, statuses: result.feed.statuses))
-            }
         }
-        let name = urls.map(\.pathAsGiven).joined(separator: ", ")
-        if sectioned {
-            return LoadResult(feed: Feed(sections: sections, sourceName: name, format: format ?? .weiboJSON), skipped: skipped)
+        return LoadResult(feed: Feed(joining: feeds), skipped: skipped)
+    }
+}
+
+extension Feed {
+    /// Feeds loaded one after another as one: their statuses in order, the first one's format,
+    /// `sourceName` their names joined by ", ". When one of them is sectioned (a friend list, a
+    /// model plist with `sections`), so is the result: each sectioned feed gives its sections and
+    /// each plain one a section titled with its file's name (the last component of its
+    /// `sourceName`).
+    package init(joining feeds: [Feed]) {
+        let name = feeds.map(\.sourceName).joined(separator: ", ")
+        let format = feeds.first?.format ?? .weiboJSON
+        guard feeds.contains(where: { $0.sections != nil }) else {
+            self.init(statuses: feeds.flatMap(\.statuses), sourceName: name, format: format)
+            return
         }
-        return LoadResult(feed: Feed(statuses: statuses, sourceName: name, format: format ?? .weiboJSON), skipped: skipped)
+        let sections = feeds.flatMap { feed in
+            feed.sections ?? [StatusSection(title: (feed.sourceName as NSString).lastPathComponent, statuses: feed.statuses)]
+        }
+        self.init(sections: sections, sourceName: name, format: format)
     }
 }
