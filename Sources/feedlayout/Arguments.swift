@@ -71,6 +71,15 @@ struct SectionOptions: ParsableArguments {
         if expandAll && !expand.isEmpty { throw ValidationError("--expand-all opens every section; leave out --expand") }
     }
 
+    /// The sections of `inputs` (none: the demo feed) and their format, or nil for a plain feed,
+    /// which the caller then reads its own way (streamed): the inputs are loaded whole only when
+    /// --group-by asks for sections or one of them may be sectioned.
+    func loadSections(_ inputs: [String], skipInvalid: Bool, now: Double?) throws -> (list: [StatusSection], format: FeedFormat)? {
+        guard groupBy != nil || inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return nil }
+        let feed = try CLIEnvironment.loadFeed(inputs, skipInvalid: skipInvalid)
+        return sections(of: feed, now: now).map { ($0, feed.format) }
+    }
+
     /// The feed's sections, or nil for a plain feed: those of a sectioned input, or the feed
     /// grouped by --group-by (days in UTC+8, the engine's dates' zone, relative to `now`; without
     /// --now the titles are absolute dates, so the output does not depend on the clock).

@@ -74,11 +74,8 @@ struct Layout: ParsableCommand {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
         let widths = widthOptions.list
-        if sections.groupBy != nil || paths.contains(where: CLIEnvironment.mayBeSectioned) {
-            let feed = try CLIEnvironment.loadFeed(paths, skipInvalid: input.skipInvalid)
-            if let list = sections.sections(of: feed, now: input.now) {
-                return try exportSections(list, format: feed.format, measurer: measurer)
-            }
+        if let loaded = try sections.loadSections(paths, skipInvalid: input.skipInvalid, now: input.now) {
+            return try exportSections(loaded.list, format: loaded.format, measurer: measurer)
         }
         // One width: no prepared-cell cache (a single pass over a feed of distinct statuses only
         // fills and evicts it: 7 % of an export's time). Several widths: a small one, so that

@@ -188,14 +188,11 @@ struct Preview: ParsableCommand {
             return
         }
 
-        if sections.groupBy != nil || (input.map(CLIEnvironment.mayBeSectioned) ?? false) {
-            let loaded = try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid)
-            if let list = sections.sections(of: loaded, now: feed.now) {
-                guard self.rows == nil else {
-                    throw CLIError.input("feedlayout: --rows applies to plain feeds; a sectioned feed prints every section")
-                }
-                return try printSections(list, format: loaded.format, engine: engine, color: useColor)
+        if let loaded = try sections.loadSections(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid, now: feed.now) {
+            guard self.rows == nil else {
+                throw CLIError.input("feedlayout: --rows applies to plain feeds; a sectioned feed prints every section")
             }
+            return try printSections(loaded.list, format: loaded.format, engine: engine, color: useColor)
         }
         let rows = try Self.openRows(input, feed: feed)
         let width = self.width ?? 375

@@ -65,9 +65,8 @@ struct Render: ParsableCommand {
         // A single JSON Lines file is indexed and only the rows drawn are decoded and laid out
         // (their y offsets relative to the first one drawn are all the image needs); other
         // inputs are loaded whole.
-        if sections.groupBy != nil || inputs.contains(where: CLIEnvironment.mayBeSectioned) {
-            let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid)
-            if let list = sections.sections(of: loaded, now: feed.now) { return try renderSections(list, format: loaded.format) }
+        if let loaded = try sections.loadSections(inputs, skipInvalid: feed.skipInvalid, now: feed.now) {
+            return try renderSections(loaded.list, format: loaded.format)
         }
         let rows = self.rows ?? RowRange(lower: 0, upper: 10)
         let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid)
