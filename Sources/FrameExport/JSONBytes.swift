@@ -308,112 +308,14 @@ struct JSONBytes: ~Copyable {
         rect(Rect(x: x, y: y, width: w, height: h))
     }
 
-    /// Appends a JSON string: UTF-8 as is, with `"`, `\` and control characters escaped, and
-    /// U+2028/U+2029 escaped so a JSON Lines line is also a valid JavaScript line. Makes its own
-    /// room (6 bytes per byte at worst, and 8 of slack for the word stores).
+    /// Appends a JSON string literal (`JSONString`: UTF-8 as is, controls, quotes, backslashes,
+    /// U+2028/U+2029 and U+FEFF escaped). Makes its own room.
     mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
-            let n = utf8.count
-            reserve(6 * n + 10)
-            put(byte: UInt8(ascii: "\""))
-            if let bytes = utf8.baseAddress, n > 0 {
-                let copied = copyPlainWords(bytes, count: n)
-                if copied < n { escape(bytes, count: n, from: copied) }
-            }
-            put(byte: UInt8(ascii: "\""))
+            reserve(JSONString.bound(utf8.count))
+            end = JSONString.write(utf8, to: end)
         }
-    }
-
-    /// Copies `bytes` eight at a time while no byte may need an escape (the last, shorter word
-    /// is checked too, overlapping the one before or padded); returns the count copied.
-    @inline(__always)
-    private mutating func copyPlainWords(_ bytes: UnsafePointer<UInt8>, count n: Int) -> Int {
-        var i = 0
-        while i + 8 <= n {
-            let w = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-            if Self.mayNeedEscape(w) { return i }
-            UnsafeMutableRawPointer(end).storeBytes(of: w, as: UInt64.self)
-            end += 8
-            i += 8
-        }
-        let rest = n - i
-        guard rest > 0 else { return n }
-        let w: UInt64
-        if n >= 8 {
-            // The last eight bytes: those before `i` were copied as they are, so the overlap
-            // writes the same bytes again.
-            w = UnsafeRawPointer(bytes + n - 8).loadUnaligned(as: UInt64.self)
-            if Self.mayNeedEscape(w) { return i }
-            UnsafeMutableRawPointer(end - (8 - rest)).storeBytes(of: w, as: UInt64.self)
-        } else {
-            // Fewer than eight bytes: a word of them padded with "A"s.
-            var v: UInt64 = 0x4141_4141_4141_4141 & ~0 << (8 * UInt64(rest))
-            for k in 0..<rest { v |= UInt64(bytes[k]) << (8 * UInt64(k)) }
-            if Self.mayNeedEscape(v) { return i }
-            UnsafeMutableRawPointer(end).storeBytes(of: v.littleEndian, as: UInt64.self)
-        }
-        end += rest
-        return n
-    }
-
-    /// Writes `bytes[from...]` with escapes (the bytes before `from` are written already).
-    private mutating func escape(_ bytes: UnsafePointer<UInt8>, count n: Int, from: Int) {
-        var start = from
-        var i = from
-        while i < n {
-            // Eight bytes at a time while none is below 0x20, a quote, a backslash or 0xE2
-            // (the lead byte of U+2028/U+2029).
-            while i + 8 <= n && !Self.mayNeedEscape(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)) {
-                i += 8
-            }
-            guard i < n else { break }
-            let b = bytes[i]
-            let needsEscape: Bool
-            if b < 0x20 || b == 0x22 || b == 0x5C {
-                needsEscape = true
-            } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                needsEscape = true
-            } else {
-                needsEscape = false
-            }
-            if !needsEscape {
-                i += 1
-                continue
-            }
-            end.update(from: bytes + start, count: i - start)
-            end += i - start
-            switch b {
-            case 0x22: put("\\\"")
-            case 0x5C: put("\\\\")
-            case 0x0A: put("\\n")
-            case 0x0D: put("\\r")
-            case 0x09: put("\\t")
-            case 0xE2:
-                if bytes[i + 2] == 0xA8 { put("\\u2028") } else { put("\\u2029") }
-                i += 2
-            default:
-                put("\\u00")
-                put(byte: Self.hexDigit(b >> 4))
-                put(byte: Self.hexDigit(b & 15))
-            }
-            i += 1
-            start = i
-        }
-        end.update(from: bytes + start, count: n - start)
-        end += n - start
-    }
-
-    @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? v &+ 48 : v &+ 87 }
-
-    /// True when one of the eight bytes is below 0x20, a quote, a backslash or 0xE2.
-    @inline(__always)
-    static func mayNeedEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let control = (w &- ones &* 0x20) & ~w & highs
-        return (control | zeroByte(w ^ (ones &* 0x22)) | zeroByte(w ^ (ones &* 0x5C)) | zeroByte(w ^ (ones &* 0xE2))) != 0
     }
 
     // MARK: Reading the bytes

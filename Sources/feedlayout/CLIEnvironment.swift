@@ -61,26 +61,9 @@ enum JSONNumber {
     /// written "0" as a last resort, never "inf"). The package's one formatter (`DecimalText`).
     static func fixed(_ v: Double, _ digits: Int) -> String { DecimalText.string(v, decimals: digits) }
 
-    /// A JSON string literal with every character JSON requires escaped.
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 || (0x7F...0x9F).contains(u.value) {
-                    out += String(format: "\\u%04x", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (`JSONString`: controls, C1 controls, quotes, backslashes, U+2028,
+    /// U+2029 and U+FEFF escaped).
+    static func string(_ s: String) -> String { JSONString.literal(s) }
 }
 
 /// Options every layout-producing subcommand shares (`layout`, `heights`, `query`, `preview`,

@@ -201,7 +201,7 @@ final class FrameExportTests: XCTestCase {
             for rows: Range<Int>? in [nil, 5..<17] {
                 let whole = try FrameExport.data(layout, header: header, format: format, rows: rows)
                 var rng = SplitMix64(seed: 3)
-                var stream = try FrameStream(options: layout.options, header: header, format: format, rows: rows)
+                var stream = try FrameStream(options: layout.layout.options, header: header, format: format, rows: rows)
                 var out: [UInt8] = []
                 stream.begin(into: &out)
                 var start = 0
@@ -224,7 +224,7 @@ final class FrameExportTests: XCTestCase {
         let layout = try engine().layoutCells(statuses, options: FeedOptions(width: 390, scale: 3, maxTextLines: 1))
         let data = Data(try FrameExport.data(layout, header: header()))
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(root["contentHeight"] as? Double ?? -1, layout.contentHeight, accuracy: 0.0011)
+        XCTAssertEqual(root["contentHeight"] as? Double ?? -1, layout.layout.contentHeight, accuracy: 0.0011)
         XCTAssertEqual(root["rowCount"] as? Int, statuses.count)
         let sections = try XCTUnwrap(root["sections"] as? [[String: Any]])
         let rows = try XCTUnwrap(sections.first?["rows"] as? [[String: Any]])
@@ -314,10 +314,10 @@ final class FrameExportTests: XCTestCase {
             XCTAssertEqual(row["y"]?.double ?? -1, layout.layout.y(ofRow: i), accuracy: 0.0011)
         }
         func rect(_ v: JSONValue?) -> [Double] { v?.array?.compactMap(\.double) ?? [] }
-        let h = layout.geometry.rectForHeader(inSection: 0), f = layout.geometry.rectForFooter(inSection: 0)
+        let h = layout.layout.geometry.rectForHeader(inSection: 0), f = layout.layout.geometry.rectForFooter(inSection: 0)
         XCTAssertEqual(rect(section["header"]), [h.x, h.y, h.width, h.height])
         XCTAssertEqual(rect(section["footer"]).map { ($0 * 3).rounded() }, [f.x, f.y, f.width, f.height].map { ($0 * 3).rounded() })
-        XCTAssertEqual(root["contentHeight"]?.double ?? -1, layout.contentHeight, accuracy: 0.0011)
+        XCTAssertEqual(root["contentHeight"]?.double ?? -1, layout.layout.contentHeight, accuracy: 0.0011)
         XCTAssertEqual(root["tableStyle"]?.stringValue, "grouped")
     }
 
@@ -469,12 +469,18 @@ final class JSONBytesTests: XCTestCase {
     func testStringsOfEveryLengthAreEscapedWherever() {
         // The word-at-a-time copy covers whole words, the last short word and strings shorter
         // than a word; an escape may fall anywhere.
-        let pieces = ["a", "中", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{2028}", "\u{2029}", "…", "é", "😀", "z"]
+        let pieces = [
+            "a", "中", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{2028}", "\u{2029}", "…", "é", "😀", "z", "\u{7F}", "\u{80}",
+            "\u{9B}", "\u{9F}", "\u{A0}", "\u{FEFF}", "\u{FEFB}", "！", "\u{FFBB}", "\u{2027}",
+        ]
         let named: [Unicode.Scalar: String] = [
             "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\r": #"\r"#, "\t": #"\t"#, "\u{2028}": #"\u2028"#, "\u{2029}": #"\u2029"#,
         ]
         func reference(_ s: String) -> String {
-            let body = s.unicodeScalars.map { u in named[u] ?? (u.value < 0x20 ? String(format: #"\u%04x"#, u.value) : String(u)) }
+            let body = s.unicodeScalars.map { u in
+                let hex = u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0xFEFF
+                return named[u] ?? (hex ? String(format: #"\u%04x"#, u.value) : String(u))
+            }
             return "\"" + body.joined() + "\""
         }
         var random = SplitMix64(seed: 31)
@@ -489,7 +495,7 @@ final class JSONBytesTests: XCTestCase {
 
     func testStringsAreEscaped() {
         XCTAssertEqual(text(1) { $0.string("a\"b\\c\n\t\u{1}\u{2028}中😀\u{FFFC}") }, #""a\"b\\c\n\t\u0001\u2028中😀\#u{FFFC}""#)
-        let tricky = "x\u{7F}\r\u{2029}é"
+        let tricky = "x\u{7F}\r\u{2029}é\u{9B}[31m\u{FEFF}！"
         let parsed = try? JSONSerialization.jsonObject(with: Data(text(1) { $0.string(tricky) }.utf8), options: .fragmentsAllowed)
         XCTAssertEqual(parsed as? String, tricky)
     }

@@ -4,6 +4,7 @@
 // JSON by our own emitter (keys in a fixed order, so output is byte-identical on every run and
 // platform, and fast enough to stream millions of lines), property lists through Foundation.
 // Everything the loader reads is written, so load(write(feed)) == feed.
+import FeedLayoutSupport
 import Foundation
 
 /// An ordered JSON/plist value.
@@ -50,45 +51,8 @@ enum WireValue {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends `s` as a JSON string literal: unescaped runs are copied in bulk.
-    static func appendJSONString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { buf in
-            var runStart = 0
-            var skip = 0
-            for i in 0..<buf.count {
-                if skip > 0 {
-                    skip -= 1
-                    continue
-                }
-                let b = buf[i]
-                // U+FEFF is escaped: Foundation's JSON parser drops it, read raw, at the start of a string.
-                if b == 0xEF && i + 2 < buf.count && buf[i + 1] == 0xBB && buf[i + 2] == 0xBF {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
-                    out.append(contentsOf: Array("\\ufeff".utf8))
-                    runStart = i + 3
-                    skip = 2
-                    continue
-                }
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i]))
-                runStart = i + 1
-                switch b {
-                case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-                case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-                default: out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<buf.count]))
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    /// Appends `s` as a JSON string literal (`JSONString`).
+    static func appendJSONString(_ s: String, to out: inout [UInt8]) { JSONString.append(s, to: &out) }
 }
 
 /// Turns model values into the Weibo key schema.
@@ -208,18 +172,18 @@ public enum FeedWriter {
     }
 
     /// Appends `status` as one compact JSON object (no newline) to `out`.
-    public static func json(_ status: Status, into out: inout [UInt8]) {
+    package static func json(_ status: Status, into out: inout [UInt8]) {
         WireEncoder.status(status).appendJSON(to: &out)
     }
 
     /// Appends one JSON Lines line (compact JSON + "\n") for `status` to `out`.
-    public static func jsonLine(_ status: Status, into out: inout [UInt8]) {
+    package static func jsonLine(_ status: Status, into out: inout [UInt8]) {
         WireEncoder.status(status).appendJSON(to: &out)
         out.append(0x0A)
     }
 
     /// Writes `data` to `url` atomically: a temporary file in the same directory, then a rename.
-    public static func writeAtomically(_ data: Data, to url: URL) throws(StatusModelError) {
+    package static func writeAtomically(_ data: Data, to url: URL) throws(StatusModelError) {
         let w = try AtomicFileWriter(url: url)
         try w.write(data)
         try w.commit()
