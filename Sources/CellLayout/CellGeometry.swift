@@ -68,7 +68,7 @@ public struct CellGeometry: Sendable, Equatable {
     public func block(_ kind: CellBlock.Kind) -> CellBlock? { blocks.first { $0.kind == kind } }
 
     /// The content blocks present (retweet, pictures, card, tag, title and their nested kinds).
-    public var contentKinds: Set<ContentKind> {
+    package var contentKinds: Set<ContentKind> {
         var s: Set<ContentKind> = []
         if titleBar != nil { s.insert(.title) }
         if text != nil { s.insert(.text) }
@@ -99,22 +99,22 @@ extension CellGeometry {
 }
 
 /// Counts of cells per content kind, e.g. over a feed (for statistics and tests).
-public struct ContentKindCounts: Sendable, Equatable, CustomStringConvertible {
+package struct ContentKindCounts: Sendable, Equatable, CustomStringConvertible {
     /// Cells counted.
-    public private(set) var total = 0
+    package private(set) var total = 0
     /// Cells with nothing below their text (no retweet, pictures or card).
-    public private(set) var nothingBelowText = 0
+    package private(set) var nothingBelowText = 0
     private var counts: [ContentKind: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Counts the kinds of `layouts`.
-    public init(_ layouts: some Sequence<CellGeometry>) {
+    package init(_ layouts: some Sequence<CellGeometry>) {
         for l in layouts { add(l) }
     }
 
     /// Adds one cell.
-    public mutating func add(_ layout: CellGeometry) {
+    package mutating func add(_ layout: CellGeometry) {
         let kinds = layout.contentKinds
         total += 1
         for k in kinds { counts[k, default: 0] += 1 }
@@ -122,20 +122,20 @@ public struct ContentKindCounts: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The number of counted cells that show `kind`.
-    public subscript(kind: ContentKind) -> Int { counts[kind, default: 0] }
+    package subscript(kind: ContentKind) -> Int { counts[kind, default: 0] }
 
     /// "title=6 text=206 …" in `ContentKind` order.
-    public var description: String {
+    package var description: String {
         ContentKind.allCases.map { "\($0.rawValue)=\(self[$0])" }.joined(separator: " ")
             + " nothingBelowText=\(nothingBelowText) total=\(total)"
     }
 }
 
 /// Which optional content a cell shows (for statistics and tests).
-public enum ContentKind: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum ContentKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case title, text, retweet, retweetPictures, retweetCard, pictures, card, tag
 
-    public static func < (a: ContentKind, b: ContentKind) -> Bool {
+    package static func < (a: ContentKind, b: ContentKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

@@ -71,7 +71,7 @@ public struct CellLayoutEngine: Sendable {
 
     /// This engine with a prepared-cell cache of its own, bounded by `budgetBytes` (the label
     /// cache stays shared).
-    public func withPreparedCellCache(budgetBytes: Int) -> CellLayoutEngine {
+    package func withPreparedCellCache(budgetBytes: Int) -> CellLayoutEngine {
         CellLayoutEngine(
             measurer: measurer, emoticons: emoticons, now: now, utcOffset: utcOffset, labels: labels,
             preparedCells: Self.makePreparedCellCache(budgetBytes))
@@ -81,7 +81,7 @@ public struct CellLayoutEngine: Sendable {
     package var labelCacheStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { labels.statistics }
 
     /// An engine whose known emoticons are `codes` (each drawn with the image named like its code).
-    public init(
+    package init(
         measurer: some TextMeasuring, emoticonCodes codes: Set<String>, now: Date? = nil, utcOffset: Int = 8 * 3600,
         preparedCellBudgetBytes: Int = defaultPreparedCellBudgetBytes
     ) {

@@ -5,6 +5,7 @@ import TextMeasure
 
 /// A horizontal band of the cell.
 public struct CellBlock: Sendable, Equatable {
+    /// The bands, top to bottom in the order a cell stacks them.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case topGap, title, profile, text, retweet, pictures, card, tag, padding, toolbar, bottomGap
 
@@ -119,6 +120,7 @@ public struct TagLayout: Sendable, Equatable {
 
 /// One toolbar button: its third of the toolbar, icon and count label.
 public struct ToolbarButton: Sendable, Equatable {
+    /// The three buttons, left to right.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case repost, comment, like
     }

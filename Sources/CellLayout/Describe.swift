@@ -7,7 +7,7 @@ import TextMeasure
 
 extension CellGeometry {
     /// A deterministic multi-line description of every frame, text line and entity.
-    public func describe() -> String {
+    package func describe() -> String {
         var out = ""
         func line(_ depth: Int, _ s: String) {
             out += String(repeating: "  ", count: depth) + s + "\n"

@@ -29,6 +29,8 @@ public struct FeedHeightsJob: Sendable {
         self.threads = threads
     }
 
+    /// What a run measured: its rows, their total height in pixels (and each row's, when asked
+    /// for) and the statuses skipped.
     public struct Result: Sendable, Equatable {
         /// Rows (valid statuses).
         public var rowCount = 0

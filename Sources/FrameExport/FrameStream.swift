@@ -49,7 +49,7 @@ public struct FrameExportHeader: Sendable, Equatable {
     }
 
     /// The fonts of a loaded cascade's manifest (`FontSet.manifest`), in manifest order.
-    public init(generatorName: String = "feedlayout", generatorVersion: String, manifest: FontManifest) {
+    package init(generatorName: String = "feedlayout", generatorVersion: String, manifest: FontManifest) {
         self.init(
             generatorName: generatorName, generatorVersion: generatorVersion,
             fonts: manifest.fonts.map { FontRecord(role: $0.role, file: $0.file, faceIndex: $0.faceIndex, sha256: $0.sha256) })

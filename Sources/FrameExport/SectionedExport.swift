@@ -23,10 +23,12 @@ extension FrameExport {
         _ document: FeedDocument, widths: [Double]? = nil, header: FrameExportHeader, format: FrameFormat = .json
     ) throws(FrameExportError) -> [UInt8] {
         var doc = document
-        var layouts: [FeedWidthLayout] = []
+        var layouts: [WidthLayout] = []
         for width in widths ?? [document.options.width] {
+            var options = document.options
+            options.width = width
             do {
-                layouts.append(try doc.layout(forWidth: width))
+                layouts.append(WidthLayout(options: options, geometry: try doc.layout(forWidth: width)))
             } catch {
                 throw .invalidOptions(error.description)
             }
@@ -46,7 +48,7 @@ extension FrameExport {
     }
 
     private static func writeSections(
-        _ doc: FeedDocument, _ layout: FeedWidthLayout, header: FrameExportHeader, jsonLines: Bool, into w: inout JSONBytes
+        _ doc: FeedDocument, _ layout: WidthLayout, header: FrameExportHeader, jsonLines: Bool, into w: inout JSONBytes
     ) {
         let g = layout.geometry
         let width: Double? = jsonLines ? layout.options.width : nil
@@ -147,11 +149,17 @@ extension FrameExport {
     }
 
     private static func row(
-        _ doc: FeedDocument, _ layout: FeedWidthLayout, _ s: Int, _ r: Int, width: Double?, into w: inout JSONBytes
+        _ doc: FeedDocument, _ layout: WidthLayout, _ s: Int, _ r: Int, width: Double?, into w: inout JSONBytes
     ) {
         let ip = TableIndexPath(section: s, row: r)
         let cell = doc.engine.cell(for: doc.status(at: ip), options: layout.options)
         w.row(cell, section: s, row: r, yPixels: w.pixels(layout.geometry.rectForRow(ip).y), width: width)
+    }
+
+    /// One exported width: the document's options at that width and its table.
+    private struct WidthLayout {
+        let options: FeedOptions
+        let geometry: TableGeometry
     }
 
     private static func tableRect(_ r: TableRect, into w: inout JSONBytes) {

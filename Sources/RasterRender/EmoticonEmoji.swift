@@ -7,10 +7,10 @@
 // code ("[爱你]", "[愛你]") draw alike. The choice of emoji is this renderer's own.
 
 /// The emoji drawn for Weibo's default emoticon group.
-public enum EmoticonEmoji {
+package enum EmoticonEmoji {
     /// Image name (without extension) → the emoji's code point. Every code point is one the
     /// colour emoji face maps (`EmoticonDrawingTests` checks it).
-    public static let byImage: [String: UInt32] = [
+    package static let byImage: [String: UInt32] = [
         "d_zuiyou": 0x1F449,       // [最右] 👉
         "d_hehe": 0x1F642,         // [微笑] 🙂
         "d_xixi": 0x1F601,         // [嘻嘻] 😁
@@ -116,14 +116,14 @@ public enum EmoticonEmoji {
     ]
 
     /// The emoji for an inline image name ("d_hehe.png" or "d_hehe"), if the table has one.
-    public static func emoji(forImage name: String) -> UInt32? {
+    package static func emoji(forImage name: String) -> UInt32? {
         let stem = name.hasSuffix(".png") || name.hasSuffix(".gif") ? String(name.dropLast(4)) : name
         return byImage[stem]
     }
 
     /// What the box of an emoticon without an emoji shows: the first character of its code
     /// inside the brackets ("[xkl扭]" → "x"; "[]" or "" → "?").
-    public static func boxLabel(forCode code: String) -> String {
+    package static func boxLabel(forCode code: String) -> String {
         let inner = code.drop { $0 == "[" }
         return inner.first.map { $0 == "]" ? "?" : String($0) } ?? "?"
     }

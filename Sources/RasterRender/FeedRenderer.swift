@@ -16,32 +16,32 @@ import TextMeasure
 // quarter-pixel horizontal phase.
 
 /// What the renderer draws besides the cells' own content.
-public struct RenderOptions: Sendable, Hashable {
+package struct RenderOptions: Sendable, Hashable {
     /// Outline every part's frame (blocks, texts, images, buttons, entities, inline objects).
-    public var debugFrames: Bool
+    package var debugFrames: Bool
 
-    public init(debugFrames: Bool = false) { self.debugFrames = debugFrames }
+    package init(debugFrames: Bool = false) { self.debugFrames = debugFrames }
 }
 
 /// The colours the renderer uses for what the style's palette does not cover.
-public enum RenderColors {
+package enum RenderColors {
     /// Fill of picture, avatar and card-image placeholders.
-    public static let placeholder = RGBA(rgb: 0xD5DCE6)
+    package static let placeholder = RGBA(rgb: 0xD5DCE6)
     /// Border, cross and size label of placeholders.
-    public static let placeholderInk = RGBA(rgb: 0x7D8799)
+    package static let placeholderInk = RGBA(rgb: 0x7D8799)
     /// Picture badges (GIF, 长图), under their white label.
-    public static let badge = RGBA(rgb: 0xFF8200, opacity: 0.85)
+    package static let badge = RGBA(rgb: 0xFF8200, opacity: 0.85)
     /// The rounded box of an inline emoticon without an emoji, and its label and border.
-    public static let emoticonBox = RGBA(rgb: 0xFFF1D6)
-    public static let emoticonInk = RGBA(rgb: 0xE08A00)
+    package static let emoticonBox = RGBA(rgb: 0xFFF1D6)
+    package static let emoticonInk = RGBA(rgb: 0xE08A00)
     /// Hairlines (toolbar top, title bar bottom).
-    public static let separator = RGBA(rgb: 0xE5E5E5)
+    package static let separator = RGBA(rgb: 0xE5E5E5)
     /// `--debug-frames` outlines, by part: blocks, texts, images, toolbar buttons, entities.
-    public static let debugBlock = RGBA(rgb: 0x00A0FF, opacity: 0.6)
-    public static let debugText = RGBA(rgb: 0xFF0000, opacity: 0.8)
-    public static let debugImage = RGBA(rgb: 0x00B050, opacity: 0.9)
-    public static let debugButton = RGBA(rgb: 0xC000C0, opacity: 0.8)
-    public static let debugEntity = RGBA(rgb: 0xFF9900, opacity: 0.8)
+    package static let debugBlock = RGBA(rgb: 0x00A0FF, opacity: 0.6)
+    package static let debugText = RGBA(rgb: 0xFF0000, opacity: 0.8)
+    package static let debugImage = RGBA(rgb: 0x00B050, opacity: 0.9)
+    package static let debugButton = RGBA(rgb: 0xC000C0, opacity: 0.8)
+    package static let debugEntity = RGBA(rgb: 0xFF9900, opacity: 0.8)
 }
 
 /// Renders laid-out cells to an RGBA image.
@@ -49,21 +49,21 @@ public enum RenderColors {
 /// Each render opens its own FreeType library and faces (from the `FontSet`'s files) and closes
 /// them when it returns. Thread-safety: a value; concurrent renders MAY run, each uses its own
 /// FreeType state.
-public struct FeedRenderer: Sendable {
-    public let fonts: FontSet
-    public var options: RenderOptions
+package struct FeedRenderer: Sendable {
+    package let fonts: FontSet
+    package var options: RenderOptions
 
     /// A renderer drawing with the faces of `fonts` (the fonts the layouts were measured with).
-    public init(fonts: FontSet, options: RenderOptions = RenderOptions()) {
+    package init(fonts: FontSet, options: RenderOptions = RenderOptions()) {
         self.fonts = fonts
         self.options = options
     }
 
     /// Largest image side accepted, in pixels: cairo's image surfaces are at most 32767 pixels a
     /// side (a larger one fails in `cairo_image_surface_create`).
-    public static let maxSide = 32767
+    package static let maxSide = 32767
     /// Largest image accepted, in pixels (256 MiB of RGBA).
-    public static let maxPixels = 1 << 26
+    package static let maxPixels = 1 << 26
 
     /// Renders rows `rows` of `feed`, stacked at the feed's row positions, into an image
     /// `width × scale` pixels wide and as tall as the rows (× scale).
@@ -72,7 +72,7 @@ public struct FeedRenderer: Sendable {
     /// - Throws: `.rowsOutOfRange` for rows outside the feed or an empty range, `.invalidImageSize`
     ///   beyond `maxSide`, `.freeType` when a font cannot be opened or a glyph rendered.
     /// - Complexity: O(pixels + glyphs) of the rows drawn.
-    public func render(
+    package func render(
         feed: FeedGeometry, rows: Range<Int>, cell: (Int) -> CellGeometry
     ) throws(RasterRenderError) -> RasterImage {
         guard !rows.isEmpty, rows.lowerBound >= 0, rows.upperBound <= feed.count else {
@@ -89,7 +89,7 @@ public struct FeedRenderer: Sendable {
     /// Renders cells at the given y-offsets (points, from the image top) into an image of
     /// `width × height` points at `scale`.
     /// - Throws: as `render(feed:rows:cell:)`.
-    public func render(
+    package func render(
         _ cells: [(layout: CellGeometry, y: Double)], width: Double, height: Double, scale: Double, style: CellStyle
     ) throws(RasterRenderError) -> RasterImage {
         let w = Int((width * scale).rounded()), h = Int((height * scale).rounded())
@@ -538,7 +538,7 @@ extension FeedRenderer {
     /// document's cells (laid out by a measurer that retains glyphs, for the texts to be drawn).
     /// - Throws: `.invalidImageSize` for an empty or too large range, `.freeType` as `render`.
     /// - Complexity: O(pixels + glyphs) of what is drawn, plus O(log n) to find it.
-    public func render(document: FeedDocument, from top: Double, to bottom: Double) throws(RasterRenderError) -> RasterImage {
+    package func render(document: FeedDocument, from top: Double, to bottom: Double) throws(RasterRenderError) -> RasterImage {
         let o = document.options
         let w = Int((o.width * o.scale).rounded()), h = Int(((bottom - top) * o.scale).rounded())
         guard w > 0, h > 0, w <= Self.maxSide, h <= Self.maxSide, w * h <= Self.maxPixels else {

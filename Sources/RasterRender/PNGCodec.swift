@@ -7,14 +7,14 @@ import Foundation
 /// (no `setjmp`, which Swift cannot use), and frees its own state on failure or after
 /// `finish_read`/`write_to_memory`; `png_image_free` is still called on every path, as the
 /// manual allows. Thread-safety: stateless; calls MAY run concurrently.
-public enum PNGCodec {
+package enum PNGCodec {
     // png.h's format flags (`PNG_FORMAT_RGB`, `PNG_FORMAT_RGBA`), spelled out as plain constants.
     private static let formatRGB: UInt32 = 0x02
     private static let formatRGBA: UInt32 = 0x03
 
     /// The PNG of `image`: 8-bit RGB when every pixel is opaque, else 8-bit RGBA.
     /// - Throws: `RasterRenderError.png` with libpng's message; `.invalidImageSize` for an empty image.
-    public static func encode(_ image: RasterImage) throws(RasterRenderError) -> Data {
+    package static func encode(_ image: RasterImage) throws(RasterRenderError) -> Data {
         guard image.width > 0, image.height > 0 else {
             throw .invalidImageSize(width: image.width, height: image.height, reason: "a PNG needs at least one pixel")
         }
@@ -60,7 +60,7 @@ public enum PNGCodec {
 
     /// Decodes a PNG into 8-bit RGBA (any PNG libpng reads: gray, palette, 16-bit are converted).
     /// - Throws: `RasterRenderError.png` with libpng's message.
-    public static func decode(_ data: Data) throws(RasterRenderError) -> RasterImage {
+    package static func decode(_ data: Data) throws(RasterRenderError) -> RasterImage {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&png) }

@@ -3,13 +3,13 @@
 // image. Every operation composites with source-over alpha blending.
 
 /// A colour with straight (not premultiplied) alpha.
-public struct RGBA: Sendable, Hashable, CustomStringConvertible {
-    public var r: UInt8
-    public var g: UInt8
-    public var b: UInt8
-    public var a: UInt8
+package struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    package var r: UInt8
+    package var g: UInt8
+    package var b: UInt8
+    package var a: UInt8
 
-    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+    package init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r
         self.g = g
         self.b = b
@@ -17,7 +17,7 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A colour from 0xRRGGBB (the `Palette` form) and an opacity in 0...1.
-    public init(rgb: UInt32, opacity: Double = 1) {
+    package init(rgb: UInt32, opacity: Double = 1) {
         self.init(
             r: UInt8((rgb >> 16) & 0xFF), g: UInt8((rgb >> 8) & 0xFF), b: UInt8(rgb & 0xFF),
             a: UInt8((max(0, min(1, opacity)) * 255).rounded()))
@@ -29,17 +29,17 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the three channels are within `tolerance` of each other (a gray).
-    public func isGray(tolerance: Int = 8) -> Bool {
+    package func isGray(tolerance: Int = 8) -> Bool {
         let (x, y, z) = (Int(r), Int(g), Int(b))
         return max(x, y, z) - min(x, y, z) <= tolerance
     }
 
     /// The largest channel difference to `other` (alpha included).
-    public func distance(to other: RGBA) -> Int {
+    package func distance(to other: RGBA) -> Int {
         max(abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)), abs(Int(a) - Int(other.a)))
     }
 
-    public var description: String {
+    package var description: String {
         func h(_ v: UInt8) -> String { (v < 16 ? "0" : "") + String(v, radix: 16) }
         return "#" + h(r) + h(g) + h(b) + (a == 255 ? "" : h(a))
     }
@@ -48,15 +48,15 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 /// An RGBA image: the renderer's canvas and its result.
 ///
 /// Thread-safety: a value; copies are independent.
-public struct RasterImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct RasterImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width × height × 4` bytes, RGBA, rows top to bottom.
-    public internal(set) var pixels: [UInt8]
+    package internal(set) var pixels: [UInt8]
 
     /// An image filled with `color`.
     /// - Precondition: `width` and `height` are ≥ 0.
-    public init(width: Int, height: Int, fill color: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) {
+    package init(width: Int, height: Int, fill color: RGBA = RGBA(r: 0, g: 0, b: 0, a: 0)) {
         precondition(width >= 0 && height >= 0, "negative image size")
         self.width = width
         self.height = height
@@ -76,7 +76,7 @@ public struct RasterImage: Sendable, Equatable {
 
     /// An image over existing RGBA bytes.
     /// - Precondition: `pixels.count == width × height × 4`.
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "pixel buffer does not match the size")
         self.width = width
         self.height = height
@@ -86,7 +86,7 @@ public struct RasterImage: Sendable, Equatable {
     /// The pixel at (x, y).
     /// - Precondition: the point lies inside the image.
     /// - Complexity: O(1).
-    public func pixel(x: Int, y: Int) -> RGBA {
+    package func pixel(x: Int, y: Int) -> RGBA {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width) × \(height)")
         let i = (y * width + x) * 4
         return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])

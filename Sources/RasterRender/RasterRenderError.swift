@@ -1,6 +1,6 @@
 /// Errors of the PNG renderer: fonts FreeType rejects, canvases cairo cannot make, images libpng
 /// cannot write or read, sizes that cannot be drawn.
-public enum RasterRenderError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum RasterRenderError: Error, Equatable, CustomStringConvertible, Sendable {
     /// FreeType rejected a call (`file` is the font file, or "" for library calls).
     case freeType(code: Int, function: String, file: String)
     /// cairo could not make a canvas; `status` is its own message.
@@ -12,7 +12,7 @@ public enum RasterRenderError: Error, Equatable, CustomStringConvertible, Sendab
     /// The rows asked for are not rows of the feed.
     case rowsOutOfRange(requested: Range<Int>, rowCount: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .freeType(let code, let function, let file):
             return "FreeType error \(code) in \(function)\(file.isEmpty ? "" : " for \(file)")"

@@ -225,9 +225,9 @@ extension TableGeometry {
     public mutating func performBatchUpdates(_ batch: TableBatchUpdate) throws(TableLayoutError) {
         // Validate and convert every height first, so a throw leaves the table unchanged.
         var reloads: [(TableIndexPath, Int32)] = []
-        for r in batch.reloadedRows { reloads.append((r.indexPath, try pixels(r.height, "reloaded row \(r.indexPath)"))) }
+        for r in batch.reloadedRows { reloads.append((r.indexPath, try pixels(r.content, "reloaded row \(r.indexPath)"))) }
         var inserts: [(TableIndexPath, Int32)] = []
-        for r in batch.insertedRows { inserts.append((r.indexPath, try pixels(r.height, "inserted row \(r.indexPath)"))) }
+        for r in batch.insertedRows { inserts.append((r.indexPath, try pixels(r.content, "inserted row \(r.indexPath)"))) }
         var newSections: [(Int, _SectionEntry, [Int32])] = []
         for s in batch.insertedSections {
             let (e, h) = try makeEntry(s.section, context: "inserted section \(s.index)")

@@ -123,51 +123,48 @@ public struct SectionIndex: Sendable, Equatable {
     }
 }
 
-/// Row and section edits applied together, like UITableView's `performBatchUpdates`.
+/// A row (`TableMove<TableIndexPath>`) or a section (`TableMove<Int>`) moved with its content:
+/// `from` is its index before the update, `to` after it.
+public struct TableMove<Index: Hashable & Sendable>: Hashable, Sendable {
+    public var from: Index
+    public var to: Index
+    public init(from: Index, to: Index) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Row and section edits applied together, like UITableView's `performBatchUpdates`: one type for
+/// the table of heights (`TableBatchUpdate`, rows are heights and sections `SectionSpec`s) and the
+/// feed of statuses (`FeedBatchUpdate`, rows are statuses and sections `FeedSection`s).
 ///
 /// Index semantics (UIKit's): `reloadedRows`, `deletedRows`, `deletedSections` and the sources of
-/// `movedRows` use indices of the table *before* the update; `insertedSections`, `insertedRows`
-/// and the destinations of `movedRows` use indices of the table *after* it. Deletes (and move
-/// sources) are applied first in descending order, then inserts (and move destinations) in
-/// ascending order. When `removesEmptiedSections` is set, a section that loses its last row through
-/// this batch's row deletes or moves is deleted too, in the delete phase: the "after" indices
-/// MUST count it as deleted. Rows listed in `deletedRows` that belong to a deleted section are
-/// ignored (they go with their section). Every index MUST be valid and no row or insertion index
-/// MAY appear twice (preconditions); an invalid height throws before anything changes.
-public struct TableBatchUpdate: Sendable, Equatable {
-    public struct RowInsertion: Sendable, Equatable {
+/// `movedRows` and `movedSections` use indices of the table *before* the update;
+/// `insertedSections`, `insertedRows` and the destinations of the moves use indices of the table
+/// *after* it. Deletes (and move sources) are applied first in descending order, then inserts (and
+/// move destinations) in ascending order. When `removesEmptiedSections` is set, a section that
+/// loses its last row through this batch's row deletes or moves is deleted too, in the delete
+/// phase: the "after" indices MUST count it as deleted. Rows listed in `deletedRows` that belong
+/// to a deleted section are ignored (they go with their section). Every index MUST be valid and no
+/// row or insertion index MAY appear twice (preconditions); an invalid height throws before
+/// anything changes.
+public struct BatchUpdate<RowContent: Sendable, SectionContent: Sendable>: Sendable {
+    /// A row's content placed at an index path: an inserted row (index after the update) or a
+    /// reloaded one (index before it).
+    public struct RowEdit: Sendable {
         public var indexPath: TableIndexPath
-        public var height: Double
-        public init(_ indexPath: TableIndexPath, height: Double) {
+        public var content: RowContent
+        public init(_ indexPath: TableIndexPath, _ content: RowContent) {
             self.indexPath = indexPath
-            self.height = height
+            self.content = content
         }
     }
 
-    public struct RowMove: Sendable, Equatable {
-        public var from: TableIndexPath
-        public var to: TableIndexPath
-        public init(from: TableIndexPath, to: TableIndexPath) {
-            self.from = from
-            self.to = to
-        }
-    }
-
-    public struct SectionMove: Sendable, Equatable {
-        /// Index before the update.
-        public var from: Int
-        /// Index after the update.
-        public var to: Int
-        public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
-    }
-
-    public struct SectionInsertion: Sendable, Equatable {
+    /// A section inserted at `index` (after the update).
+    public struct SectionInsertion: Sendable {
         public var index: Int
-        public var section: SectionSpec
-        public init(_ index: Int, section: SectionSpec) {
+        public var section: SectionContent
+        public init(_ index: Int, _ section: SectionContent) {
             self.index = index
             self.section = section
         }
@@ -175,14 +172,22 @@ public struct TableBatchUpdate: Sendable, Equatable {
 
     public var deletedSections: [Int] = []
     public var deletedRows: [TableIndexPath] = []
-    public var reloadedRows: [RowInsertion] = []
-    public var movedRows: [RowMove] = []
+    /// Rows whose content changed (a new height; a new like count, an edited text).
+    public var reloadedRows: [RowEdit] = []
+    public var movedRows: [TableMove<TableIndexPath>] = []
     /// Sections moved with their rows (after this batch's row deletes inside them, before its row
     /// inserts, whose indices are final); a moved section is never removed as emptied.
-    public var movedSections: [SectionMove] = []
+    public var movedSections: [TableMove<Int>] = []
     public var insertedSections: [SectionInsertion] = []
-    public var insertedRows: [RowInsertion] = []
+    public var insertedRows: [RowEdit] = []
     public var removesEmptiedSections = false
 
     public init() {}
 }
+
+extension BatchUpdate.RowEdit: Equatable where RowContent: Equatable {}
+extension BatchUpdate.SectionInsertion: Equatable where SectionContent: Equatable {}
+extension BatchUpdate: Equatable where RowContent: Equatable, SectionContent: Equatable {}
+
+/// Edits of a `TableGeometry`: rows are heights in points, inserted sections `SectionSpec`s.
+public typealias TableBatchUpdate = BatchUpdate<Double, SectionSpec>

@@ -1,18 +1,18 @@
 import UnicodeText
 
 /// How a character cell is drawn: foreground and background from the 256-colour palette, bold.
-public struct TerminalStyle: Hashable, Sendable {
-    public var foreground: UInt8?
-    public var background: UInt8?
-    public var bold: Bool
+package struct TerminalStyle: Hashable, Sendable {
+    package var foreground: UInt8?
+    package var background: UInt8?
+    package var bold: Bool
 
-    public init(foreground: UInt8? = nil, background: UInt8? = nil, bold: Bool = false) {
+    package init(foreground: UInt8? = nil, background: UInt8? = nil, bold: Bool = false) {
         self.foreground = foreground
         self.background = background
         self.bold = bold
     }
 
-    public static let plain = TerminalStyle()
+    package static let plain = TerminalStyle()
 
     /// The SGR sequence selecting this style from any other (it starts with a reset).
     var sgr: String {
@@ -32,21 +32,21 @@ public struct TerminalStyle: Hashable, Sendable {
 /// ignored.
 ///
 /// Thread-safety: a value type; not shared.
-public struct Canvas: Sendable, Equatable {
+package struct Canvas: Sendable, Equatable {
     struct Cell: Sendable, Equatable {
         /// One grapheme cluster; "" marks the right half of a wide character.
         var text: String
         var style: TerminalStyle
     }
 
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     fileprivate var cells: [Cell]
     /// Columns and lines drawing may touch (half-open).
     var clipX: Range<Int>
     var clipY: Range<Int>
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: Cell(text: " ", style: .plain), count: self.width * self.height)
@@ -65,10 +65,10 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// The cluster at (x, y) ("" for the right half of a wide character).
-    public func character(x: Int, y: Int) -> String { cells[y * width + x].text }
+    package func character(x: Int, y: Int) -> String { cells[y * width + x].text }
 
     /// The style at (x, y).
-    public func style(x: Int, y: Int) -> TerminalStyle { cells[y * width + x].style }
+    package func style(x: Int, y: Int) -> TerminalStyle { cells[y * width + x].style }
 
     /// Places one cluster taking `columns` cells (1 or 2) at (x, y). A cluster that does not fit
     /// inside the clip whole is not drawn. `cluster` MUST already be sanitised.
@@ -164,7 +164,7 @@ public struct Canvas: Sendable, Equatable {
     /// line's style changes are SGR sequences (`ESC [ … m`) only, and each line ends with a reset.
     /// - Parameter columns: print at most this many columns (a wide character cut by the edge is
     ///   left out).
-    public func lines(color: Bool, columns: Int? = nil) -> [String] {
+    package func lines(color: Bool, columns: Int? = nil) -> [String] {
         let limit = min(columns ?? width, width)
         var out: [String] = []
         out.reserveCapacity(height)
@@ -210,7 +210,7 @@ extension Canvas {
 
     /// Writes `string` (sanitised) from (x, y) in `style`; returns the column after it.
     @discardableResult
-    public mutating func write(_ string: String, x: Int, y: Int, style: TerminalStyle = .plain) -> Int {
+    package mutating func write(_ string: String, x: Int, y: Int, style: TerminalStyle = .plain) -> Int {
         text(string, x: x, y: y, style: style)
     }
 }

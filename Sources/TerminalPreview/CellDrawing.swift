@@ -12,7 +12,7 @@ import UnicodeText
 // cell's frame.
 
 /// Colours and weights of the preview, by role (256-colour palette indices).
-public enum PreviewColors {
+package enum PreviewColors {
     static let name = TerminalStyle(bold: true)
     static let vipName = TerminalStyle(foreground: 208, bold: true)
     static let link = TerminalStyle(foreground: 32)

@@ -2,7 +2,7 @@ import CellLayout
 import TableLayout
 
 /// Errors of the terminal preview.
-public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The feed's line table could not be built (a row's height is not usable).
     case invalidLayout(String)
     /// A terminal call failed: the function and `errno`.
@@ -12,7 +12,7 @@ public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sen
     /// The feed could not be read while it was shown (bad input found on the way).
     case feed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidLayout(let m): return "cannot preview the layout: \(m)"
         case .terminal(let f, let e): return "terminal call \(f) failed (errno \(e))"
@@ -35,24 +35,24 @@ public enum TerminalPreviewError: Error, Equatable, CustomStringConvertible, Sen
 /// estimated line counts that are corrected later, each correction one O(log n) row reload.
 ///
 /// Thread-safety: a value type; one value MUST NOT be mutated while another thread reads it.
-public struct FeedPreview: Sendable {
-    public let scale: PreviewScale
+package struct FeedPreview: Sendable {
+    package let scale: PreviewScale
     /// Columns of every line (the cell frame included).
-    public let columns: Int
+    package let columns: Int
     /// Rows of the feed (known so far, for a preview built row by row).
-    public var rowCount: Int { table.numberOfRows }
+    package var rowCount: Int { table.numberOfRows }
     /// The section header's text (the feed's name and size).
-    public var title: String
-    public let readMoreToken: String
+    package var title: String
+    package let readMoreToken: String
     /// Whether every row is in the table: only then is the closing line part of the feed.
-    public private(set) var isComplete: Bool
+    package private(set) var isComplete: Bool
     private(set) var table: TableGeometry
 
     /// - Parameters:
     ///   - layout: the feed (cells need not be retained).
     ///   - title: shown in the section header line (sanitised when drawn).
     /// - Complexity: O(n) for n rows.
-    public init(layout: FeedGeometry, title: String) throws(TerminalPreviewError) {
+    package init(layout: FeedGeometry, title: String) throws(TerminalPreviewError) {
         let scale = PreviewScale(style: layout.options.style)
         try self.init(
             scale: scale, columns: scale.columnCount(ofWidth: layout.options.width), title: title,
@@ -62,7 +62,7 @@ public struct FeedPreview: Sendable {
     /// A preview of rows of the given heights (in points): the whole feed when `complete`, else
     /// its first rows (no closing line; more rows may be appended).
     /// - Complexity: O(n) for n rows.
-    public init(
+    package init(
         scale: PreviewScale, columns: Int, title: String, readMoreToken: String, heights: [Double] = [], complete: Bool
     ) throws(TerminalPreviewError) {
         self.scale = scale
@@ -82,7 +82,7 @@ public struct FeedPreview: Sendable {
 
     /// Appends rows of `lineCounts` terminal lines each (estimates, or real line counts).
     /// - Complexity: O(k + log n).
-    public mutating func appendRows(lineCounts: [Int]) {
+    package mutating func appendRows(lineCounts: [Int]) {
         guard !lineCounts.isEmpty else { return }
         do { try table.appendRows(heights: lineCounts.map { Double(max(2, $0)) }) } catch {
             preconditionFailure("FeedPreview: \(error)")
@@ -91,43 +91,43 @@ public struct FeedPreview: Sendable {
 
     /// Sets row `row` to `lineCount` terminal lines (a corrected estimate).
     /// - Complexity: O(log n).
-    public mutating func setLineCount(_ lineCount: Int, ofRow row: Int) {
+    package mutating func setLineCount(_ lineCount: Int, ofRow row: Int) {
         do { try table.reloadRow(at: TableIndexPath(section: 0, row: row), height: Double(max(2, lineCount))) } catch {
             preconditionFailure("FeedPreview: \(error)")
         }
     }
 
     /// Declares that every row is in the table: the closing line follows the last row.
-    public mutating func markComplete() {
+    package mutating func markComplete() {
         guard !isComplete else { return }
         isComplete = true
         do { try table.setFooterHeight(1, inSection: 0) } catch { preconditionFailure("FeedPreview: \(error)") }
     }
 
     /// Terminal lines of the whole feed.
-    public var lineCount: Int { Int(table.contentHeight) }
+    package var lineCount: Int { Int(table.contentHeight) }
 
     /// The first terminal line of row `row` (its separator).
     /// - Complexity: O(log n).
-    public func firstLine(ofRow row: Int) -> Int {
+    package func firstLine(ofRow row: Int) -> Int {
         Int(table.rectForRow(TableIndexPath(section: 0, row: row)).y)
     }
 
     /// Terminal lines of row `row`.
-    public func lineCount(ofRow row: Int) -> Int {
+    package func lineCount(ofRow row: Int) -> Int {
         Int(table.height(ofRow: TableIndexPath(section: 0, row: row)))
     }
 
     /// The rows with a line in `lines`, in order.
     /// - Complexity: O(log n + k) for k rows returned.
-    public func rows(inLines lines: Range<Int>) -> [Int] {
+    package func rows(inLines lines: Range<Int>) -> [Int] {
         guard !lines.isEmpty else { return [] }
         return table.indexPathsForRows(in: Double(lines.lowerBound)..<Double(lines.upperBound)).map(\.row)
     }
 
     /// The terminal lines of rows `rows` (separator of the first through the last line of the
     /// last; the closing line too when the range ends the feed).
-    public func lines(ofRows rows: Range<Int>) -> Range<Int> {
+    package func lines(ofRows rows: Range<Int>) -> Range<Int> {
         let r = rows.clamped(to: 0..<rowCount)
         guard !r.isEmpty else { return 0..<0 }
         let start = r.lowerBound == 0 ? 0 : firstLine(ofRow: r.lowerBound)
@@ -139,7 +139,7 @@ public struct FeedPreview: Sendable {
     ///
     /// Only the rows on those lines are drawn; `cell` is asked for exactly those rows' layouts.
     /// - Complexity: O(log n + k) table lookups plus the drawing of the k rows shown.
-    public func canvas(lines: Range<Int>, cell: (Int) -> CellGeometry) -> Canvas {
+    package func canvas(lines: Range<Int>, cell: (Int) -> CellGeometry) -> Canvas {
         var canvas = Canvas(width: columns, height: lines.count)
         var drawer = CellDrawer(scale: scale, readMoreToken: readMoreToken)
         if lines.contains(0) {

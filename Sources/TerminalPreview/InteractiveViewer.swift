@@ -5,19 +5,19 @@ import Glibc
 import Synchronization
 
 /// A feed ready to show: its terminal lines and where its cells come from.
-public struct PreviewDocument: Sendable {
-    public var preview: FeedPreview
+package struct PreviewDocument: Sendable {
+    package var preview: FeedPreview
     /// The layout of row `i`, e.g. `FeedEngine.cell(for:options:)` (cached) on a heights-only layout.
-    public var cell: @Sendable (Int) -> CellGeometry
+    package var cell: @Sendable (Int) -> CellGeometry
 
-    public init(preview: FeedPreview, cell: @escaping @Sendable (Int) -> CellGeometry) {
+    package init(preview: FeedPreview, cell: @escaping @Sendable (Int) -> CellGeometry) {
         self.preview = preview
         self.cell = cell
     }
 }
 
 /// Keys of the viewer, decoded from raw input bytes.
-public enum ViewerKey: Equatable, Sendable {
+package enum ViewerKey: Equatable, Sendable {
     case lineDown, lineUp, pageDown, pageUp, top, bottom, quit
     /// Enter: opens or closes the section whose header is at the top (a line down where there is
     /// none); ends the search text.
@@ -42,7 +42,7 @@ public enum ViewerKey: Equatable, Sendable {
     /// j / ↓ / Ctrl-N: line down; k / ↑ / Ctrl-P: line up; space / PgDn / f / Ctrl-F: page
     /// down; b / PgUp / Ctrl-B: page up; g / Home: top; G / End: bottom; q / Q: quit; Enter;
     /// ] / [; /; d; u; ?; Escape; Backspace; other characters (and `'` then any character).
-    public static func decode(_ bytes: [UInt8]) -> [ViewerKey] {
+    package static func decode(_ bytes: [UInt8]) -> [ViewerKey] {
         var keys: [ViewerKey] = []
         var i = 0
         while i < bytes.count {
@@ -55,7 +55,7 @@ public enum ViewerKey: Equatable, Sendable {
 
     /// The key starting at `bytes[i]` (nil for bytes that are no key) and the index after it.
     /// While `typingText` (a search being typed), every printable character is `.character`.
-    public static func decodeOne(_ bytes: [UInt8], from i: Int, typingText: Bool) -> (key: ViewerKey?, next: Int) {
+    package static func decodeOne(_ bytes: [UInt8], from i: Int, typingText: Bool) -> (key: ViewerKey?, next: Int) {
         let b = bytes[i]
         if b == 0x1B {
             guard i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") || bytes[i + 1] == UInt8(ascii: "O") else {
@@ -129,19 +129,19 @@ public enum ViewerKey: Equatable, Sendable {
 }
 
 /// The position of the viewer over a feed's terminal lines.
-public struct ViewerPosition: Equatable, Sendable {
+package struct ViewerPosition: Equatable, Sendable {
     /// The first feed line on screen.
-    public var top: Int
+    package var top: Int
     /// Lines of feed on screen (the screen minus the status line).
-    public var page: Int
+    package var page: Int
 
-    public init(top: Int, page: Int) {
+    package init(top: Int, page: Int) {
         self.top = top
         self.page = max(1, page)
     }
 
     /// Applies `key` over a feed of `lineCount` lines; the top stays in 0…max(0, lineCount − page).
-    public mutating func apply(_ key: ViewerKey, lineCount: Int) {
+    package mutating func apply(_ key: ViewerKey, lineCount: Int) {
         switch key {
         case .lineDown: top += 1
         case .lineUp: top -= 1
@@ -154,7 +154,7 @@ public struct ViewerPosition: Equatable, Sendable {
         clamp(lineCount: lineCount)
     }
 
-    public mutating func clamp(lineCount: Int) {
+    package mutating func clamp(lineCount: Int) {
         top = max(0, min(top, lineCount - page))
     }
 }
@@ -177,8 +177,8 @@ public struct ViewerPosition: Equatable, Sendable {
 /// lines on screen and how long the previous frame took; for a sectioned view also the section at
 /// the top, the search, the rows deleted and the cells the frame laid out versus found in the
 /// engine's cache.
-public final class InteractiveViewer {
-    public typealias MakeTable = @Sendable (_ columns: Int, _ lines: Int, _ previous: SectionedFeedState?) throws -> SectionedFeedState
+package final class InteractiveViewer {
+    package typealias MakeTable = @Sendable (_ columns: Int, _ lines: Int, _ previous: SectionedFeedState?) throws -> SectionedFeedState
 
     private let color: Bool
     private let followWidth: Bool
@@ -194,7 +194,7 @@ public final class InteractiveViewer {
     ///   - makeTable: the sectioned view for a terminal of `columns` columns (on a background
     ///     thread at the start, on the viewer's thread later), or the same view as `previous` at
     ///     the width of a resized terminal. Nil: search, delete and undo are not offered.
-    public init(
+    package init(
         color: Bool, followWidth: Bool, keysFromTTY: Bool = false,
         makeFeed: (@Sendable (_ columns: Int, _ lines: Int) throws -> LiveFeed)?,
         makeTable: MakeTable? = nil
@@ -233,10 +233,10 @@ public final class InteractiveViewer {
     /// Cells the last frame laid out and found in the engine's cache (sectioned view).
     private var cellCounts: (laidOut: Int, cached: Int)?
     /// Milliseconds from `run` to the first frame and to the frame after the last `G`.
-    public private(set) var firstFrameMilliseconds: Double?
+    package private(set) var firstFrameMilliseconds: Double?
 
     /// Runs until q (or end of input). The terminal is restored however it ends.
-    public func run() throws {
+    package func run() throws {
         guard Terminal.isInteractive else { throw TerminalPreviewError.notATerminal }
         let start = monotonicSeconds()
         try Terminal.enter()
@@ -629,7 +629,7 @@ public final class InteractiveViewer {
         var status = ""
         if let searchText { status += "search: \(searchText)▏ (Enter keeps, Esc cancels) · " }
         if let message { status += message + " · " }
-        status += "rows \(range) of \(table.document.numberOfRows)"
+        status += "rows \(range) of \(table.document.geometry.numberOfRows)"
         status += " · lines \(lines.lowerBound + 1)–\(lines.upperBound) of \(table.lineCount)"
         let summary = table.summary(top: top)
         if !summary.isEmpty { status += " · " + summary }

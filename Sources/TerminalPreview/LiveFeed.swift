@@ -14,19 +14,19 @@ import Foundation
 import Synchronization
 
 /// Where a live preview's rows come from, at one width.
-public struct PreviewRowSource: Sendable {
+package struct PreviewRowSource: Sendable {
     /// Rows known so far, and whether that is all of them.
-    public var progress: @Sendable () -> (count: Int, complete: Bool)
+    package var progress: @Sendable () -> (count: Int, complete: Bool)
     /// Finds more rows (one step of a scan); true once all are known. Nil when all are known.
-    public var findMoreRows: (@Sendable () throws -> Bool)?
+    package var findMoreRows: (@Sendable () throws -> Bool)?
     /// The heights (points) of rows `range`, called on a background thread, ranges in order.
-    public var heights: @Sendable (Range<Int>) throws -> [Double]
+    package var heights: @Sendable (Range<Int>) throws -> [Double]
     /// The layout of row `row`, called on the viewer's thread.
-    public var cell: @Sendable (Int) throws -> CellGeometry
+    package var cell: @Sendable (Int) throws -> CellGeometry
     /// The header title for the rows known so far.
-    public var title: @Sendable (_ rows: Int, _ complete: Bool) -> String
+    package var title: @Sendable (_ rows: Int, _ complete: Bool) -> String
 
-    public init(
+    package init(
         progress: @escaping @Sendable () -> (count: Int, complete: Bool), findMoreRows: (@Sendable () throws -> Bool)?,
         heights: @escaping @Sendable (Range<Int>) throws -> [Double], cell: @escaping @Sendable (Int) throws -> CellGeometry,
         title: @escaping @Sendable (_ rows: Int, _ complete: Bool) -> String
@@ -81,11 +81,11 @@ func monotonicSeconds() -> Double {
 ///
 /// Thread-safety: used by one thread (the viewer's); its workers only talk to it through
 /// `sync()`.
-public final class LiveFeed {
-    public private(set) var preview: FeedPreview
-    public let source: PreviewRowSource
+package final class LiveFeed {
+    package private(set) var preview: FeedPreview
+    package let source: PreviewRowSource
     /// Rows measured (real line counts).
-    public private(set) var measuredCount = 0
+    package private(set) var measuredCount = 0
     private var measured: [UInt64] = []
     private var measuredLines = 0
     private var cells: [Int: CellGeometry] = [:]
@@ -93,14 +93,14 @@ public final class LiveFeed {
     /// Rows measured before the table shows them (the worker ahead of the rows known).
     private var early: [(start: Int, heights: [Double])] = []
     /// Rows measured per background batch.
-    public static let batchRows = 64
+    package static let batchRows = 64
     /// Cells kept for redrawing (a few screens).
-    public static let cellCacheRows = 256
+    package static let cellCacheRows = 256
 
     /// Builds the table: the first rows that fill `firstLines` lines measured, the others known so
     /// far estimated. Nothing runs in the background until `start(wake:)`.
     /// - Throws: what the source throws (bad input), `TerminalPreviewError` for a bad height.
-    public init(source: PreviewRowSource, scale: PreviewScale, columns: Int, readMoreToken: String, firstLines: Int) throws {
+    package init(source: PreviewRowSource, scale: PreviewScale, columns: Int, readMoreToken: String, firstLines: Int) throws {
         self.source = source
         var (count, complete) = source.progress()
         preview = try FeedPreview(scale: scale, columns: columns, title: "", readMoreToken: readMoreToken, complete: false)
@@ -125,12 +125,12 @@ public final class LiveFeed {
     }
 
     /// The line count given to rows not measured yet: the mean of the rows measured.
-    public var estimatedLineCount: Int {
+    package var estimatedLineCount: Int {
         measuredCount == 0 ? 8 : max(2, Int((Double(measuredLines) / Double(measuredCount)).rounded()))
     }
 
     /// Whether row `row` has its real line count.
-    public func isMeasured(_ row: Int) -> Bool {
+    package func isMeasured(_ row: Int) -> Bool {
         row >> 6 < measured.count && measured[row >> 6] & (1 << UInt64(row & 63)) != 0
     }
 
@@ -150,7 +150,7 @@ public final class LiveFeed {
 
     /// Starts the workers: one finding rows (when the source has more to find), one measuring
     /// every row in order. `wake` is called (from their threads) when there is something to sync.
-    public func start(wake: @escaping @Sendable () -> Void) {
+    package func start(wake: @escaping @Sendable () -> Void) {
         guard !started else { return }
         started = true
         let work = BackgroundWork(wake: wake)
@@ -192,20 +192,20 @@ public final class LiveFeed {
     private var workHandle: BackgroundWork?
 
     /// Stops the workers (they finish the batch they are on and exit).
-    public func stop() {
+    package func stop() {
         workHandle?.state.withLock { $0.cancelled = true }
     }
 
     deinit { stop() }
 
     /// Whether the workers are done (every row known and measured).
-    public var isSettled: Bool { preview.isComplete && measuredCount == preview.rowCount }
+    package var isSettled: Bool { preview.isComplete && measuredCount == preview.rowCount }
 
     /// Applies what the workers found: new rows (estimated) and measured heights.
     /// - Returns: whether the table changed.
     /// - Throws: `TerminalPreviewError.feed` when a worker met bad input.
     @discardableResult
-    public func sync() throws -> Bool {
+    package func sync() throws -> Bool {
         let before = (preview.rowCount, measuredCount, preview.isComplete)
         try syncRows()
         if let handle = workHandle {
@@ -245,7 +245,7 @@ public final class LiveFeed {
     }
 
     /// Finds every row now (on this thread, alongside the worker), then syncs.
-    public func findAllRows() throws {
+    package func findAllRows() throws {
         if let more = source.findMoreRows {
             while try !more() {}
         }
@@ -253,7 +253,7 @@ public final class LiveFeed {
     }
 
     /// The cell of `row`, measuring the row if it was estimated.
-    public func cell(_ row: Int) throws -> CellGeometry {
+    package func cell(_ row: Int) throws -> CellGeometry {
         if let c = cells[row] { return c }
         let c = try source.cell(row)
         remember(c, row: row)
@@ -267,7 +267,7 @@ public final class LiveFeed {
 
     /// Measures the rows of `rows` still estimated. - Returns: whether any was.
     @discardableResult
-    public func measure(rows: [Int]) throws -> Bool {
+    package func measure(rows: [Int]) throws -> Bool {
         var any = false
         for r in rows where !isMeasured(r) {
             _ = try cell(r)

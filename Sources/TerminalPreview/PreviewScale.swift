@@ -16,23 +16,23 @@ import CellLayout
 /// frame's top edge), and the cell's point y maps to line `1 + ⌊y / line⌋` (frames: their edges
 /// rounded). A cell of height h takes `1 + ⌈h / line⌉` lines, a function of its height alone, so
 /// the terminal lines of a whole feed follow from its heights without any cell being laid out.
-public struct PreviewScale: Sendable, Equatable {
+package struct PreviewScale: Sendable, Equatable {
     /// Points per terminal column.
-    public var pointsPerColumn: Double
+    package var pointsPerColumn: Double
     /// Points per terminal line.
-    public var pointsPerLine: Double
+    package var pointsPerLine: Double
 
-    public init(pointsPerColumn: Double, pointsPerLine: Double) {
+    package init(pointsPerColumn: Double, pointsPerLine: Double) {
         precondition(pointsPerColumn > 0 && pointsPerLine > 0, "scale MUST be positive")
         self.pointsPerColumn = pointsPerColumn
         self.pointsPerLine = pointsPerLine
     }
 
     /// Width of a column in ems of the main text.
-    public static let columnEm = 0.4
+    package static let columnEm = 0.4
 
     /// The scale of a style (see the type's rule).
-    public init(style: CellStyle) {
+    package init(style: CellStyle) {
         switch style.arrangement {
         case .stacked(let m):
             self.init(pointsPerColumn: m.textFontSize * Self.columnEm, pointsPerLine: m.retweetTextFontSize * m.lineMultiple)
@@ -45,17 +45,17 @@ public struct PreviewScale: Sendable, Equatable {
     }
 
     /// Terminal lines of a cell of height `height`: its separator plus ⌈height / line⌉.
-    public func lineCount(ofHeight height: Double) -> Int {
+    package func lineCount(ofHeight height: Double) -> Int {
         1 + max(1, Int((height / pointsPerLine - 1e-9).rounded(.up)))
     }
 
     /// Columns of a cell of width `width`, frame edges included.
-    public func columnCount(ofWidth width: Double) -> Int {
+    package func columnCount(ofWidth width: Double) -> Int {
         2 + max(1, Int((width / pointsPerColumn - 1e-9).rounded(.up)))
     }
 
     /// The widest cell (in points) whose frame fits `columns` columns.
-    public func width(fittingColumns columns: Int) -> Double {
+    package func width(fittingColumns columns: Int) -> Double {
         Double(max(1, columns - 2)) * pointsPerColumn
     }
 

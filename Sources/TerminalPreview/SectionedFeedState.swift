@@ -25,9 +25,9 @@ import TableLayout
 /// filter, the undo stack of deleted rows and the position.
 ///
 /// Thread-safety: a value type used by one thread.
-public struct SectionedFeedState: Sendable {
+package struct SectionedFeedState: Sendable {
     /// What the top of the screen is attached to.
-    public enum Item: Hashable, Sendable {
+    package enum Item: Hashable, Sendable {
         /// The feed's title line (offset: the absolute line).
         case title
         /// A section's header line.
@@ -37,20 +37,20 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// The top of the screen: an item and the line within it (below or above it).
-    public struct Anchor: Hashable, Sendable {
-        public var item: Item
-        public var offset: Int
+    package struct Anchor: Hashable, Sendable {
+        package var item: Item
+        package var offset: Int
     }
 
-    public private(set) var document: FeedDocument
-    public let scale: PreviewScale
-    public let expansion: SectionExpansionMode
+    package private(set) var document: FeedDocument
+    package let scale: PreviewScale
+    package let expansion: SectionExpansionMode
     /// The feed's title line (the search adds its own text).
-    public var title: String
+    package var title: String
     /// Section header titles (nil: no header line).
-    public private(set) var titles: [String?]
+    package private(set) var titles: [String?]
     /// Section footer texts (nil: none; in plain style a footer takes a line of its own).
-    public private(set) var footers: [String?]
+    package private(set) var footers: [String?]
     /// Each section's header, whose online count gives the text after the title ("3/12",
     /// following deletes); the row count where there is none.
     let headers: [FeedSectionHeader?]
@@ -59,33 +59,33 @@ public struct SectionedFeedState: Sendable {
     /// The global index of each section's first row (the labels #N).
     private var rowStarts: [Int]
     /// A search shown: its text and the document rows that match it, in order.
-    public struct Search: Sendable {
-        public let keyword: String
-        public internal(set) var sourceIndexPaths: [TableIndexPath]
-        public var count: Int { sourceIndexPaths.count }
+    package struct Search: Sendable {
+        package let keyword: String
+        package internal(set) var sourceIndexPaths: [TableIndexPath]
+        package var count: Int { sourceIndexPaths.count }
     }
 
     /// The search shown, if any, and its line table.
-    public private(set) var filter: Search?
+    package private(set) var filter: Search?
     private var filteredLines: TableGeometry?
     /// Deleted rows, the last one on top, with the search shown when each was deleted.
-    public private(set) var undoStack: [(indexPath: TableIndexPath, status: Status, search: String?)] = []
-    public var anchor = Anchor(item: .title, offset: 0)
+    package private(set) var undoStack: [(indexPath: TableIndexPath, status: Status, search: String?)] = []
+    package var anchor = Anchor(item: .title, offset: 0)
 
     /// Columns of one cell.
-    public var cellColumns: Int { scale.columnCount(ofWidth: document.options.width) }
+    package var cellColumns: Int { scale.columnCount(ofWidth: document.options.width) }
     /// Columns left and right of the cells in grouped style.
-    public var insetColumns: Int { document.options.tableStyle == .grouped ? Self.groupedInsetColumns : 0 }
+    package var insetColumns: Int { document.options.tableStyle == .grouped ? Self.groupedInsetColumns : 0 }
     /// Columns of the table (cells and insets).
-    public var tableColumns: Int { cellColumns + 2 * insetColumns }
+    package var tableColumns: Int { cellColumns + 2 * insetColumns }
     /// Columns the side index takes right of the table (a gap and two columns for a wide title).
-    public static let indexColumns = 3
+    package static let indexColumns = 3
     /// The inset of grouped style in columns (UITableView's 16 pt, about two columns).
-    public static let groupedInsetColumns = 2
+    package static let groupedInsetColumns = 2
 
     /// Columns left for a cell on a terminal `columns` wide: less the insets of grouped style and
     /// the side index (when the feed has section titles).
-    public static func cellColumns(fittingTerminalColumns columns: Int, style: TableStyle, index: Bool) -> Int {
+    package static func cellColumns(fittingTerminalColumns columns: Int, style: TableStyle, index: Bool) -> Int {
         max(1, columns - (style == .grouped ? 2 * groupedInsetColumns : 0) - (index ? indexColumns : 0))
     }
 
@@ -96,7 +96,7 @@ public struct SectionedFeedState: Sendable {
     ///     sections and its side index (else the titles' first characters) are the ones shown.
     ///   - expansion: `.accordion` starts with every titled section closed and opens one at a
     ///     time; `.independent` opens and closes each on its own. Nil: the document's mode.
-    public init(document: FeedDocument, title: String, expansion: SectionExpansionMode? = nil) throws(TerminalPreviewError) {
+    package init(document: FeedDocument, title: String, expansion: SectionExpansionMode? = nil) throws(TerminalPreviewError) {
         self.document = document
         self.title = title
         let expansion = expansion ?? document.expansionMode
@@ -129,7 +129,7 @@ public struct SectionedFeedState: Sendable {
                 self.document.setExpanded(false, section: s)
             }
         }
-        if let index = document.sectionIndex {
+        if let index = document.geometry.sectionIndex {
             documentLines.sectionIndex = index
         } else {
             var initials: [String] = []
@@ -171,27 +171,27 @@ public struct SectionedFeedState: Sendable {
     // MARK: Queries
 
     /// The line table shown: the document's, or the search's.
-    public var lines: TableGeometry { filteredLines ?? documentLines }
+    package var lines: TableGeometry { filteredLines ?? documentLines }
 
     /// Terminal lines of the table shown.
-    public var lineCount: Int { Int(lines.contentHeight) }
+    package var lineCount: Int { Int(lines.contentHeight) }
 
     /// Rows of the table shown.
-    public var rowCount: Int { lines.numberOfRows }
+    package var rowCount: Int { lines.numberOfRows }
 
     /// Whether a section is closed.
-    public func isCollapsed(_ section: Int) -> Bool { documentLines.isCollapsed(section) }
+    package func isCollapsed(_ section: Int) -> Bool { documentLines.isCollapsed(section) }
 
     /// The section index (first characters of the titles, each to the first section with it).
-    public var sectionIndex: SectionIndex? { documentLines.sectionIndex }
+    package var sectionIndex: SectionIndex? { documentLines.sectionIndex }
 
     /// The document row of a row of the table shown.
-    public func documentPath(_ shown: TableIndexPath) -> TableIndexPath {
+    package func documentPath(_ shown: TableIndexPath) -> TableIndexPath {
         filter.map { $0.sourceIndexPaths[shown.row] } ?? shown
     }
 
     /// The row of the table shown for a document row, or the first one after it (nil: none).
-    public func shownPath(_ path: TableIndexPath) -> (path: TableIndexPath, exact: Bool)? {
+    package func shownPath(_ path: TableIndexPath) -> (path: TableIndexPath, exact: Bool)? {
         guard let filter else { return (path, true) }
         let paths = filter.sourceIndexPaths
         var lo = 0, hi = paths.count
@@ -203,15 +203,15 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// The label of a row of the table shown: its document row counted from 0 over all sections.
-    public func label(_ shown: TableIndexPath) -> Int {
+    package func label(_ shown: TableIndexPath) -> Int {
         label(documentRow: documentPath(shown))
     }
 
     /// The label of a document row (or the one a deleted row had).
-    public func label(documentRow path: TableIndexPath) -> Int { rowStarts[path.section] + path.row }
+    package func label(documentRow path: TableIndexPath) -> Int { rowStarts[path.section] + path.row }
 
     /// The first line on screen for the anchor (not clamped).
-    public var top: Int {
+    package var top: Int {
         switch anchor.item {
         case .title:
             return anchor.offset
@@ -230,7 +230,7 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// Attaches the anchor to what is on line `line` of the table shown.
-    public mutating func setTop(_ line: Int) {
+    package mutating func setTop(_ line: Int) {
         let line = max(0, line)
         if let p = lines.indexPathForRow(at: Double(line)) {
             anchor = Anchor(item: .row(documentPath(p)), offset: line - Int(lines.rectForRow(p).y))
@@ -245,7 +245,7 @@ public struct SectionedFeedState: Sendable {
     /// The section of the table shown holding line `line` (the spacing before a section counts as
     /// its own; lines past the last one, as the last section's).
     /// - Complexity: O(log² S).
-    public func section(atLine line: Int) -> Int {
+    package func section(atLine line: Int) -> Int {
         var lo = 0, hi = lines.numberOfSections
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -255,20 +255,20 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// The document section at the top of the screen `top` (nil while searching).
-    public func sectionAtTop(_ top: Int) -> Int? {
+    package func sectionAtTop(_ top: Int) -> Int? {
         filter == nil && documentLines.numberOfSections > 0 ? section(atLine: top) : nil
     }
 
     /// The section keys act on: the one whose header the anchor is on (a jump's target, even
     /// when the end of the feed keeps it below the top), else the section at the top.
-    public func currentSection(top: Int) -> Int? {
+    package func currentSection(top: Int) -> Int? {
         guard let s = sectionAtTop(top) else { return nil }
         if case .header(let h) = anchor.item, anchor.offset == 0 { return h }
         return s
     }
 
     /// The first row with a line on screen (rows of the table shown).
-    public func rowAtTop(_ top: Int, page: Int) -> TableIndexPath? {
+    package func rowAtTop(_ top: Int, page: Int) -> TableIndexPath? {
         lines.indexPathsForRows(in: Double(top)..<Double(top + max(1, page))).first
     }
 
@@ -279,7 +279,7 @@ public struct SectionedFeedState: Sendable {
     /// - Returns: false when there is no such section (a search, or a section without a title).
     /// - Complexity: O(log S).
     @discardableResult
-    public mutating func toggleSection(atTop top: Int) -> Bool {
+    package mutating func toggleSection(atTop top: Int) -> Bool {
         guard let s = currentSection(top: top), titles[s] != nil else { return false }
         let before = lastOpen
         documentLines.toggleSection(s)
@@ -297,7 +297,7 @@ public struct SectionedFeedState: Sendable {
     /// the top itself when its header has scrolled above it.
     /// - Returns: false when there is none.
     @discardableResult
-    public mutating func jumpToSection(next: Bool, top: Int) -> Bool {
+    package mutating func jumpToSection(next: Bool, top: Int) -> Bool {
         guard let s = sectionAtTop(top) else { return false }
         let candidates: [Int]
         if case .header(let h) = anchor.item, anchor.offset == 0 {
@@ -315,7 +315,7 @@ public struct SectionedFeedState: Sendable {
     /// with `character` (letters compared without case).
     /// - Returns: false when no title starts with it.
     @discardableResult
-    public mutating func jump(toTitleStartingWith character: Character, top: Int) -> Bool {
+    package mutating func jump(toTitleStartingWith character: Character, top: Int) -> Bool {
         guard let s = currentSection(top: top) else { return false }
         let wanted = String(character).lowercased()
         let order = Array((s + 1)..<titles.count) + Array(0...s)
@@ -331,7 +331,7 @@ public struct SectionedFeedState: Sendable {
 
     /// Shows the rows matching `keyword` (user names, texts; see `FeedDocument.filtered`), or
     /// every row for nil or "". The row at the top stays there (or the first match after it).
-    public mutating func setFilter(_ keyword: String?) throws(TerminalPreviewError) {
+    package mutating func setFilter(_ keyword: String?) throws(TerminalPreviewError) {
         guard let keyword, !keyword.isEmpty else {
             filter = nil
             filteredLines = nil
@@ -350,7 +350,7 @@ public struct SectionedFeedState: Sendable {
     /// - Returns: the document row deleted, nil when no row is on screen.
     /// - Complexity: O(S + log n), plus O(m) for the m matches of a search shown.
     @discardableResult
-    public mutating func deleteRow(atTop top: Int, page: Int) throws(TerminalPreviewError) -> TableIndexPath? {
+    package mutating func deleteRow(atTop top: Int, page: Int) throws(TerminalPreviewError) -> TableIndexPath? {
         guard let shown = rowAtTop(top, page: page) else { return nil }
         let path = documentPath(shown)
         let status = document.status(at: path)
@@ -380,7 +380,7 @@ public struct SectionedFeedState: Sendable {
     /// - Complexity: O(S + log n) and one cell lookup, plus O(m) for the m matches of a search
     ///   shown (the search again when the row was deleted under another one).
     @discardableResult
-    public mutating func undoDelete() throws(TerminalPreviewError) -> TableIndexPath? {
+    package mutating func undoDelete() throws(TerminalPreviewError) -> TableIndexPath? {
         guard let (path, status, search) = undoStack.popLast() else { return nil }
         document.insertRow(status, at: path)
         let lines = Double(max(2, scale.lineCount(ofHeight: document.geometry.height(ofRow: path))))
@@ -416,7 +416,7 @@ public struct SectionedFeedState: Sendable {
     /// The same state at another width: the document laid out again from its cached prepared
     /// cells, sections opened and closed as they were, the search, the undo stack and the anchor
     /// kept.
-    public func resized(toWidth width: Double) throws -> SectionedFeedState {
+    package func resized(toWidth width: Double) throws -> SectionedFeedState {
         guard width != document.options.width else { return self }
         var options = document.options
         options.width = width
@@ -437,7 +437,7 @@ public struct SectionedFeedState: Sendable {
     /// Draws lines `top..<top + page` of the table shown, at most `screenColumns` wide: headers
     /// (the one of the section at the top floats on the first line in plain style), rows, the side
     /// index of titles at the right edge. Cells come from the engine's cache (laid out on a miss).
-    public func canvas(top: Int, page: Int, screenColumns: Int) -> Canvas {
+    package func canvas(top: Int, page: Int, screenColumns: Int) -> Canvas {
         let range = top..<max(top, min(lineCount, top + page))
         let plain = document.options.tableStyle == .plain
         let inset = insetColumns
@@ -473,7 +473,7 @@ public struct SectionedFeedState: Sendable {
         canvas.place(content, x: inset, y: 0)
         if range.contains(0) {
             var text = title
-            if let filter { text += " · /\(filter.keyword): \(filter.count) of \(document.numberOfRows) rows" }
+            if let filter { text += " · /\(filter.keyword): \(filter.count) of \(document.geometry.numberOfRows) rows" }
             if plain { canvas.rule(y: -top, x: 0..<tableColumns, left: "┌", fill: "─", right: "┐", style: PreviewColors.frame) }
             canvas.text(" \(text) ", x: plain ? 2 : inset, y: -top, style: PreviewColors.name, maxX: tableColumns - 1)
         }
@@ -525,7 +525,7 @@ public struct SectionedFeedState: Sendable {
     }
 
     /// A summary for the status line: the current section and the search.
-    public func summary(top: Int) -> String {
+    package func summary(top: Int) -> String {
         var parts: [String] = []
         if let s = currentSection(top: top), let t = titles[s] {
             parts.append("§\(t)\(documentLines.isCollapsed(s) ? " (closed)" : "")")

@@ -7,15 +7,15 @@ import UnicodeText
 /// CSI (U+009B), or bidi overrides that reorder what is shown. Every such scalar is replaced by
 /// U+FFFD before it is placed on the canvas, so the only escape sequences in the output are the
 /// renderer's own.
-public enum TerminalText {
+package enum TerminalText {
     /// The visible placeholder of a neutralised scalar (one column).
-    public static let placeholder: Unicode.Scalar = "\u{FFFD}"
+    package static let placeholder: Unicode.Scalar = "\u{FFFD}"
 
     /// True for the scalars that MUST NOT reach a terminal: C0 controls (U+0000–001F, ESC
     /// included), DEL, C1 controls (U+0080–009F), the line and paragraph separators, and the
     /// bidi controls (U+061C, U+200E–200F, U+202A–202E, U+2066–2069).
     /// - Complexity: O(1).
-    public static func isUnsafe(_ v: UInt32) -> Bool {
+    package static func isUnsafe(_ v: UInt32) -> Bool {
         switch v {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029: return true
@@ -30,7 +30,7 @@ public enum TerminalText {
     /// A string that starts with a zero-width mark (a line that breaks between a space and the
     /// mark on it, as UAX #14 allows) gets a space to carry it, as a terminal has no way to
     /// show a mark on nothing.
-    public static func sanitized(_ s: String, carryingOrphanMarks: Bool = true) -> String {
+    package static func sanitized(_ s: String, carryingOrphanMarks: Bool = true) -> String {
         let orphanMark = carryingOrphanMarks && s.first.map { UnicodeProperties.terminalColumns(ofCluster: $0.unicodeScalars.lazy.map(\.value)) == 0 } ?? false
         guard orphanMark || s.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return s }
         var out = String.UnicodeScalarView()
@@ -41,13 +41,13 @@ public enum TerminalText {
 
     /// Terminal columns of a (sanitised) string, cluster by cluster (wide characters take two).
     /// - Complexity: O(n).
-    public static func columns(_ s: String) -> Int {
+    package static func columns(_ s: String) -> Int {
         s.reduce(0) { $0 + UnicodeProperties.terminalColumns(ofCluster: $1.unicodeScalars.lazy.map(\.value)) }
     }
 
     /// The longest prefix of `s` (whole clusters) that takes at most `columns` terminal columns.
     /// - Complexity: O(n).
-    public static func prefix(_ s: String, columns limit: Int) -> String {
+    package static func prefix(_ s: String, columns limit: Int) -> String {
         var used = 0
         var end = s.startIndex
         for i in s.indices {

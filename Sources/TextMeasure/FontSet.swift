@@ -3,17 +3,17 @@ import Foundation
 import UnicodeText
 
 /// The font manifest (`Fonts/fonts.json`): one entry per face of the cascade.
-public struct FontManifest: Sendable, Decodable, Equatable {
-    public struct Entry: Sendable, Decodable, Equatable {
+package struct FontManifest: Sendable, Decodable, Equatable {
+    package struct Entry: Sendable, Decodable, Equatable {
         /// "primary", "bold", "emoji" or "fallback".
-        public var role: String
-        public var file: String
-        public var faceIndex: Int
-        public var family: String
-        public var sha256: String
-        public var package: String
+        package var role: String
+        package var file: String
+        package var faceIndex: Int
+        package var family: String
+        package var sha256: String
+        package var package: String
     }
-    public var fonts: [Entry]
+    package var fonts: [Entry]
 }
 
 /// The loaded font cascade: primary (Noto Sans CJK SC), bold, emoji (Noto Color Emoji) and the
@@ -23,7 +23,7 @@ public struct FontManifest: Sendable, Decodable, Equatable {
 /// so layouts are reproducible. Thread-safety: immutable after `load`; share one across threads.
 public final class FontSet: Sendable {
     public let directory: URL
-    public let manifest: FontManifest
+    package let manifest: FontManifest
     let primary: FontFile
     let bold: FontFile
     let emoji: FontFile
@@ -152,9 +152,9 @@ public final class FontSet: Sendable {
     }
 
     /// The manifest's file name in a fonts directory.
-    public static let manifestFileName = "fonts.json"
+    package static let manifestFileName = "fonts.json"
     /// The environment variable naming a fonts directory (checked first by `defaultDirectory()`).
-    public static let directoryEnvironmentVariable = "FEEDLAYOUT_FONTS"
+    package static let directoryEnvironmentVariable = "FEEDLAYOUT_FONTS"
 
     /// Loads the cascade named by `directory/fonts.json`; the font files are in `directory`.
     /// - Throws: `TextMeasureError` naming the manifest or the font file, and the fix.
@@ -200,7 +200,7 @@ public final class FontSet: Sendable {
     /// 3. the `Fonts/` directory of the FeedLayout package this module was compiled from (a
     ///    dependent package built against a path or git dependency finds the dependency's copy;
     ///    its font files are there once `scripts/setup.sh` has run in that checkout).
-    public static func defaultDirectory() -> URL? {
+    package static func defaultDirectory() -> URL? {
         let env = ProcessInfo.processInfo.environment
         if let dir = env[directoryEnvironmentVariable], !dir.isEmpty { return URL(fileURLWithPath: dir) }
         if let found = PackageFiles.locate("Fonts/\(manifestFileName)") { return found.deletingLastPathComponent() }
@@ -209,7 +209,7 @@ public final class FontSet: Sendable {
 
     /// The `Fonts/` directory of the package checkout this module was compiled from, when it is
     /// still there (nil for a binary moved elsewhere).
-    public static var packageFontsDirectory: URL? {
+    package static var packageFontsDirectory: URL? {
         // Sources/TextMeasure/FontSet.swift → the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let dir = root.appendingPathComponent("Fonts")
@@ -238,10 +238,10 @@ public final class FontSet: Sendable {
     }
 
     /// Path of the font file of a slot, for renderers.
-    public func path(of slot: FontSlot) -> String { file(slot).path }
+    package func path(of slot: FontSlot) -> String { file(slot).path }
 
     /// Face index of the font of a slot, for renderers.
-    public func faceIndex(of slot: FontSlot) -> Int {
+    package func faceIndex(of slot: FontSlot) -> Int {
         let role: String
         switch slot {
         case .primary, .object: role = "primary"
@@ -253,7 +253,7 @@ public final class FontSet: Sendable {
     }
 
     /// Natural vertical metrics of a slot at a size, in points.
-    public func metrics(_ slot: FontSlot, size: Double) -> RunFont {
+    package func metrics(_ slot: FontSlot, size: Double) -> RunFont {
         let f = file(slot)
         let k = size / Double(f.upem)
         return RunFont(slot: slot, size: size, ascent: Double(f.ascender) * k, descent: Double(f.descender) * k)

@@ -1,5 +1,6 @@
 /// Geometry in points (pt). Frames are quantized to the pixel grid of a screen scale by `PixelGrid`.
 
+/// A point in points, y down.
 public struct Point: Hashable, Sendable, Codable {
     public var x: Double
     public var y: Double
@@ -7,6 +8,7 @@ public struct Point: Hashable, Sendable, Codable {
     public static let zero = Point(x: 0, y: 0)
 }
 
+/// A width and a height in points.
 public struct Size: Hashable, Sendable, Codable {
     public var width: Double
     public var height: Double
@@ -14,6 +16,7 @@ public struct Size: Hashable, Sendable, Codable {
     public static let zero = Size(width: 0, height: 0)
 }
 
+/// A rectangle in points: its top-left origin and its size.
 public struct Rect: Hashable, Sendable, Codable {
     public var origin: Point
     public var size: Size
@@ -72,7 +75,7 @@ public struct PixelGrid: Hashable, Sendable {
     /// The smallest grid position not below `v` (tolerates 1e-9 of float noise).
     @inlinable @inline(__always) public func ceil(_ v: Double) -> Double { (v * scale - 1e-9).rounded(.up) / scale }
     /// The largest grid position not above `v` (tolerates 1e-9 of float noise).
-    @inlinable public func floor(_ v: Double) -> Double { (v * scale + 1e-9).rounded(.down) / scale }
+    @inlinable package func floor(_ v: Double) -> Double { (v * scale + 1e-9).rounded(.down) / scale }
 
     /// A rect whose four edges are each rounded to the grid.
     @inlinable @inline(__always) public func round(_ r: Rect) -> Rect {
@@ -95,7 +98,7 @@ public struct PixelGrid: Hashable, Sendable {
     }
 
     /// True when `v` lies on the grid.
-    @inlinable public func isAligned(_ v: Double) -> Bool {
+    @inlinable package func isAligned(_ v: Double) -> Bool {
         let p = v * scale
         return abs(p - p.rounded()) < 1e-6
     }

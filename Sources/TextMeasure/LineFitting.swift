@@ -383,7 +383,7 @@ struct LineSpan: Equatable {
 extension TextLayout {
     /// The x position of each cluster on a line, computed from the prepared advances.
     /// - Returns: `line.clusters.count + 1` positions (the last is the line's full advance).
-    public func clusterPositions(onLine index: Int, of prepared: PreparedText) -> [Double] {
+    package func clusterPositions(onLine index: Int, of prepared: PreparedText) -> [Double] {
         let line = lines[index]
         var xs: [Double] = [0]
         xs.reserveCapacity(line.clusters.count + 1)
@@ -414,7 +414,7 @@ extension TextLayout {
     /// - Complexity: O(entities × log lines + clusters scanned): entities in text order scan the
     ///   clusters of their lines once in all; an entity that starts before the previous one's end
     ///   scans its first line again from the line's start.
-    public func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
+    package func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
         let entities = prepared.text.entities
         guard !entities.isEmpty else { return }
         let rule = prepared.advances
@@ -481,7 +481,7 @@ extension TextLayout {
     /// Calls `body` with each visible inline object and its frame (relative to the text's
     /// origin), in text order: `attachmentRects` as a visitor.
     /// - Complexity: O(lines + clusters of the lines holding objects, up to the last object).
-    public func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
+    package func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
         let objects = prepared.text.attachments
         guard !objects.isEmpty else { return }
         let rule = prepared.advances

@@ -55,29 +55,29 @@ public struct PreparedText: Sendable {
     public var clusterCount: Int { clusters.count }
 
     /// UTF-16 range of cluster `i`.
-    public func utf16Range(ofCluster i: Int) -> Range<Int> {
+    package func utf16Range(ofCluster i: Int) -> Range<Int> {
         (i == 0 ? 0 : Int(clusters[i - 1].end))..<Int(clusters[i].end)
     }
 
     /// Width of cluster `i` in points. A tab's width depends on where it lands on a line (see
     /// `TabStops`; `TextLayout.clusterPositions` places it): this is its least width.
-    public func advance(ofCluster i: Int) -> Double { clusters[i].advance }
+    package func advance(ofCluster i: Int) -> Double { clusters[i].advance }
 
     /// True when cluster `i` is a tab.
-    public func isTab(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.tab != 0 }
+    package func isTab(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.tab != 0 }
 
     /// True when cluster `i` is an inline object.
-    public func isAttachment(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.attachment != 0 }
+    package func isAttachment(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.attachment != 0 }
 
     /// True when cluster `i` hangs at a line end (a space or a line separator).
-    public func isHanging(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.hanging != 0 }
+    package func isHanging(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.hanging != 0 }
 
     /// The font and size cluster `i` was measured with.
-    public func font(ofCluster i: Int) -> RunFont { runFonts[Int(clusters[i].fontRef)] }
+    package func font(ofCluster i: Int) -> RunFont { runFonts[Int(clusters[i].fontRef)] }
 
     /// The index of the cluster that contains UTF-16 offset `offset` (or `clusterCount` at the end).
     /// - Complexity: O(log n).
-    public func cluster(containing offset: Int) -> Int {
+    package func cluster(containing offset: Int) -> Int {
         var lo = 0, hi = clusters.count
         while lo < hi {
             let mid = (lo + hi) >> 1
@@ -153,7 +153,7 @@ struct TabAdvances: AdvanceRule {
 }
 
 /// Which face of the font cascade a run uses.
-public enum FontSlot: UInt8, Hashable, Sendable, Codable {
+package enum FontSlot: UInt8, Hashable, Sendable, Codable {
     case primary, bold, emoji
     /// An inline object (not a font).
     case object
@@ -162,21 +162,21 @@ public enum FontSlot: UInt8, Hashable, Sendable, Codable {
 }
 
 /// A font at a size, with its vertical metrics in points (ascent and descent positive).
-public struct RunFont: Hashable, Sendable {
-    public var slot: FontSlot {
+package struct RunFont: Hashable, Sendable {
+    package var slot: FontSlot {
         get { FontSlot(rawValue: UInt8(truncatingIfNeeded: slotWord)).unsafelyUnwrapped }
         set { slotWord = UInt64(newValue.rawValue) }
     }
-    public var size: Double
-    public var ascent: Double
-    public var descent: Double
+    package var size: Double
+    package var ascent: Double
+    package var descent: Double
     /// The slot's raw value in a whole word: a one-byte field would leave seven bytes of padding,
     /// which the compiler copies as two overlapping 4-byte moves wherever a `RunFont` is carried
     /// around a loop (the measurer's cluster loop stalled on the store forwarding of those moves:
     /// ~12 % of its time).
     private var slotWord: UInt64
 
-    public init(slot: FontSlot, size: Double, ascent: Double, descent: Double) {
+    package init(slot: FontSlot, size: Double, ascent: Double, descent: Double) {
         slotWord = UInt64(slot.rawValue)
         self.size = size
         self.ascent = ascent
@@ -186,15 +186,15 @@ public struct RunFont: Hashable, Sendable {
 
 /// Shaped glyphs of a prepared text, for renderers: each glyph belongs to a cluster and is
 /// positioned relative to that cluster's pen position.
-public struct GlyphStorage: Sendable, Equatable {
-    public var glyphID: [UInt32] = []
-    public var cluster: [Int32] = []
+package struct GlyphStorage: Sendable, Equatable {
+    package var glyphID: [UInt32] = []
+    package var cluster: [Int32] = []
     /// Offsets from the pen position in points (y up, as in fonts).
-    public var xOffset: [Float] = []
-    public var yOffset: [Float] = []
+    package var xOffset: [Float] = []
+    package var yOffset: [Float] = []
     /// Advance of each glyph in points.
-    public var xAdvance: [Float] = []
-    public init() {}
+    package var xAdvance: [Float] = []
+    package init() {}
     var residentBytes: Int { glyphID.count * 20 }
 }
 

@@ -14,7 +14,7 @@ public enum TextMeasureError: Error, Equatable, CustomStringConvertible, Sendabl
     case freeType(code: Int, function: String, file: String)
 
     /// The command that installs and checks the pinned fonts.
-    public static let fixCommand = "scripts/setup.sh (or `make setup`) from the package root"
+    package static let fixCommand = "scripts/setup.sh (or `make setup`) from the package root"
 
     public var description: String {
         switch self {

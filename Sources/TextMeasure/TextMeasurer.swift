@@ -26,7 +26,7 @@ import UnicodeText
 public final class TextMeasurer: TextMeasuring, Sendable {
     public let fonts: FontSet
     /// Glyph ids and positions are kept in prepared texts (renderers need them; layout does not).
-    public let retainsGlyphs: Bool
+    package let retainsGlyphs: Bool
     let cache: WordCache
     /// Prepared texts by content (`TextKey`: the text, its runs, objects and entities).
     let preparedCache: BoundedCache<TextKey, PreparedText>?
@@ -45,11 +45,16 @@ public final class TextMeasurer: TextMeasuring, Sendable {
 
     /// - Parameters:
     ///   - fonts: the loaded pinned fonts (share one `FontSet` per process).
-    ///   - retainGlyphs: keep glyph ids and positions in prepared texts (renderers need them).
     ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
     ///   - preparedCacheBudgetBytes: bound of the prepared-text cache (default 64 MiB; 0 disables it).
-    public convenience init(
-        fonts: FontSet, retainGlyphs: Bool = false, cacheBudgetBytes: Int = 32 << 20, preparedCacheBudgetBytes: Int = 64 << 20
+    public convenience init(fonts: FontSet, cacheBudgetBytes: Int = 32 << 20, preparedCacheBudgetBytes: Int = 64 << 20) {
+        self.init(fonts: fonts, retainGlyphs: false, cacheBudgetBytes: cacheBudgetBytes, preparedCacheBudgetBytes: preparedCacheBudgetBytes)
+    }
+
+    /// A measurer for the package's renderers: with `retainGlyphs`, prepared texts keep their glyph
+    /// ids and positions (layout does not need them).
+    package convenience init(
+        fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int = 32 << 20, preparedCacheBudgetBytes: Int = 64 << 20
     ) {
         self.init(
             fonts: fonts, retainGlyphs: retainGlyphs, cacheBudgetBytes: cacheBudgetBytes, shapesWholeRuns: false,

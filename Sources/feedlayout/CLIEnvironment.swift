@@ -144,16 +144,12 @@ extension CLIEnvironment {
         return url
     }
 
-    /// Loads the statuses of every input (`-` is standard input), in order. With `skipInvalid`,
-    /// each skipped status is reported on stderr, with the count; otherwise the first invalid one
-    /// fails the load with an error naming the file, the status and the field.
-    static func loadStatuses(_ inputs: [String], skipInvalid: Bool) throws -> [Status] {
-        try loadFeed(inputs, skipInvalid: skipInvalid).statuses
-    }
-
-    /// `loadStatuses`, keeping the sections of sectioned inputs (a friend list, a model plist
-    /// with `sections`): each sectioned input gives its sections, each plain one a section
-    /// titled with its file's name (`Feed(joining:)`); nil sections when no input is sectioned.
+    /// The command line's one loader: the statuses of every input (`-` is standard input; none
+    /// is the demo feed), in order, as one feed. With `skipInvalid`, each skipped status is
+    /// reported on stderr, with the count; otherwise the first invalid one fails the load with an
+    /// error naming the file, the status and the field. Sectioned inputs (a friend list, a model
+    /// plist with `sections`) keep their sections, and each plain one becomes a section titled
+    /// with its file's name (`Feed(joining:)`); the sections are nil when no input is sectioned.
     static func loadFeed(_ inputs: [String], skipInvalid: Bool) throws -> Feed {
         var feeds: [Feed] = []
         var skippedTotal = 0

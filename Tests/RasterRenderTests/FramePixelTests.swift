@@ -247,7 +247,7 @@ final class FramePixelTests: XCTestCase {
         let renderer = FeedRenderer(fonts: fonts)
         for rows in [0..<0, 12..<20, 20..<21] {
             XCTAssertThrowsError(try renderer.render(feed: feed.layout, rows: rows) { feed.cells[$0] }) { error in
-                XCTAssertEqual(error as? RasterRenderError, .rowsOutOfRange(requested: rows, rowCount: feed.count))
+                XCTAssertEqual(error as? RasterRenderError, .rowsOutOfRange(requested: rows, rowCount: feed.layout.count))
             }
         }
     }

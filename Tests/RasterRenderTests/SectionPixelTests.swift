@@ -30,10 +30,10 @@ final class SectionPixelTests: XCTestCase {
 
     func testHeaderDrawsItsBandMarkTitleAndCount() throws {
         let (fonts, doc) = try friendDocument(open: [1])
-        let png = try PNGCodec.encode(try FeedRenderer(fonts: fonts).render(document: doc, from: 0, to: doc.contentHeight))
+        let png = try PNGCodec.encode(try FeedRenderer(fonts: fonts).render(document: doc, from: 0, to: doc.geometry.contentHeight))
         let image = try PNGCodec.decode(png)
         XCTAssertEqual(image.width, 750)
-        XCTAssertEqual(image.height, Int(doc.contentHeight * 2))
+        XCTAssertEqual(image.height, Int(doc.geometry.contentHeight * 2))
         let band = RGBA(rgb: Palette.friend.fill[.sectionHeader]!)
         // Header 0 (我的好友, closed): its band, a separator at its bottom.
         XCTAssertEqual(image.pixel(x: 700, y: 4), band, "the header's band")
@@ -58,10 +58,10 @@ final class SectionPixelTests: XCTestCase {
 
     func testFriendRowsDrawAvatarNameInRedForAVIPAndSignature() throws {
         let (fonts, doc) = try friendDocument(open: [1])
-        let image = try FeedRenderer(fonts: fonts).render(document: doc, from: 0, to: doc.contentHeight)
+        let image = try FeedRenderer(fonts: fonts).render(document: doc, from: 0, to: doc.geometry.contentHeight)
         let statuses = doc.statuses(inSection: 1)
         for (r, status) in statuses.enumerated() {
-            let y = doc.rectForRow(TableIndexPath(section: 1, row: r)).y
+            let y = doc.geometry.rectForRow(TableIndexPath(section: 1, row: r)).y
             let cell = doc.cell(at: TableIndexPath(section: 1, row: r))
             XCTAssertEqual(cell.height, 60)
             // The avatar placeholder fills its frame.

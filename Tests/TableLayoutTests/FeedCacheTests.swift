@@ -199,7 +199,7 @@ final class FeedCacheTests: XCTestCase {
         XCTAssertEqual(after.0.misses, before.0.misses, "inserting, moving and deleting rows only hits")
         XCTAssertEqual(after.0.hits - before.0.hits, 5 + 10 + 5 + 1)
         XCTAssertEqual(after.1, before.1, "no text prepared")
-        XCTAssertEqual(doc.numberOfRows, 70)
+        XCTAssertEqual(doc.geometry.numberOfRows, 70)
     }
 
     func testWidthChangeRelaysOutWithoutShaping() throws {
@@ -218,12 +218,14 @@ final class FeedCacheTests: XCTestCase {
         XCTAssertEqual(measurer.prepareCount, prepares, "a width change prepares no text")
         XCTAssertEqual(engine.preparedCells.statistics.misses, preparedMisses, "every prepared cell is a hit")
         XCTAssertEqual(doc.heldWidths, [375, 320, 414])
-        for layout in [w320, w414] {
-            let fresh = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: layout.options, sections: titled, threads: 1)
-            XCTAssertEqual(layout.geometry, fresh.geometry, "width \(layout.options.width)")
+        for geometry in [w320, w414] {
+            var o = doc.options
+            o.width = geometry.configuration.width
+            let fresh = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: o, sections: titled, threads: 1)
+            XCTAssertEqual(geometry, fresh.geometry, "width \(o.width)")
         }
-        XCTAssertNotEqual(w320.geometry.contentHeight, w414.geometry.contentHeight)
-        XCTAssertEqual(try doc.layout(forWidth: 320).geometry, w320.geometry, "held widths are returned as they are")
+        XCTAssertNotEqual(w320.contentHeight, w414.contentHeight)
+        XCTAssertEqual(try doc.layout(forWidth: 320), w320, "held widths are returned as they are")
         // Edits keep every held width up to date.
         doc.deleteRow(at: TableIndexPath(section: 1, row: 0))
         doc.moveRow(from: TableIndexPath(section: 0, row: 0), to: TableIndexPath(section: 1, row: 3))
@@ -231,7 +233,7 @@ final class FeedCacheTests: XCTestCase {
             var o = doc.options
             o.width = w
             let fresh = try FeedDocument(engine: FeedFixtures.fakeEngine().0, options: o, sections: doc.feedSections, threads: 1)
-            XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, fresh.geometry, "width \(w) after edits")
+            XCTAssertEqual(doc.geometry(forWidth: w), fresh.geometry, "width \(w) after edits")
         }
         doc.removeWidth(320)
         XCTAssertEqual(doc.heldWidths, [375, 414])

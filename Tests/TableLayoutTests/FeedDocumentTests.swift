@@ -41,7 +41,7 @@ final class FeedDocumentTests: XCTestCase {
             FeedSection(header: .fixed(30), statuses: [], footer: .none),
             FeedSection(header: .title(long), statuses: Array(statuses[10...]), footer: .title("end")),
         ], threads: 1)
-        let narrow = try doc.layout(forWidth: 320).geometry
+        let narrow = try doc.layout(forWidth: 320)
         let g = doc.geometry
         XCTAssertEqual(g.numberOfSections, 3)
         XCTAssertEqual(g.rectForFooter(inSection: 0).height, 12.5)
@@ -55,14 +55,14 @@ final class FeedDocumentTests: XCTestCase {
         // Rows follow their section header.
         XCTAssertEqual(g.rectForRow(TableIndexPath(section: 0, row: 0)).y, g.rectForHeader(inSection: 0).maxY)
         XCTAssertEqual(g.rectForRow(TableIndexPath(section: 2, row: 0)).y, g.rectForHeader(inSection: 2).maxY)
-        XCTAssertEqual(doc.indexPathForRow(at: g.rectForRow(TableIndexPath(section: 2, row: 4)).y + 1), TableIndexPath(section: 2, row: 4))
-        XCTAssertNil(doc.indexPathForRow(at: g.rectForHeader(inSection: 1).y + 1), "headers are not rows")
+        XCTAssertEqual(doc.geometry.indexPathForRow(at: g.rectForRow(TableIndexPath(section: 2, row: 4)).y + 1), TableIndexPath(section: 2, row: 4))
+        XCTAssertNil(doc.geometry.indexPathForRow(at: g.rectForHeader(inSection: 1).y + 1), "headers are not rows")
         // Invalid fixed heights are input errors.
         XCTAssertThrowsError(try FeedDocument(engine: engine, options: FeedOptions(width: 375), sections: [
             FeedSection(header: .fixed(-1), statuses: [])]))
         XCTAssertThrowsError(try doc.insertSection(FeedSection(footer: .fixed(.infinity)), at: 0))
         XCTAssertEqual(doc.numberOfSections, 3, "a failed insert changes nothing")
-        XCTAssertEqual(doc.heldLayout(forWidth: 320)?.geometry.numberOfSections, 3)
+        XCTAssertEqual(doc.geometry(forWidth: 320)?.numberOfSections, 3)
     }
 
     func testAppendPageCostsOnlyTheNewRows() throws {
@@ -105,22 +105,22 @@ final class FeedDocumentTests: XCTestCase {
         XCTAssertEqual(doc.numberOfSections, 2)
         XCTAssertEqual(doc.status(at: TableIndexPath(section: 0, row: 2)).attitudesCount, statuses[2].attitudesCount + 1)
         XCTAssertEqual(doc.statuses(inSection: 1).map(\.id), statuses[6...].map(\.id))
-        for w in [375.0, 320] { XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, try rebuilt(w), "width \(w)") }
+        for w in [375.0, 320] { XCTAssertEqual(doc.geometry(forWidth: w), try rebuilt(w), "width \(w)") }
         // A section reload: cached statuses hit, headers re-measured.
         let misses = engine.layouts.statistics.misses
         try doc.reloadSection(1, with: FeedSection(header: .title("重新加载"), statuses: Array(statuses[0..<3].reversed())))
         XCTAssertEqual(engine.layouts.statistics.misses, misses, "statuses laid out before are hits")
-        for w in [375.0, 320] { XCTAssertEqual(doc.heldLayout(forWidth: w)?.geometry, try rebuilt(w), "width \(w)") }
+        for w in [375.0, 320] { XCTAssertEqual(doc.geometry(forWidth: w), try rebuilt(w), "width \(w)") }
         // Collapsing hides the rows, keeps the header; every held width follows.
-        let before = doc.contentHeight
+        let before = doc.geometry.contentHeight
         doc.setExpanded(false, section: 0)
         XCTAssertTrue(doc.geometry.isCollapsed(0))
-        XCTAssertEqual(doc.heldLayout(forWidth: 320)?.geometry.isCollapsed(0), true)
-        XCTAssertLessThan(doc.contentHeight, before)
-        XCTAssertEqual(doc.rectForRow(TableIndexPath(section: 0, row: 1)).height, 0)
-        XCTAssertEqual(doc.indexPathsForRows(in: 0..<25).map(\.section), [], "only the header is visible at the top")
+        XCTAssertEqual(doc.geometry(forWidth: 320)?.isCollapsed(0), true)
+        XCTAssertLessThan(doc.geometry.contentHeight, before)
+        XCTAssertEqual(doc.geometry.rectForRow(TableIndexPath(section: 0, row: 1)).height, 0)
+        XCTAssertEqual(doc.geometry.indexPathsForRows(in: 0..<25).map(\.section), [], "only the header is visible at the top")
         doc.setExpanded(true, section: 0)
-        XCTAssertEqual(doc.contentHeight, before)
+        XCTAssertEqual(doc.geometry.contentHeight, before)
     }
 
     func testStatusListMatchesArray() {
@@ -338,6 +338,13 @@ final class FeedDocumentTests: XCTestCase {
             batch.deletedSections = [d]
             model.remove(at: d)
         }
+        // A section moved with its rows (its source index is the old one, its destination final).
+        if let from = old.indices.filter({ $0 != deletedSection }).randomElement(using: &rng), Bool.random(using: &rng) {
+            let section = model.remove(at: from - (deletedSection.map { $0 < from ? 1 : 0 } ?? 0))
+            let to = Int.random(in: 0...model.count, using: &rng)
+            model.insert(section, at: to)
+            batch.movedSections = [.init(from: from, to: to)]
+        }
         // Insert phase: new rows and moved rows at random places of the final model.
         var placed: [Int: Bool] = [:]  // uid → is a move
         let inserted = (0..<Int.random(in: 0...3, using: &rng)).map { _ in entry(randomStatus(&rng)) }
@@ -370,6 +377,7 @@ final class FeedDocumentTests: XCTestCase {
         // (reloads skip removed rows), so the moved entries are the old ones.
         try doc.performBatchUpdates(batch)
         return "batch(-\(batch.deletedRows.count) ~\(batch.reloadedRows.count) ↔\(batch.movedRows.count) +\(batch.insertedRows.count)"
+            + " sections moved \(batch.movedSections.map { "\($0.from)→\($0.to)" })"
             + " sections -\(batch.deletedSections))"
     }
 
@@ -383,8 +391,7 @@ final class FeedDocumentTests: XCTestCase {
             }
         }
         for (w, width) in widths.enumerated() {
-            guard let layout = doc.heldLayout(forWidth: width) else { throw Mismatch(description: "width \(width) not held") }
-            let g = layout.geometry
+            guard let g = doc.geometry(forWidth: width) else { throw Mismatch(description: "width \(width) not held") }
             var naive = NaiveTable(configuration: g.configuration)
             naive.sections = model.enumerated().map { k, sec in
                 NaiveSection(

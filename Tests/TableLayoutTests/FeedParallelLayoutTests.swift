@@ -18,8 +18,8 @@ final class FeedParallelLayoutTests: XCTestCase {
         let options = FeedOptions(width: 375, style: style, scale: 2)
         // A fresh engine per run, so every run computes its cells (no sharing through the cache).
         let serial = try makeEngine().layoutCells(statuses, options: options, threads: 1)
-        XCTAssertEqual(serial.count, statuses.count)
-        XCTAssertTrue(serial.heights.allSatisfy { $0 > 0 })
+        XCTAssertEqual(serial.layout.count, statuses.count)
+        XCTAssertTrue(serial.layout.heights.allSatisfy { $0 > 0 })
         for (threads, chunk) in runs {
             let parallel = try makeEngine().layoutCells(statuses, options: options, threads: threads, chunkSize: chunk)
             assertSameLayout(serial, parallel, "\(style.name) threads \(threads) chunk \(chunk)")
@@ -127,8 +127,8 @@ final class FeedParallelLayoutTests: XCTestCase {
         XCTAssertEqual(docs.count, 4)
         XCTAssertEqual(docs[0]?.geometry, alone.geometry)
         for (k, doc) in docs {
-            XCTAssertEqual(doc.contentHeight, alone.contentHeight, "document \(k)")
-            for r in 0..<doc.numberOfRows {
+            XCTAssertEqual(doc.geometry.contentHeight, alone.geometry.contentHeight, "document \(k)")
+            for r in 0..<doc.geometry.numberOfRows {
                 let ip = TableIndexPath(section: 0, row: r)
                 XCTAssertEqual(doc.geometry.height(ofRow: ip), heightByID[doc.status(at: ip).id], "document \(k) row \(r)")
             }

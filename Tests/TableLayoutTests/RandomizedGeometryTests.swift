@@ -238,7 +238,7 @@ final class RandomizedGeometryTests: XCTestCase {
                 case 2:
                     let h = randomHeight(&rng)
                     reloads[ip] = h
-                    batch.reloadedRows.append(.init(ip, height: n.pt(h)))
+                    batch.reloadedRows.append(.init(ip, n.pt(h)))
                 default: break
                 }
             }
@@ -290,7 +290,7 @@ final class RandomizedGeometryTests: XCTestCase {
         }
         var moveIndex = 0
         for (s, sec) in sim.enumerated() {
-            if let t = sec.tag { batch.insertedSections.append(.init(s, section: spec(newSections[t]!, n))) }
+            if let t = sec.tag { batch.insertedSections.append(.init(s, spec(newSections[t]!, n))) }
             if let o = sec.oldIndex, movedOldIndices.contains(o) { batch.movedSections.append(.init(from: o, to: s)) }
             for (r, item) in sec.items.enumerated() {
                 guard sec.tag == nil, let t = item.tag else { continue }
@@ -299,7 +299,7 @@ final class RandomizedGeometryTests: XCTestCase {
                     batch.movedRows.append(.init(from: moves[t].0, to: ip))
                     moveIndex += 1
                 } else {
-                    batch.insertedRows.append(.init(ip, height: n.pt(newRows[t]!.0)))
+                    batch.insertedRows.append(.init(ip, n.pt(newRows[t]!.0)))
                 }
             }
         }
@@ -318,7 +318,7 @@ final class RandomizedGeometryTests: XCTestCase {
                     if newRows[t]!.1 {
                         batch.movedRows.append(.init(from: moves[t].0, to: ip))
                     } else {
-                        batch.insertedRows.append(.init(ip, height: n.pt(newRows[t]!.0)))
+                        batch.insertedRows.append(.init(ip, n.pt(newRows[t]!.0)))
                     }
                 }
             }

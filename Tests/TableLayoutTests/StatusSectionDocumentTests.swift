@@ -45,29 +45,29 @@ final class StatusSectionDocumentTests: XCTestCase {
             engine: engine, options: FeedOptions(width: 320, style: .friend), statusSections: sections(), expansionMode: .accordion,
             threads: 1)
         XCTAssertEqual(doc.numberOfSections, 4)
-        XCTAssertEqual(doc.numberOfRows, 9)
+        XCTAssertEqual(doc.geometry.numberOfRows, 9)
         XCTAssertEqual(
             doc.header(ofSection: 0),
             .header(FeedSectionHeader(title: "同学", onlineCount: 2, showsDisclosure: true, height: 44)))
         XCTAssertEqual(doc.footer(ofSection: 2), .title("家人"))
-        XCTAssertEqual((0..<4).map(doc.isCollapsed), [true, true, true, true])
+        XCTAssertEqual((0..<4).map(doc.geometry.isCollapsed), [true, true, true, true])
         // Closed: headers (and the one footer) only.
         let footer = doc.geometry.rectForFooter(inSection: 2).height
         XCTAssertGreaterThan(footer, 0)
-        XCTAssertEqual(doc.contentHeight, 4 * 44 + footer)
+        XCTAssertEqual(doc.geometry.contentHeight, 4 * 44 + footer)
         // The side index: "同" once (its first section), "F"; the untitled section has none.
-        XCTAssertEqual(doc.sectionIndex?.titles, ["同", "F"])
-        XCTAssertEqual(doc.sectionIndex?.sections, [0, 2])
+        XCTAssertEqual(doc.geometry.sectionIndex?.titles, ["同", "F"])
+        XCTAssertEqual(doc.geometry.sectionIndex?.sections, [0, 2])
         // The accordion: opening a group closes the one opened before.
         doc.setExpanded(true, section: 0)
         doc.setExpanded(true, section: 2)
-        XCTAssertEqual((0..<4).map(doc.isCollapsed), [true, true, false, true])
-        XCTAssertEqual(doc.contentHeight, 4 * 44 + footer + 3 * 60, "three friend rows of 60 pt")
+        XCTAssertEqual((0..<4).map(doc.geometry.isCollapsed), [true, true, false, true])
+        XCTAssertEqual(doc.geometry.contentHeight, 4 * 44 + footer + 3 * 60, "three friend rows of 60 pt")
         // A width added later keeps the open and closed sections, the mode and the index.
         let other = try doc.layout(forWidth: 414)
-        XCTAssertEqual((0..<4).map(other.geometry.isCollapsed), [true, true, false, true])
-        XCTAssertEqual(other.geometry.expansionMode, .accordion)
-        XCTAssertEqual(other.geometry.sectionIndex, doc.sectionIndex)
+        XCTAssertEqual((0..<4).map(other.isCollapsed), [true, true, false, true])
+        XCTAssertEqual(other.expansionMode, .accordion)
+        XCTAssertEqual(other.sectionIndex, doc.geometry.sectionIndex)
         XCTAssertEqual(doc.feedSections.map(\.isCollapsed), [true, true, false, true])
     }
 

@@ -143,9 +143,9 @@ final class TableGeometryTests: XCTestCase {
             sections: [SectionSpec(rowHeights: [1, 2, 3, 4]), SectionSpec(rowHeights: [5, 6])])
         var batch = TableBatchUpdate()
         batch.deletedRows = [ip(0, 0), ip(0, 2)]          // removes 1 and 3 (old indices)
-        batch.reloadedRows = [.init(ip(1, 1), height: 60)]   // old index
+        batch.reloadedRows = [.init(ip(1, 1), 60)]   // old index
         batch.movedRows = [.init(from: ip(0, 3), to: ip(1, 0))]  // 4 goes to the top of section 1
-        batch.insertedRows = [.init(ip(0, 0), height: 10), .init(ip(0, 2), height: 20)]  // new indices
+        batch.insertedRows = [.init(ip(0, 0), 10), .init(ip(0, 2), 20)]  // new indices
         try g.performBatchUpdates(batch)
         g._checkInvariants()
         XCTAssertEqual((0..<g.numberOfRows(inSection: 0)).map { g.height(ofRow: ip(0, $0)) }, [10, 2, 20])
@@ -160,7 +160,7 @@ final class TableGeometryTests: XCTestCase {
         var batch = TableBatchUpdate()
         batch.deletedRows = [ip(0, 0)]                     // old index, inside the moved section
         batch.movedSections = [.init(from: 0, to: 2)]
-        batch.insertedRows = [.init(ip(2, 0), height: 5)]  // new index, inside the moved section
+        batch.insertedRows = [.init(ip(2, 0), 5)]  // new index, inside the moved section
         try g.performBatchUpdates(batch)
         g._checkInvariants()
         XCTAssertEqual((0..<3).map { g.rectForHeader(inSection: $0).height }, [2, 3, 1])
@@ -177,7 +177,7 @@ final class TableGeometryTests: XCTestCase {
         try kept.performBatchUpdates(batch)
         XCTAssertEqual(kept.numberOfSections, 3)
         batch.removesEmptiedSections = true
-        batch.insertedRows = [.init(ip(0, 1), height: 7)]  // index after section 0 is gone
+        batch.insertedRows = [.init(ip(0, 1), 7)]  // index after section 0 is gone
         var removed = base
         try removed.performBatchUpdates(batch)
         XCTAssertEqual(removed.numberOfSections, 2, "the emptied section goes, the already-empty one stays")
@@ -210,7 +210,7 @@ final class TableGeometryTests: XCTestCase {
         XCTAssertThrowsError(try g.insertRow(at: ip(0, 0), height: 2e9))
         var batch = TableBatchUpdate()
         batch.deletedRows = [ip(0, 0)]
-        batch.insertedRows = [.init(ip(0, 0), height: .infinity)]
+        batch.insertedRows = [.init(ip(0, 0), .infinity)]
         XCTAssertThrowsError(try g.performBatchUpdates(batch))
         XCTAssertEqual(g, before)
         XCTAssertThrowsError(try TableGeometry(configuration: TableConfiguration(style: .plain, width: 100, scale: 0)))

@@ -165,7 +165,7 @@ final class SectionedFeedStateTests: XCTestCase {
         let afterDelete = engine.layoutCacheStatistics
         XCTAssertEqual(afterDelete.misses - before.misses, 0)
         XCTAssertEqual(afterDelete.hits - before.hits, 0, "a delete looks no cell up")
-        XCTAssertEqual(s.document.numberOfRows, 12)
+        XCTAssertEqual(s.document.geometry.numberOfRows, 12)
         XCTAssertEqual(s.document.status(at: try XCTUnwrap(s.rowAtTop(s.top, page: 1))).id, next.id, "the next row takes the top")
         XCTAssertEqual(s.label(TableIndexPath(section: 2, row: 0)), 6, "labels after it count one less")
 
@@ -203,7 +203,7 @@ final class SectionedFeedStateTests: XCTestCase {
         s.setTop(Int(s.lines.rectForRow(TableIndexPath(section: 0, row: 1)).y))
         XCTAssertEqual(try s.deleteRow(atTop: s.top, page: 23), second)
         XCTAssertEqual(s.filter?.count, count - 1)
-        XCTAssertEqual(s.document.numberOfRows, 12)
+        XCTAssertEqual(s.document.geometry.numberOfRows, 12)
         try checkAgainstFreshSearch("after the delete")
         try s.deleteRow(atTop: 0, page: 23)
         try checkAgainstFreshSearch("after a second delete")
@@ -269,7 +269,7 @@ final class SectionedFeedStateTests: XCTestCase {
         XCTAssertFalse(s.jumpToSection(next: true, top: 0))
         XCTAssertFalse(s.jump(toTitleStartingWith: "A", top: 0))
         try s.deleteRow(atTop: 30, page: 23)
-        XCTAssertEqual(s.document.numberOfRows, 12)
+        XCTAssertEqual(s.document.geometry.numberOfRows, 12)
     }
 
     func testResizedKeepsSectionsSearchUndoAndAnchor() throws {
@@ -284,7 +284,7 @@ final class SectionedFeedStateTests: XCTestCase {
         XCTAssertEqual((0..<4).filter { !wide.isCollapsed($0) }, [1])
         XCTAssertEqual(wide.undoStack.count, 1)
         XCTAssertEqual(wide.anchor, anchor)
-        XCTAssertEqual(wide.document.numberOfRows, 12)
+        XCTAssertEqual(wide.document.geometry.numberOfRows, 12)
     }
 
     func testKeysOfSectionsSearchAndEdits() {

@@ -145,7 +145,7 @@ public enum FeedLoader {
     }
 
     /// Detects the format of the file at `url` from its first bytes (see the file comment).
-    public static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
+    package static func detectFormat(of url: URL) throws(StatusModelError) -> FeedFormat {
         let file = try InputFile(url: url)
         return try detectFormat(fileName: url.pathAsGiven) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
             var chunk = [UInt8](repeating: 0, count: chunkSize)

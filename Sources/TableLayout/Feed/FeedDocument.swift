@@ -30,8 +30,8 @@ public enum FeedSectionDecoration: Sendable, Equatable {
     case none
     /// A fixed height in points (MUST be finite and ≥ 0).
     case fixed(Double)
-    /// A title measured by the text engine: `FeedTitleMetrics` gives its font and padding; its
-    /// height depends on the width (long titles wrap).
+    /// A title measured by the text engine, 14 pt bold with 8 pt above and below and 12 pt at
+    /// each side; its height depends on the width (long titles wrap).
     case title(String)
     /// A one-line header of a fixed height (the cell style's `SectionMetrics.headerHeight`): a
     /// title at the left, a count at the right, a disclosure mark for a section that opens and
@@ -63,13 +63,13 @@ public struct FeedSectionHeader: Sendable, Equatable {
 }
 
 /// Font and padding of measured section titles.
-public enum FeedTitleMetrics {
+package enum FeedTitleMetrics {
     /// Font size of a section title, in points.
-    public static let fontSize: Double = 14
+    package static let fontSize: Double = 14
     /// Space above and below the title's lines, in points.
-    public static let verticalPadding: Double = 8
+    package static let verticalPadding: Double = 8
     /// Space left and right of the title's lines, in points.
-    public static let horizontalPadding: Double = 12
+    package static let horizontalPadding: Double = 12
 }
 
 /// A section of an editable feed: its header, statuses and footer.
@@ -107,49 +107,9 @@ public struct FeedSection: Sendable, Equatable {
     }
 }
 
-/// One held width of a `FeedDocument`: the options it is laid out for and the table that places
-/// its rows. Thread-safety: an immutable value.
-public struct FeedWidthLayout: Sendable {
-    public let options: FeedOptions
-    public let geometry: TableGeometry
-}
-
-/// Row edits applied together with UITableView's index semantics (see `TableBatchUpdate`): row
-/// and section deletes, reloads and move sources use indices before the update; inserts and move
-/// destinations use indices after it.
-public struct FeedBatchUpdate: Sendable {
-    /// A status placed at an index path (an inserted or reloaded row).
-    public struct RowStatus: Sendable {
-        public var indexPath: TableIndexPath
-        public var status: Status
-        public init(_ indexPath: TableIndexPath, _ status: Status) {
-            self.indexPath = indexPath
-            self.status = status
-        }
-    }
-
-    /// A section inserted at `index` (after the update).
-    public struct SectionInsertion: Sendable {
-        public var index: Int
-        public var section: FeedSection
-        public init(_ index: Int, _ section: FeedSection) {
-            self.index = index
-            self.section = section
-        }
-    }
-
-    public var deletedSections: [Int] = []
-    public var deletedRows: [TableIndexPath] = []
-    /// Rows whose status changed (a new like count, an edited text): only these are laid out again.
-    public var reloadedRows: [RowStatus] = []
-    public var movedRows: [TableBatchUpdate.RowMove] = []
-    public var insertedSections: [SectionInsertion] = []
-    public var insertedRows: [RowStatus] = []
-    /// A section that loses its last row through this batch's deletes or moves is deleted too.
-    public var removesEmptiedSections = false
-
-    public init() {}
-}
+/// Edits of a `FeedDocument` (see `BatchUpdate` for the index semantics): rows are statuses,
+/// inserted sections `FeedSection`s. Only inserted and reloaded rows are laid out.
+public typealias FeedBatchUpdate = BatchUpdate<Status, FeedSection>
 
 /// An editable feed: statuses in sections, laid out at one or more widths, with logarithmic
 /// queries and edits and cell layouts cached by content.
@@ -245,12 +205,6 @@ public struct FeedDocument: Sendable {
         get { widths[0].geometry.expansionMode }
         set { for w in widths.indices { widths[w].geometry.expansionMode = newValue } }
     }
-
-    /// The side index of the primary width's table (kept by every held width).
-    public var sectionIndex: SectionIndex? { widths[0].geometry.sectionIndex }
-
-    /// Whether `section` is closed. - Complexity: O(log S).
-    public func isCollapsed(_ section: Int) -> Bool { widths[0].geometry.isCollapsed(section) }
 
     /// The header of `section` as given. - Complexity: O(1).
     public func header(ofSection section: Int) -> FeedSectionDecoration { sections[section].header }
@@ -353,25 +307,25 @@ public struct FeedDocument: Sendable {
     /// The widths held, primary first.
     public var heldWidths: [Double] { widths.map(\.options.width) }
 
-    /// The layout at `width` if it is held.
+    /// The table at `width` if it is held.
     /// - Complexity: O(w) for w held widths.
-    public func heldLayout(forWidth width: Double) -> FeedWidthLayout? {
-        widths.first { $0.options.width == width }.map { FeedWidthLayout(options: $0.options, geometry: $0.geometry) }
+    public func geometry(forWidth width: Double) -> TableGeometry? {
+        widths.first { $0.options.width == width }?.geometry
     }
 
-    /// The layout at `width` (same style, scale and line limit as the primary width), added and
+    /// The table at `width` (same style, scale and line limit as the primary width), added and
     /// kept up to date by every later edit when it is not held yet. A new width re-lays out every
     /// row from its cached prepared cell: arithmetic only, no text is shaped again (unless the
     /// prepared-cell cache evicted it).
     /// - Complexity: O(w) when held; else O(n) cell layouts over `threads` workers.
-    public mutating func layout(forWidth width: Double) throws(FeedError) -> FeedWidthLayout {
-        if let held = heldLayout(forWidth: width) { return held }
+    public mutating func layout(forWidth width: Double) throws(FeedError) -> TableGeometry {
+        if let held = geometry(forWidth: width) { return held }
         var o = options
         o.width = width
         try o.validate()
         let state = WidthState(options: o, geometry: try makeGeometry(o))
         widths.append(state)
-        return FeedWidthLayout(options: state.options, geometry: state.geometry)
+        return state.geometry
     }
 
     /// Stops keeping `width` up to date. The primary width cannot be removed.
@@ -383,14 +337,12 @@ public struct FeedDocument: Sendable {
 
     // MARK: Queries (primary width)
 
-    /// The table of the primary width.
+    /// The table of the primary width: row and section frames, the rows at a y, the collapsed
+    /// states, the side index (`TableGeometry`).
     public var geometry: TableGeometry { widths[0].geometry }
 
     /// Number of sections. - Complexity: O(1).
     public var numberOfSections: Int { sections.count }
-
-    /// Number of rows of all sections. - Complexity: O(1).
-    public var numberOfRows: Int { widths[0].geometry.numberOfRows }
 
     /// Number of rows in `section`. - Complexity: O(1).
     public func numberOfRows(inSection section: Int) -> Int { sections[section].statuses.count }
@@ -405,7 +357,7 @@ public struct FeedDocument: Sendable {
     public var feedSections: [FeedSection] {
         sections.enumerated().map { i, s in
             FeedSection(
-                header: s.header, statuses: s.statuses.array, footer: s.footer, isCollapsed: isCollapsed(i), indexTitle: s.indexTitle)
+                header: s.header, statuses: s.statuses.array, footer: s.footer, isCollapsed: widths[0].geometry.isCollapsed(i), indexTitle: s.indexTitle)
         }
     }
 
@@ -417,18 +369,6 @@ public struct FeedDocument: Sendable {
         if let width { o.width = width }
         return engine.cell(for: status(at: indexPath), options: o)
     }
-
-    /// Frame of a row. - Complexity: O(log S + log n).
-    public func rectForRow(_ indexPath: TableIndexPath) -> TableRect { geometry.rectForRow(indexPath) }
-
-    /// The row at `y`. - Complexity: O(log S + log n).
-    public func indexPathForRow(at y: Double) -> TableIndexPath? { geometry.indexPathForRow(at: y) }
-
-    /// The rows intersecting `yRange`. - Complexity: O(log S + log n + k) for k rows returned.
-    public func indexPathsForRows(in yRange: Range<Double>) -> [TableIndexPath] { geometry.indexPathsForRows(in: yRange) }
-
-    /// Height of the whole feed at the primary width. - Complexity: O(1).
-    public var contentHeight: Double { geometry.contentHeight }
 
     // MARK: Row edits
 
@@ -559,20 +499,17 @@ public struct FeedDocument: Sendable {
             t.deletedSections = batch.deletedSections
             t.deletedRows = batch.deletedRows
             t.movedRows = batch.movedRows
+            t.movedSections = batch.movedSections
             t.removesEmptiedSections = batch.removesEmptiedSections
-            t.reloadedRows = batch.reloadedRows.map {
-                .init($0.indexPath, height: engine.cell(for: $0.status, options: o).height)
-            }
-            t.insertedRows = batch.insertedRows.map {
-                .init($0.indexPath, height: engine.cell(for: $0.status, options: o).height)
-            }
-            t.insertedSections = newStates.map { .init($0.0, section: spec($0.1, o, rows: rowHeights($0.1.statuses.array, o))) }
+            t.reloadedRows = batch.reloadedRows.map { .init($0.indexPath, engine.cell(for: $0.content, options: o).height) }
+            t.insertedRows = batch.insertedRows.map { .init($0.indexPath, engine.cell(for: $0.content, options: o).height) }
+            t.insertedSections = newStates.map { .init($0.0, spec($0.1, o, rows: rowHeights($0.1.statuses.array, o))) }
             Self.edit { () throws(TableLayoutError) in try widths[w].geometry.performBatchUpdates(t) }
         }
 
         // The same steps on the status arrays, in TableGeometry's order.
-        for r in batch.reloadedRows { sections[r.indexPath.section].statuses[r.indexPath.row] = r.status }
-        var inserts = batch.insertedRows.map { ($0.indexPath, $0.status) }
+        for r in batch.reloadedRows { sections[r.indexPath.section].statuses[r.indexPath.row] = r.content }
+        var inserts = batch.insertedRows.map { ($0.indexPath, $0.content) }
         for m in batch.movedRows { inserts.append((m.to, sections[m.from.section].statuses[m.from.row])) }
         let deletedSections = Set(batch.deletedSections)
         let removals = batch.deletedRows + batch.movedRows.map(\.from)
@@ -581,10 +518,12 @@ public struct FeedDocument: Sendable {
             sections[ip.section].statuses.remove(at: ip.row)
             touched.insert(ip.section)
         }
-        var sectionDeletes = deletedSections
+        let movedSections = Set(batch.movedSections.map(\.from))
+        var sectionDeletes = deletedSections.union(movedSections)
         if batch.removesEmptiedSections {
-            for s in touched where sections[s].statuses.isEmpty { sectionDeletes.insert(s) }
+            for s in touched where sections[s].statuses.isEmpty && !movedSections.contains(s) { sectionDeletes.insert(s) }
         }
+        for m in batch.movedSections { newStates.append((m.to, sections[m.from])) }
         for s in sectionDeletes.sorted(by: >) { sections.remove(at: s) }
         for (index, state) in newStates.sorted(by: { $0.0 < $1.0 }) { sections.insert(state, at: index) }
         for (ip, status) in inserts.sorted(by: { $0.0 < $1.0 }) { sections[ip.section].statuses.insert(status, at: ip.row) }

@@ -525,7 +525,7 @@ public struct FeedGeometry: Sendable {
 }
 
 /// A laid-out feed with every row's cell (`FeedEngine.layoutCells`).
-public struct FeedCells: FeedGeometryHolder, Sendable {
+public struct FeedCells: Sendable {
     public let layout: FeedGeometry
     /// Row `i`'s cell.
     public let cells: [CellGeometry]
@@ -539,7 +539,7 @@ public struct FeedCells: FeedGeometryHolder, Sendable {
 
 /// A laid-out feed with every row's prepared cell (`FeedEngine.prepareFeed`), ready to be laid
 /// out at another width by arithmetic (`FeedEngine.relayout`).
-public struct PreparedFeed: FeedGeometryHolder, Sendable {
+public struct PreparedFeed: Sendable {
     public let layout: FeedGeometry
     /// Row `i`'s prepared cell.
     public let prepared: [PreparedCell]
@@ -550,18 +550,3 @@ public struct PreparedFeed: FeedGeometryHolder, Sendable {
     public var residentBytes: Int { layout.residentBytes + prepared.capacity * MemoryLayout<PreparedCell>.stride }
 }
 
-
-/// A result that holds a `FeedGeometry` with more per row (`FeedCells`, `PreparedFeed`): the
-/// layout's options, rows and table are read through it.
-public protocol FeedGeometryHolder {
-    var layout: FeedGeometry { get }
-}
-
-extension FeedGeometryHolder {
-    public var options: FeedOptions { layout.options }
-    public var count: Int { layout.count }
-    public var heights: [Double] { layout.heights }
-    public var statusIDs: [Int64] { layout.statusIDs }
-    public var geometry: TableGeometry { layout.geometry }
-    public var contentHeight: Double { layout.contentHeight }
-}

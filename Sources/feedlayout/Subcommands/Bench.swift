@@ -51,7 +51,7 @@ struct Bench: ParsableCommand {
     func run() throws { try reportingErrors(runCommand) }
 
     private func runCommand() throws {
-        let loaded = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
+        let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses
         guard !loaded.isEmpty else { throw CLIError.input("feedlayout: the input holds no status") }
         let statuses = Self.repeated(loaded, toAtLeast: minRows)
         let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)

@@ -147,7 +147,7 @@ struct Preview: ParsableCommand {
                     let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
                     previous = try previous.resized(toWidth: w)
                     previous.title = Self.title(
-                        name, rows: previous.document.numberOfRows, style: previous.document.options.style, width: w)
+                        name, rows: previous.document.geometry.numberOfRows, style: previous.document.options.style, width: w)
                     return previous
                 }
                 let loaded: Feed
@@ -277,7 +277,7 @@ struct Preview: ParsableCommand {
         let scale = PreviewScale(style: options.style)
         var out = OutputBuffer()
         for s in 0..<doc.numberOfSections {
-            let open = !doc.isCollapsed(s)
+            let open = !doc.geometry.isCollapsed(s)
             var title = ""
             switch doc.header(ofSection: s) {
             case .header(let h):
@@ -354,7 +354,7 @@ struct Preview: ParsableCommand {
                 throw CLIError.input("feedlayout: \(error)")
             }
         }
-        return FeedRows(statuses: try CLIEnvironment.loadStatuses(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid))
+        return FeedRows(statuses: try CLIEnvironment.loadFeed(input.map { [$0] } ?? [], skipInvalid: feed.skipInvalid).statuses)
     }
 
     /// Cells of the canvas of one printed slice (about 40 MB at most).

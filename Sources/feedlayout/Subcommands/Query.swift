@@ -51,7 +51,7 @@ struct Query: ParsableCommand {
     func run() throws { try reportingErrors(runCommand) }
 
     private func runCommand() throws {
-        let statuses = try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid)
+        let statuses = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses
         let engine = try CLIEnvironment.feedEngine(feed)
         let layout: FeedGeometry
         do {

@@ -74,7 +74,7 @@ struct Render: ParsableCommand {
         if inputs.count == 1, let indexed = try FeedRows.indexed(path: inputs[0], options: loadOptions) {
             feedRows = indexed
         } else {
-            feedRows = FeedRows(statuses: try CLIEnvironment.loadStatuses(inputs, skipInvalid: feed.skipInvalid))
+            feedRows = FeedRows(statuses: try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses)
         }
         let count = try feedRows.countAll()
         guard count > 0 else { throw CLIError.input("feedlayout: the feed has no statuses to render") }
@@ -102,11 +102,11 @@ struct Render: ParsableCommand {
             throw CLIError.input("feedlayout: render needs the FreeType text measurer")
         }
         let doc = try sections.document(list, format: format, engine: engine, options: feed.options(width: width.value, format: format))
-        guard doc.contentHeight > 0 else { throw CLIError.input("feedlayout: the feed has nothing to render") }
-        var (top, bottom) = (0.0, doc.contentHeight)
+        guard doc.geometry.contentHeight > 0 else { throw CLIError.input("feedlayout: the feed has nothing to render") }
+        var (top, bottom) = (0.0, doc.geometry.contentHeight)
         if let rows {
             // Rows counted over every section in order.
-            let count = doc.numberOfRows
+            let count = doc.geometry.numberOfRows
             let a = rows.lower ?? 0
             guard a < count else {
                 throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: count)
@@ -123,7 +123,7 @@ struct Render: ParsableCommand {
             }
             let first = path(a), last = path(b - 1)
             top = doc.geometry.rectForHeader(inSection: first.section).y
-            bottom = doc.rectForRow(last).maxY
+            bottom = doc.geometry.rectForRow(last).maxY
             if last.row == doc.numberOfRows(inSection: last.section) - 1 {
                 bottom = doc.geometry.rectForFooter(inSection: last.section).maxY
             }

@@ -294,10 +294,10 @@ func feedBenchmarks() {
             benchmark.startMeasurement()
             let layout = try? engine.relayout(base, width: 414, threads: threads)
             benchmark.stopMeasurement()
-            let sum = layout?.heights.reduce(0, +) ?? -1
+            let sum = layout?.layout.heights.reduce(0, +) ?? -1
             Facts.record(
                 benchmark.name, input: CellInput.generated.description + ", weibo, scale 2", unit: "row",
-                perIteration: base.count, extra: ["threads": Double(threads)],
+                perIteration: base.layout.count, extra: ["threads": Double(threads)],
                 note: "FeedEngine.relayout at 414 pt of a layout made at 320 pt by prepareFeed: heights from the rows' prepared cells, no lookup")
             precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
         } setup: {

@@ -23,7 +23,7 @@ func exportBenchmarks() {
         } setup: {
             let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
             let layout = try engine.layoutCells(Inputs.generated(rows), options: Inputs.feedOptions(.weibo))
-            let header = FrameExportHeader(generatorVersion: "benchmarks", manifest: Inputs.fonts.manifest)
+            let header = FrameExportHeader(fonts: Inputs.fonts, generatorVersion: "benchmarks")
             let reference = try FrameExport.data(layout, header: header, format: format, threads: 2)
             return (layout, header, reference.count)
         }

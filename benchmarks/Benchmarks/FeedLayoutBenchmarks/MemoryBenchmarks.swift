@@ -24,7 +24,7 @@ func memoryBenchmarks() {
                 "preparedCacheBytes": Double(engine.preparedCellStatistics.bytes),
             ],
             note: "FeedEngine.layout on all cores, every CellGeometry retained, default cache budgets; VmHWM of the process")
-        precondition(layout?.count == statuses.count && layout?.cells.count == statuses.count, "full layout incomplete")
+        precondition(layout?.layout.count == statuses.count && layout?.cells.count == statuses.count, "full layout incomplete")
         blackHole(layout)
     } setup: {
         Inputs.generated().count
