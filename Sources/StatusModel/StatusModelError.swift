@@ -90,7 +90,7 @@ public enum StatusModelError: Error, Sendable, Hashable, CustomStringConvertible
     case valueTooLarge(StatusLocation, limit: Int, found: Int)
 
     /// The case name, as used by `Fixtures/invalid/EXPECTED.json`.
-    public var caseName: String {
+    package var caseName: String {
         switch self {
         case .unreadable: "unreadable"
         case .unwritable: "unwritable"

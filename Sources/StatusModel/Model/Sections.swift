@@ -52,9 +52,9 @@ public enum FeedGrouping: String, Sendable, Hashable, CaseIterable {
 
 extension StatusSection {
     /// The title of the section of statuses without a date, in `.day` grouping.
-    public static let unknownDayTitle = "时间未知"
-    public static let unknownUserTitle = "未知用户"
-    public static let unknownSourceTitle = "未知来源"
+    package static let unknownDayTitle = "时间未知"
+    package static let unknownUserTitle = "未知用户"
+    package static let unknownSourceTitle = "未知来源"
 
     /// `statuses` in sections by `grouping`: one section per distinct key, in the order of each
     /// key's first status; each section's statuses in input order (stable and deterministic).

@@ -99,7 +99,7 @@ public struct Status: Sendable, Hashable {
 
     /// `body` applied to the retweeted status read in place, or nil when there is none.
     /// `retweetedStatus` returns a copy, which retains every string and array of the status.
-    public func withRetweetedStatus<R>(_ body: (Status) throws -> R) rethrows -> R? {
+    package func withRetweetedStatus<R>(_ body: (Status) throws -> R) rethrows -> R? {
         guard let box = retweetBox else { return nil }
         return try body(box.status)
     }
@@ -350,10 +350,10 @@ public struct Feed: Sendable, Hashable {
 
     /// Number of statuses that repost another one.
     /// - Complexity: O(n) in the number of statuses.
-    public var retweetCount: Int { statuses.reduce(0) { $0 + ($1.isRetweet ? 1 : 0) } }
+    package var retweetCount: Int { statuses.reduce(0) { $0 + ($1.isRetweet ? 1 : 0) } }
     /// Number of pictures shown, own and retweeted.
     /// - Complexity: O(n) in the number of statuses.
-    public var pictureCount: Int {
+    package var pictureCount: Int {
         statuses.reduce(0) { $0 + $1.pictures.count + ($1.retweetedStatus?.pictures.count ?? 0) }
     }
 }
