@@ -223,10 +223,14 @@ public struct CellLayoutEngine: Sendable {
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
         let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
-        let name: AttributedText
-        if verified || member {
+        // Shared with the other cells of the same user (by content: `NameLabel`).
+        let nameKey = NameLabel(
+            name: displayName, size: m.nameFontSize, role: nameAttrs.role, verified: verified, memberRank: member ? user.mbrank : 0,
+            ascentFraction: m.ascentFraction)
+        let name = labels.name(nameKey, measurer: measurer) {
+            guard verified || member else { return AttributedText(displayName, attributes: nameAttrs) }
             let icons = (verified ? 1 : 0) + (member ? 1 : 0)
-            name = Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
+            return Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
                 name.append(displayName, " ", attributes: nameAttrs)
                 let s = m.nameFontSize
                 func icon(_ icon: String) {
@@ -236,8 +240,6 @@ public struct CellLayoutEngine: Sendable {
                 if verified { icon("verified-organization") }
                 if member { icon("member-level-\(user.mbrank)") }
             }
-        } else {
-            name = AttributedText(displayName, attributes: nameAttrs)
         }
         let avatarBadge: String? =
             switch user.verifiedType {
@@ -313,7 +315,7 @@ public struct CellLayoutEngine: Sendable {
 
         return StackedParts(
             sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
-            name: prep(name), avatarBadge: avatarBadge,
+            name: name, avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
     }
