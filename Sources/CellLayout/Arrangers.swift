@@ -308,7 +308,8 @@ struct StackedArranger {
         var buttons: [ToolbarButton] = []
         buttons.reserveCapacity(parts.toolbar.count)
         let n = Double(parts.toolbar.count)
-        for (i, b) in parts.toolbar.enumerated() {
+        for i in 0..<parts.toolbar.count {
+            let b = parts.toolbar[i]
             let x0 = grid.round(width * Double(i) / n), x1 = grid.round(width * Double(i + 1) / n)
             let frame = Rect(x: x0, y: bar.minY, width: x1 - x0, height: bar.height)
             let labelW = min(grid.ceil(b.label.prepared.naturalWidth), max(0, frame.width - m.toolbarIconSize - m.toolbarIconGap))

@@ -223,10 +223,14 @@ public struct CellLayoutEngine: Sendable {
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
         let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
-        let name: AttributedText
-        if verified || member {
+        // Shared with the other cells of the same user (by content: `NameLabel`).
+        let nameKey = NameLabel(
+            name: displayName, size: m.nameFontSize, role: nameAttrs.role, verified: verified, memberRank: member ? user.mbrank : 0,
+            ascentFraction: m.ascentFraction)
+        let name = labels.name(nameKey, measurer: measurer) {
+            guard verified || member else { return AttributedText(displayName, attributes: nameAttrs) }
             let icons = (verified ? 1 : 0) + (member ? 1 : 0)
-            name = Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
+            return Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
                 name.append(displayName, " ", attributes: nameAttrs)
                 let s = m.nameFontSize
                 func icon(_ icon: String) {
@@ -236,8 +240,6 @@ public struct CellLayoutEngine: Sendable {
                 if verified { icon("verified-organization") }
                 if member { icon("member-level-\(user.mbrank)") }
             }
-        } else {
-            name = AttributedText(displayName, attributes: nameAttrs)
         }
         let avatarBadge: String? =
             switch user.verifiedType {
@@ -301,21 +303,19 @@ public struct CellLayoutEngine: Sendable {
             tag = TagParts(isPlace: t.isPlace, label: prep(AttributedText(t.name, size: m.tagFontSize, role: .cellTag)))
         }
 
-        // Made at its final size (a literal list of the buttons, mapped, was two arrays per cell).
-        var toolbar: [ToolbarParts] = []
-        toolbar.reserveCapacity(3)
-        func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) {
+        // Stored inline in the parts (an array of them was one allocation per cell).
+        func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) -> ToolbarParts {
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
             let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
-            toolbar.append(ToolbarParts(kind: kind, string: label.prepared.text.string, label: label))
+            return ToolbarParts(kind: kind, string: label.prepared.text.string, label: label)
         }
-        button(.repost, status.repostsCount, "转发")
-        button(.comment, status.commentsCount, "评论")
-        button(.like, status.attitudesCount, "赞")
+        let repost = button(.repost, status.repostsCount, "转发")
+        let comment = button(.comment, status.commentsCount, "评论")
+        let toolbar = ToolbarPartsList(repost, comment, button(.like, status.attitudesCount, "赞"))
 
         return StackedParts(
             sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
-            name: prep(name), avatarBadge: avatarBadge,
+            name: name, avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
     }
@@ -476,6 +476,32 @@ struct ToolbarParts: Sendable {
     var label: PreparedTextBox
 }
 
+/// The three toolbar buttons of a stacked cell, in order (repost, comment, like), stored inline.
+/// (Indexed rather than a `Collection`: enumerating one looked up its conformances at run time
+/// on first use.)
+struct ToolbarPartsList: Sendable {
+    private let repost: ToolbarParts
+    private let comment: ToolbarParts
+    private let like: ToolbarParts
+
+    init(_ repost: ToolbarParts, _ comment: ToolbarParts, _ like: ToolbarParts) {
+        self.repost = repost
+        self.comment = comment
+        self.like = like
+    }
+
+    var count: Int { 3 }
+    /// - Precondition: `0 <= i < count`.
+    subscript(i: Int) -> ToolbarParts {
+        switch i {
+        case 0: repost
+        case 1: comment
+        case 2: like
+        default: preconditionFailure("toolbar index out of range")
+        }
+    }
+}
+
 struct StackedParts: Sendable {
     /// The style's metrics, one instance shared by every cell the engine prepares in that style
     /// (a copy per cell would be ~0.5 KB more per prepared cell, read on every layout).
@@ -491,6 +517,6 @@ struct StackedParts: Sendable {
     var pictures: [Picture]
     var card: CardParts?
     var tag: TagParts?
-    var toolbar: [ToolbarParts]
+    var toolbar: ToolbarPartsList
     var token: PreparedTextBox
 }

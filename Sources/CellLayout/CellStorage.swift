@@ -20,21 +20,38 @@ package final class PreparedTextBox: Sendable, Equatable {
 
     /// The text's layout when it is one line: names, times, counts and short texts lay out the
     /// same at every width they fit, so a cell arranged again shares this one (its lines array is
-    /// retained, not built). Set once, by the first layout that gives one unwrapped line.
-    /// (An atomic unmanaged reference: `AtomicLazyReference.load` is not inlined across modules
-    /// and looks up generic metadata on every call.) Owned: released in `deinit`.
-    private let oneLine = Atomic<Unmanaged<OneLineLayout>?>(nil)
+    /// retained, not built). Kept by the second layout that gives one unwrapped line, not the
+    /// first: a cell laid out once (a cold cell) makes no object for it, and a box laid out again
+    /// keeps one from then on.
+    /// The word is 0 (no one-line layout yet), `seenOnce` (one was given, none kept), or the
+    /// address of a retained `OneLineLayout`, released in `deinit`. (An atomic word rather than an
+    /// `AtomicLazyReference`, whose `load` is not inlined across modules and looks up generic
+    /// metadata on every call.)
+    private let oneLine = Atomic<UInt>(0)
+    private static let seenOnce: UInt = 1
 
-    deinit { oneLine.load(ordering: .acquiring)?.release() }
+    deinit {
+        let word = oneLine.load(ordering: .acquiring)
+        if word > Self.seenOnce { Self.kept(word).release() }
+    }
+
+    /// The `OneLineLayout` whose address is `word` (> `seenOnce`).
+    @inline(__always) private static func kept(_ word: UInt) -> Unmanaged<OneLineLayout> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+    }
 
     /// `prepared.layout(options, truncationToken:)`, called on the stored text in place (reading
     /// `box.prepared` from outside copies the struct, one retain per array it holds). A text that
-    /// fits on one line is laid out once per box: later requests that it fits are answered with
-    /// the kept layout (equal to what `prepared.layout` gives; `PreparedTextBoxTests` checks it).
+    /// fits on one line is laid out at most twice per box: once it is kept, later requests that
+    /// it fits are answered with the kept layout (equal to what `prepared.layout` gives;
+    /// `PreparedTextBoxTests` checks it).
     func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
-        let kept = oneLine.load(ordering: .acquiring)
-        if let kept, kept._withUnsafeGuaranteedRef({ $0.answers(options) }) {
-            return kept._withUnsafeGuaranteedRef { $0.layout }
+        let word = oneLine.load(ordering: .acquiring)
+        if word > Self.seenOnce {
+            let kept = Self.kept(word)
+            if kept._withUnsafeGuaranteedRef({ $0.answers(options) }) {
+                return kept._withUnsafeGuaranteedRef { $0.layout }
+            }
         }
         let layout =
             if let token = truncationToken {
@@ -42,10 +59,16 @@ package final class PreparedTextBox: Sendable, Equatable {
             } else {
                 prepared.layout(options)
             }
-        if kept == nil, layout.lines.count == 1, layout.fullLineCount == 1 {
-            let made = Unmanaged.passRetained(OneLineLayout(layout, options: options, width: prepared.unwrappedWidth))
-            if !oneLine.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
-                made.release()  // another thread kept its own first
+        if word <= Self.seenOnce, layout.lines.count == 1, layout.fullLineCount == 1 {
+            if word == 0 {
+                // The first one-line answer only marks the box (another thread may have marked it).
+                _ = oneLine.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
+            } else {
+                let made = Unmanaged.passRetained(OneLineLayout(layout, options: options, width: prepared.unwrappedWidth))
+                let desired = UInt(bitPattern: made.toOpaque())
+                if !oneLine.compareExchange(expected: Self.seenOnce, desired: desired, ordering: .acquiringAndReleasing).exchanged {
+                    made.release()  // another thread kept its own first
+                }
             }
         }
         return layout

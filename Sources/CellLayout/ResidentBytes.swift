@@ -20,7 +20,7 @@ extension PreparedCell {
             bytes += (v.card?.text?.residentBytes ?? 0) + (v.tag?.label.residentBytes ?? 0)
             if let r = v.retweet { bytes += r.text.residentBytes + (r.card?.text?.residentBytes ?? 0) + r.pictures.count * 96 }
             bytes += v.pictures.count * 96
-            for t in v.toolbar { bytes += t.label.residentBytes }
+            for i in 0..<v.toolbar.count { bytes += v.toolbar[i].label.residentBytes }
             return bytes
         }
     }

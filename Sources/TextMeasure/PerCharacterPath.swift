@@ -289,7 +289,8 @@ extension TextMeasurer {
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
         builder.setGlyphs(glyphs)
         builder.addMissingGlyphs(missing)
-        return builder.finish()
+        builder.shareFonts(from: scratch.fontTable)
+        return (consume builder).take()
     }
 
     /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item

@@ -202,20 +202,26 @@ package struct GlyphStorage: Sendable, Equatable {
 /// both produce values the same layout code reads.
 package struct PreparedTextBuilder {
     private var prepared: PreparedText
+    /// The run fonts while they fit in place (a text rarely uses more than
+    /// `InlineRunFonts.capacity`); after that, all of them are in `prepared.runFonts`. (No other
+    /// field needs releasing, so that the finished text is moved out of the builder, not copied.)
+    private var inlineFonts: InlineRunFonts
+    private var fontCount = 1
     private var lastRef: UInt16 = 0
-    /// `runFonts[lastRef]`, kept here so that the common case (the same font as the last cluster)
-    /// reads no array.
+    /// The font of index `lastRef`, kept here so that the common case (the same font as the
+    /// last cluster) reads no list.
     private var lastFont: RunFont
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     package init(text: AttributedText, baseFont: RunFont) {
         prepared = PreparedText(text: text)
         prepared.clusters.reserveCapacity(text.utf16Count)
-        // Room for the base font and the few a text adds (emoji, links, bold): one allocation.
-        prepared.runFonts.reserveCapacity(4)
-        prepared.runFonts.append(baseFont)
+        inlineFonts = InlineRunFonts(baseFont)
         lastFont = baseFont
     }
+
+    /// True once the fonts are in `prepared.runFonts`.
+    private var spilled: Bool { fontCount > InlineRunFonts.capacity }
 
     /// The index of `font` in `runFonts` (texts use a handful of fonts: a linear search).
     @inline(__always)
@@ -225,12 +231,26 @@ package struct PreparedTextBuilder {
     }
 
     private mutating func refSlow(_ font: RunFont) -> UInt16 {
-        if let i = prepared.runFonts.firstIndex(of: font) {
-            lastRef = UInt16(i)
+        var found = -1
+        if spilled {
+            found = prepared.runFonts.firstIndex(of: font) ?? -1
         } else {
-            prepared.runFonts.append(font)
-            lastRef = UInt16(prepared.runFonts.count - 1)
+            for i in 0..<fontCount where inlineFonts[i] == font {
+                found = i
+                break
+            }
         }
+        if found < 0 {
+            if fontCount < InlineRunFonts.capacity {
+                inlineFonts[fontCount] = font
+            } else {
+                if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { Array($0) } }
+                prepared.runFonts.append(font)
+            }
+            found = fontCount
+            fontCount += 1
+        }
+        lastRef = UInt16(found)
         lastFont = font
         return lastRef
     }
@@ -303,7 +323,49 @@ package struct PreparedTextBuilder {
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    package consuming func finish() -> PreparedText { prepared }
+    /// The prepared text, its run fonts in an array of its own.
+    package consuming func finish() -> PreparedText {
+        if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { Array($0) } }
+        return prepared
+    }
+
+    /// Takes the run fonts from `table` when it holds an equal list (most texts use one of a few
+    /// lists: the base font of a role, with emoji, objects or bold), so that the prepared text
+    /// shares that array instead of allocating one of its own. Call it last, then `take()`.
+    mutating func shareFonts(from table: RunFontTable) {
+        if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { table.list($0) } }
+    }
+
+    /// The prepared text, its run fonts set by `shareFonts(from:)`. (Kept trivial, so that the
+    /// caller's builder is moved out, not copied.)
+    consuming func take() -> PreparedText { prepared }
+}
+
+/// `InlineRunFonts.capacity` run fonts stored in place (unused places hold copies of the first).
+struct InlineRunFonts {
+    private var fonts: (RunFont, RunFont, RunFont, RunFont)
+    static let capacity = 4
+
+    init(_ first: RunFont) { fonts = (first, first, first, first) }
+
+    /// - Precondition: `0 <= i < capacity`.
+    subscript(i: Int) -> RunFont {
+        get {
+            precondition(i >= 0 && i < Self.capacity, "run font index out of range")
+            return withUnsafeBytes(of: fonts) { $0.load(fromByteOffset: i * MemoryLayout<RunFont>.stride, as: RunFont.self) }
+        }
+        set {
+            precondition(i >= 0 && i < Self.capacity, "run font index out of range")
+            withUnsafeMutableBytes(of: &fonts) { $0.storeBytes(of: newValue, toByteOffset: i * MemoryLayout<RunFont>.stride, as: RunFont.self) }
+        }
+    }
+
+    /// `body` on the first `count` fonts (`count <= capacity`).
+    func withFonts<R>(_ count: Int, _ body: (UnsafeBufferPointer<RunFont>) -> R) -> R {
+        withUnsafeBytes(of: fonts) { raw in
+            body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: RunFont.self), count: min(count, Self.capacity)))
+        }
+    }
 }
 
 extension PreparedText {

@@ -28,6 +28,40 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(fresh.layout(status(1, reposts: 0), width: 375, style: .weibo, scale: 2, maxTextLines: 3), a)
     }
 
+    /// Cells of the same user share one prepared name; a name with other icons (verified,
+    /// member rank) or another role is another label; a shared name lays out as a fresh engine's.
+    func testNamesAreSharedByContent() throws {
+        let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        func user(verified: Int = -1, rank: Int = 0, type: Int = 0) -> User {
+            var u = User(id: 9, name: "同一个用户")
+            u.verifiedType = verified
+            u.mbrank = rank
+            u.mbtype = type
+            return u
+        }
+        func name(_ id: Int64, _ u: User) throws -> PreparedTextBox {
+            let s = Status(id: id, text: "文字 \(id)", user: u, repostsCount: 0, commentsCount: 0, attitudesCount: 0)
+            guard case .stacked(let parts) = e.prepare(s, style: .weibo).content else { throw XCTSkip("not a stacked cell") }
+            return parts.value.name
+        }
+        let plain = try name(1, user())
+        XCTAssertTrue(try name(2, user()) === plain)
+        let member = try name(3, user(verified: 3, rank: 5))
+        XCTAssertFalse(member === plain)
+        XCTAssertTrue(try name(4, user(verified: 3, rank: 5)) === member)
+        XCTAssertEqual(member.prepared.text.attachments.map(\.name), ["verified-organization", "member-level-5"])
+        XCTAssertFalse(try name(5, user(verified: 3, rank: 6)) === member)
+        XCTAssertFalse(try name(6, user(verified: 3, rank: 5, type: 3)) === member)  // the VIP role
+        let stats = e.labels.nameStatistics
+        XCTAssertEqual(stats.hits, 2)
+        XCTAssertEqual(stats.misses, 4)
+        XCTAssertEqual(e.labelCacheStatistics.count, 4, "names are not counted with the labels")
+
+        let s = Status(id: 4, text: "文字 4", user: user(verified: 3, rank: 5), repostsCount: 0, commentsCount: 0, attitudesCount: 0)
+        let fresh = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        XCTAssertEqual(e.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
+    }
+
     func testFullShardsAreDroppedAndCounted() {
         let cache = LabelCache(capacity: 16)  // 16 in the test thread's shard
         let m = FixedAdvanceMeasurer()

@@ -62,14 +62,19 @@ final class PreparedTextBoxTests: XCTestCase {
         XCTAssertGreaterThan(answeredFromKept, 100, "the kept one-line layouts were not used")
     }
 
-    /// A one-line label laid out again at another width it fits, or on another box's request,
-    /// shares the kept lines (no new array); a width it does not fit is laid out anew.
-    func testAOneLineLabelIsLaidOutOnce() throws {
+    /// The first one-line answer is not kept (a cell laid out once makes no object for it); the
+    /// second is. Then the label laid out again at another width it fits, or on another box's
+    /// request, shares the kept lines (no new array); a width it does not fit is laid out anew.
+    func testAOneLineLabelIsLaidOutAtMostTwice() throws {
         let m = try measurer()
         let box = PreparedTextBox(m.prepareUncached(AttributedText("微博用户", size: 15)))
         let grid = PixelGrid(scale: 2)
+        let first = box.layout(LayoutOptions(width: 300, maxLines: 1, grid: grid))
         let wide = box.layout(LayoutOptions(width: 300, maxLines: 1, grid: grid))
+        XCTAssertEqual(wide, first)
+        XCTAssertFalse(sharesLines(first, wide))
         XCTAssertEqual(wide.lines.count, 1)
+        XCTAssertTrue(sharesLines(wide, box.layout(LayoutOptions(width: 300, maxLines: 1, grid: grid))))
         let narrower = box.layout(LayoutOptions(width: box.prepared.unwrappedWidth, maxLines: 1, grid: grid))
         XCTAssertTrue(sharesLines(wide, narrower))
         let tooNarrow = box.layout(LayoutOptions(width: 30, maxLines: 1, grid: grid))

@@ -22,6 +22,8 @@ final class PrepareScratch {
     var buffers = PrepareBuffers()
     var shaped: [ShapedGlyph] = []
     var cached: [CachedGlyph] = []
+    /// The run-font lists of this thread's texts, shared by texts with equal lists.
+    let fontTable = RunFontTable()
     private var made: ShapingBuffer?
 
     var shaper: ShapingBuffer {
@@ -37,7 +39,10 @@ final class PrepareScratch {
         buffers.largestCapacity <= 1 << 14 + 1 && shaped.capacity <= 1 << 12 && cached.capacity <= 1 << 12
     }
 
-    deinit { buffers.free() }
+    deinit {
+        buffers.free()
+        fontTable.free()
+    }
 }
 
 /// The plain buffers of `prepare`: code units, break flags (one more than units), the pending
