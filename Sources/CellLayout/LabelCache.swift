@@ -30,16 +30,41 @@ import TextMeasure
 /// Thread-safety: `Sendable`; each shard has its own lock (threads beyond `shardCount` share
 /// shards), held only for the table access, never while hashing or preparing.
 final class LabelCache: Sendable {
-    struct State {
-        var table: [LabelName: PreparedTextBox] = [:]
-        /// The metrics of each style prepared so far on this shard, shared by its cells.
-        var stackedMetrics: [String: Shared<StackedMetrics>] = [:]
+    /// One table of a shard: prepared texts by key, with its counters.
+    struct Table<Key: Hashable & Sendable>: Sendable {
+        var entries: [Key: PreparedTextBox] = [:]
         var hits = 0
         var misses = 0
         var evictions = 0
-        var names: [NameLabel: PreparedTextBox] = [:]
-        var nameHits = 0
-        var nameMisses = 0
+
+        /// The entry of `key`, counted as a hit.
+        mutating func hit(_ key: Key) -> PreparedTextBox? {
+            guard let p = entries[key] else { return nil }
+            hits += 1
+            return p
+        }
+
+        /// Stores `p` as a miss; a full table (`capacity` entries) is dropped whole first and
+        /// returned, so the caller frees it after the lock is released. An empty table is made
+        /// with room for `initialCapacity` entries.
+        mutating func insert(_ p: PreparedTextBox, for key: Key, capacity: Int, initialCapacity: Int) -> [Key: PreparedTextBox] {
+            misses += 1
+            var dropped: [Key: PreparedTextBox] = [:]
+            if entries.count >= capacity {
+                dropped = entries.takeAll()
+                evictions += 1
+            }
+            if entries.isEmpty { entries.reserveCapacity(initialCapacity) }
+            entries[key] = p
+            return dropped
+        }
+    }
+
+    struct State: Sendable {
+        var labels = Table<LabelName>()
+        var names = Table<NameLabel>()
+        /// The metrics of each style prepared so far on this shard, shared by its cells.
+        var stackedMetrics: [String: Shared<StackedMetrics>] = [:]
     }
 
     static let shardCount = 8
@@ -75,26 +100,10 @@ final class LabelCache: Sendable {
     func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
         let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
         let shard = shard
-        if let hit = shard.withLock({ s -> PreparedTextBox? in
-            guard let p = s.table[name] else { return nil }
-            s.hits += 1
-            return p
-        }) {
-            return hit
-        }
+        if let hit = shard.withLock({ $0.labels.hit(name) }) { return hit }
         let text = AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
         let p = PreparedTextBox(measurer.prepareUncached(text))
-        // A dropped table is freed after the lock is released (`takeAll`).
-        var dropped: [LabelName: PreparedTextBox] = [:]
-        shard.withLock { s in
-            s.misses += 1
-            if s.table.count >= capacity {
-                dropped = s.table.takeAll()
-                s.evictions += 1
-            }
-            if s.table.isEmpty { s.table.reserveCapacity(initialCapacity) }
-            s.table[name] = p
-        }
+        let dropped = shard.withLock { $0.labels.insert(p, for: name, capacity: capacity, initialCapacity: initialCapacity) }
         withExtendedLifetime(dropped) {}
         return p
     }
@@ -105,48 +114,29 @@ final class LabelCache: Sendable {
     ///   key's fields).
     func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
         let shard = shard
-        if let hit = shard.withLock({ s -> PreparedTextBox? in
-            guard let p = s.names[key] else { return nil }
-            s.nameHits += 1
-            return p
-        }) {
-            return hit
-        }
+        if let hit = shard.withLock({ $0.names.hit(key) }) { return hit }
         let p = PreparedTextBox(measurer.prepareUncached(make()))
-        // A dropped table is freed after the lock is released (`takeAll`).
-        var dropped: [NameLabel: PreparedTextBox] = [:]
-        shard.withLock { s in
-            s.nameMisses += 1
-            if s.names.count >= capacity { dropped = s.names.takeAll() }
-            if s.names.isEmpty { s.names.reserveCapacity(initialCapacity) }
-            s.names[key] = p
-        }
+        let dropped = shard.withLock { $0.names.insert(p, for: key, capacity: capacity, initialCapacity: initialCapacity) }
         withExtendedLifetime(dropped) {}
         return p
     }
 
-    /// (hits, misses, entries) of the names tables, summed over the shards.
-    var nameStatistics: (hits: Int, misses: Int, count: Int) {
-        var total = (hits: 0, misses: 0, count: 0)
-        for shard in shards {
-            shard.withLock {
-                total.hits += $0.nameHits
-                total.misses += $0.nameMisses
-                total.count += $0.names.count
-            }
-        }
-        return total
-    }
+    /// (hits, misses, evictions, entries) of the labels, summed over the shards, for tests and
+    /// benchmarks.
+    var statistics: (hits: Int, misses: Int, evictions: Int, count: Int) { totals(\.labels) }
 
-    /// (hits, misses, evictions, entries) summed over the shards, for tests and benchmarks.
-    var statistics: (hits: Int, misses: Int, evictions: Int, count: Int) {
+    /// (hits, misses, evictions, entries) of the names, summed over the shards.
+    var nameStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { totals(\.names) }
+
+    private func totals<Key>(_ table: KeyPath<State, Table<Key>>) -> (hits: Int, misses: Int, evictions: Int, count: Int) {
         var total = (hits: 0, misses: 0, evictions: 0, count: 0)
         for shard in shards {
             shard.withLock {
-                total.hits += $0.hits
-                total.misses += $0.misses
-                total.evictions += $0.evictions
-                total.count += $0.table.count
+                let t = $0[keyPath: table]
+                total.hits += t.hits
+                total.misses += t.misses
+                total.evictions += t.evictions
+                total.count += t.entries.count
             }
         }
         return total
