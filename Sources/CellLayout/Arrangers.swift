@@ -26,26 +26,34 @@ extension PreparedTextBox {
             let x1 = max(min(moved.maxX, frame.maxX), x0)
             return Rect(x: x0, y: moved.minY, width: x1 - x0, height: moved.height)
         }
-        // Rects are placed as the layout finds them: no intermediate arrays.
         var hits: [EntityHit] = []
-        let entities = prepared.text.entities
-        if !entities.isEmpty {
-            hits.reserveCapacity(entities.count)
-            var current = -1
-            layout.forEachEntityRect(of: prepared) { e, rect in
-                if e == current {
-                    hits[hits.count - 1].hitRects.append(place(rect))
-                } else {
-                    current = e
-                    hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, hitRects: HitRects(place(rect))))
-                }
-            }
-        }
         var objects: [ImageFrame] = []
+        let entities = prepared.text.entities
         let attachments = prepared.text.attachments
-        if !attachments.isEmpty {
-            objects.reserveCapacity(attachments.count)
-            layout.forEachAttachmentRect(of: prepared) { objects.append(ImageFrame(name: $0.name, frame: place($1))) }
+        if !entities.isEmpty || !attachments.isEmpty {
+            // A box arranged again at the same frame shares what it placed before.
+            if let kept = keptPlacement(layout, frame: frame, grid: grid) {
+                (hits, objects) = kept
+            } else {
+                // Rects are placed as the layout finds them: no intermediate arrays.
+                if !entities.isEmpty {
+                    hits.reserveCapacity(entities.count)
+                    var current = -1
+                    layout.forEachEntityRect(of: prepared) { e, rect in
+                        if e == current {
+                            hits[hits.count - 1].hitRects.append(place(rect))
+                        } else {
+                            current = e
+                            hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, hitRects: HitRects(place(rect))))
+                        }
+                    }
+                }
+                if !attachments.isEmpty {
+                    objects.reserveCapacity(attachments.count)
+                    layout.forEachAttachmentRect(of: prepared) { objects.append(ImageFrame(name: $0.name, frame: place($1))) }
+                }
+                keepPlacement(layout, frame: frame, grid: grid, entities: hits, attachments: objects)
+            }
         }
         var token: Rect?
         if let t = layout.token, t.width > 0 {

@@ -16,40 +16,112 @@ package final class PreparedTextBox: Sendable, Equatable {
     }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
-    package var residentBytes: Int { prepared.residentBytes + OneLineLayout.residentBytes }
-
-    /// The text's layout when it is one line: names, times, counts and short texts lay out the
-    /// same at every width they fit, so a cell arranged again shares this one (its lines array is
-    /// retained, not built). Kept by the second layout that gives one unwrapped line, not the
-    /// first: a cell laid out once (a cold cell) makes no object for it, and a box laid out again
-    /// keeps one from then on.
-    /// The word is 0 (no one-line layout yet), `seenOnce` (one was given, none kept), or the
-    /// address of a retained `OneLineLayout`, released in `deinit`. (An atomic word rather than an
-    /// `AtomicLazyReference`, whose `load` is not inlined across modules and looks up generic
-    /// metadata on every call.)
-    private let oneLine = Atomic<UInt>(0)
-    private static let seenOnce: UInt = 1
-
-    deinit {
-        let word = oneLine.load(ordering: .acquiring)
-        if word > Self.seenOnce { Self.kept(word).release() }
+    /// The kept layout (`layout`) is counted at its largest, `keptLineLimit` lines; a text with
+    /// entities or inline objects also counts a kept placement (`keepPlacement`): one hit per
+    /// entity and one frame per object (an entity that wraps holds a rect more per extra line).
+    package var residentBytes: Int {
+        let entities = prepared.text.entities.count, objects = prepared.text.attachments.count
+        let placement =
+            entities + objects == 0
+            ? 0
+            : KeptLayout.placementBytes + entities * MemoryLayout<EntityHit>.stride
+                + objects * MemoryLayout<ImageFrame>.stride
+        return prepared.residentBytes + KeptLayout.residentBytes
+            + (keptLineLimit - 1) * MemoryLayout<TextLine>.stride + placement
     }
 
-    /// The `OneLineLayout` whose address is `word` (> `seenOnce`).
-    @inline(__always) private static func kept(_ word: UInt) -> Unmanaged<OneLineLayout> {
+    /// The most lines a kept layout of several lines may have: about the lines of the text at a
+    /// width of 250 points (its hard breaks, plus one per 250 points of advance; a phone's text
+    /// column is wider), so that what a box keeps stays proportional to its text. (A layout with
+    /// more lines is not kept.)
+    var keptLineLimit: Int {
+        let byWidth = prepared.totalAdvance.isFinite ? min(prepared.totalAdvance / 250, Double(prepared.clusterCount)) : 0
+        return 1 + Int(prepared.hardBreakCount) + Int(max(0, byWidth))
+    }
+
+    /// A kept layout of the text, so that a cell arranged again shares it (its lines array is
+    /// retained, not built). When the text is one line: names, times, counts and short texts lay
+    /// out the same at every width they fit, and the kept layout answers all of them. Otherwise
+    /// (a text that wraps) it answers the same options and token only: a feed arranged again at
+    /// its width. Kept by the second layout, not the first: a cell laid out once (a cold cell)
+    /// makes no object for it, and a box laid out again keeps one from then on; the first kept
+    /// layout stays (a box arranged at several widths answers the others by laying out).
+    /// The word is 0 (no layout yet), `seenOnce` (one was given, none kept), or the address of a
+    /// retained `KeptLayout`, released in `deinit`. (An atomic word rather than an
+    /// `AtomicLazyReference`, whose `load` is not inlined across modules and looks up generic
+    /// metadata on every call.)
+    private let keptWord = Atomic<UInt>(0)
+    private static let seenOnce: UInt = 1
+
+    /// The entity and object frames of a kept layout, placed once (see
+    /// `keptPlacement`): 0, or the address of a retained `KeptPlacement`, set at most once and
+    /// released in `deinit`.
+    private let placement = Atomic<UInt>(0)
+
+    deinit {
+        let word = keptWord.load(ordering: .acquiring)
+        if word > Self.seenOnce { Self.kept(word).release() }
+        let placed = placement.load(ordering: .acquiring)
+        if placed != 0 { Self.placed(placed).release() }
+    }
+
+    /// The `KeptPlacement` whose address is `word` (not 0).
+    @inline(__always) private static func placed(_ word: UInt) -> Unmanaged<KeptPlacement> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+    }
+
+    /// The entity hits and inline-object frames placing `layout` at `frame` on `grid` gives, when
+    /// they were kept for exactly these inputs; nil otherwise. Placing is a pure function of the
+    /// prepared text, the layout, the frame and the grid, so the kept arrays are equal to placing
+    /// again; a cell arranged again shares them (retains, no allocation).
+    /// - Complexity: O(1) when `layout` shares the kept lines (a kept layout), else O(lines).
+    /// Thread-safety: safe to call concurrently.
+    @inline(__always)
+    func keptPlacement(_ layout: borrowing TextLayout, frame: Rect, grid: PixelGrid) -> ([EntityHit], [ImageFrame])? {
+        let word = placement.load(ordering: .acquiring)
+        if word == 0 { return nil }
+        return Self.placed(word)._withUnsafeGuaranteedRef { p in
+            p.frame == frame && p.grid == grid && p.layout == layout ? (p.entities, p.attachments) : nil
+        }
+    }
+
+    /// Keeps what placing `layout` gave, for `keptPlacement`, when it is worth keeping: the box
+    /// already keeps a layout (it was laid out before: a cell arranged once makes no object for
+    /// it), the frames are not empty, and none is kept yet (the first kept placement stays; other
+    /// frames and layouts are placed each time).
+    /// Thread-safety: safe to call concurrently (one caller's placement is kept).
+    func keepPlacement(
+        _ layout: borrowing TextLayout, frame: Rect, grid: PixelGrid, entities: [EntityHit], attachments: [ImageFrame]
+    ) {
+        guard entities.count + attachments.count > 0, keptWord.load(ordering: .relaxed) > Self.seenOnce,
+            placement.load(ordering: .relaxed) == 0
+        else { return }
+        let made = Unmanaged.passRetained(
+            KeptPlacement(layout: copy layout, frame: frame, grid: grid, entities: entities, attachments: attachments))
+        if !placement.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing
+        ).exchanged {
+            made.release()  // another thread kept its own first
+        }
+    }
+
+    /// The `KeptLayout` whose address is `word` (> `seenOnce`).
+    @inline(__always) private static func kept(_ word: UInt) -> Unmanaged<KeptLayout> {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
     }
 
     /// `prepared.layout(options, truncationToken:)`, called on the stored text in place (reading
     /// `box.prepared` from outside copies the struct, one retain per array it holds). A text that
-    /// fits on one line is laid out at most twice per box: once it is kept, later requests that
-    /// it fits are answered with the kept layout (equal to what `prepared.layout` gives;
-    /// `PreparedTextBoxTests` checks it).
+    /// fits on one line is laid out at most twice per box, a text that wraps twice per box at the
+    /// options it keeps: later requests the kept layout answers get it (equal to what
+    /// `prepared.layout` gives; `PreparedTextBoxTests` checks it).
+    /// - Complexity: O(1) when answered from the kept layout, else `PreparedText.layout`'s.
+    /// Thread-safety: safe to call concurrently.
     func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
-        let word = oneLine.load(ordering: .acquiring)
+        let word = keptWord.load(ordering: .acquiring)
         if word > Self.seenOnce {
             let kept = Self.kept(word)
-            if kept._withUnsafeGuaranteedRef({ $0.answers(options) }) {
+            if kept._withUnsafeGuaranteedRef({ $0.answers(options, truncationToken) }) {
                 return kept._withUnsafeGuaranteedRef { $0.layout }
             }
         }
@@ -59,14 +131,18 @@ package final class PreparedTextBox: Sendable, Equatable {
             } else {
                 prepared.layout(options)
             }
-        if word <= Self.seenOnce, layout.lines.count == 1, layout.fullLineCount == 1 {
+        if word <= Self.seenOnce, !layout.lines.isEmpty {
+            let oneLine = layout.lines.count == 1 && layout.fullLineCount == 1
             if word == 0 {
-                // The first one-line answer only marks the box (another thread may have marked it).
-                _ = oneLine.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
-            } else {
-                let made = Unmanaged.passRetained(OneLineLayout(layout, options: options, width: prepared.unwrappedWidth))
+                // The first answer only marks the box (another thread may have marked it).
+                _ = keptWord.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
+            } else if oneLine || (layout.lines.count <= keptLineLimit && options.width == options.width) {
+                let made = Unmanaged.passRetained(
+                    oneLine
+                        ? KeptLayout(layout, options: options, width: prepared.unwrappedWidth)
+                        : KeptLayout(layout, exactly: options, truncationToken: truncationToken))
                 let desired = UInt(bitPattern: made.toOpaque())
-                if !oneLine.compareExchange(expected: Self.seenOnce, desired: desired, ordering: .acquiringAndReleasing).exchanged {
+                if !keptWord.compareExchange(expected: Self.seenOnce, desired: desired, ordering: .acquiringAndReleasing).exchanged {
                     made.release()  // another thread kept its own first
                 }
             }
@@ -88,28 +164,77 @@ package final class PreparedTextBox: Sendable, Equatable {
     }
 }
 
-/// A one-line layout kept by a `PreparedTextBox`, with what it depends on: the line height and
-/// the pixel grid. The width and the line limit do not matter while the line fits: at any width
-/// of at least `width` nothing wraps (`PreparedText.unwrappedWidth`), and one line is within any
-/// limit, so no token is placed either.
-private final class OneLineLayout: Sendable {
+/// A layout kept by a `PreparedTextBox`, with what it depends on.
+///
+/// One line: the line height and the pixel grid. The width and the line limit do not matter
+/// while the line fits: at any width of at least `width` nothing wraps
+/// (`PreparedText.unwrappedWidth`), and one line is within any limit, so no token is placed
+/// either. Several lines: all the options and the truncation token (by identity: a box is
+/// immutable), since `layout` is a function of the prepared text, the options and the token.
+private final class KeptLayout: Sendable {
     let layout: TextLayout
     let lineHeight: LineHeightPolicy
     let grid: PixelGrid?
+    /// One line: its unwrapped width; several lines: the width of the options.
     let width: Double
+    /// True for a layout of several lines: it answers its own options and token only.
+    let isExact: Bool
+    let wrap: WrapMode
+    let maxLines: Int
+    let token: PreparedTextBox?
     /// What the box counts for it: this object and a one-line lines array.
-    static let residentBytes = 160
+    static let residentBytes = 176
+    /// What the box counts for a kept placement besides the frames: the object and two array
+    /// headers.
+    static let placementBytes = 224
 
     init(_ layout: TextLayout, options: LayoutOptions, width: Double) {
         self.layout = layout
         lineHeight = options.lineHeight
         grid = options.grid
         self.width = width
+        isExact = false
+        wrap = options.wrap
+        maxLines = 0
+        token = nil
     }
 
-    /// True when `layout(options)` gives `layout`. (A NaN width never matches.)
-    @inline(__always) func answers(_ options: LayoutOptions) -> Bool {
-        width <= options.width && grid == options.grid && lineHeight == options.lineHeight
+    init(_ layout: TextLayout, exactly options: LayoutOptions, truncationToken: PreparedTextBox?) {
+        self.layout = layout
+        lineHeight = options.lineHeight
+        grid = options.grid
+        width = options.width
+        isExact = true
+        wrap = options.wrap
+        maxLines = options.maxLines
+        token = truncationToken
+    }
+
+    /// True when `layout(options, truncationToken:)` gives `layout`. (A NaN width never matches.)
+    @inline(__always) func answers(_ options: LayoutOptions, _ truncationToken: PreparedTextBox?) -> Bool {
+        guard grid == options.grid && lineHeight == options.lineHeight else { return false }
+        if isExact {
+            return width == options.width && maxLines == options.maxLines && wrap == options.wrap && token === truncationToken
+        }
+        return width <= options.width
+    }
+}
+
+/// The placed entity and object frames of a layout at one frame, kept by a `PreparedTextBox`
+/// (`keptPlacement`).
+private final class KeptPlacement: Sendable {
+    let layout: TextLayout
+    let frame: Rect
+    let grid: PixelGrid
+    let entities: [EntityHit]
+    let attachments: [ImageFrame]
+
+    init(layout: TextLayout, frame: Rect, grid: PixelGrid, entities: [EntityHit], attachments: [ImageFrame]) {
+        self.layout = layout
+        self.frame = frame
+        self.grid = grid
+        self.entities = entities
+        self.attachments = attachments
     }
 }
 

@@ -85,6 +85,57 @@ final class PreparedTextBoxTests: XCTestCase {
         XCTAssertEqual(otherGrid, box.prepared.layout(LayoutOptions(width: 300, maxLines: 1, grid: PixelGrid(scale: 3))))
     }
 
+    /// A text that wraps is kept at the options and token of its second layout: asked again with
+    /// them it shares the kept lines; another width, limit or token is laid out anew.
+    func testAWrappedTextIsKeptAtItsOptionsAndToken() throws {
+        let m = try measurer()
+        let box = PreparedTextBox(m.prepareUncached(AttributedText(String(repeating: "一段会换行的长文本 with words ", count: 4), size: 15)))
+        let token = PreparedTextBox(m.prepareUncached(AttributedText("...全文", size: 15)))
+        let options = LayoutOptions(width: 160, maxLines: 3, grid: PixelGrid(scale: 2))
+        let first = box.layout(options, truncationToken: token)
+        let second = box.layout(options, truncationToken: token)
+        XCTAssertGreaterThan(first.lines.count, 1)
+        XCTAssertEqual(second, first)
+        XCTAssertFalse(sharesLines(first, second))
+        XCTAssertTrue(sharesLines(second, box.layout(options, truncationToken: token)))
+        var wider = options
+        wider.width = 200
+        XCTAssertFalse(sharesLines(second, box.layout(wider, truncationToken: token)))
+        XCTAssertEqual(box.layout(wider, truncationToken: token), box.prepared.layout(wider, truncationToken: token.prepared))
+        let otherToken = PreparedTextBox(m.prepareUncached(AttributedText("…", size: 15)))
+        XCTAssertFalse(sharesLines(second, box.layout(options, truncationToken: otherToken)))
+        XCTAssertEqual(box.layout(options, truncationToken: otherToken), box.prepared.layout(options, truncationToken: otherToken.prepared))
+        XCTAssertFalse(sharesLines(second, box.layout(options)))
+    }
+
+    /// A box placed again at the same frame shares its entity and object frames; every placement
+    /// equals a fresh one.
+    func testAPlacementIsSharedAtTheSameFrame() throws {
+        let m = try measurer()
+        var named = AttributedText("名字", size: 15)
+        named.appendAttachment(width: 14, ascent: 12, descent: 2, name: "vip", attributes: TextAttributes(size: 15))
+        let r = named.append(" #话题#", attributes: TextAttributes(size: 15))
+        named.addEntity(.topic, range: r, value: "话题")
+        let box = PreparedTextBox(m.prepareUncached(named))
+        let grid = PixelGrid(scale: 2)
+        let options = LayoutOptions(width: 300, maxLines: 1, grid: grid)
+        let frame = Rect(x: 10.5, y: 20, width: 120, height: 21)
+        let boxes = (0..<4).map { _ in makeTextBox(box, box.layout(options), frame: frame, grid: grid) }
+        let fresh = makeTextBox(PreparedTextBox(box.prepared), box.prepared.layout(options), frame: frame, grid: grid)
+        for b in boxes {
+            XCTAssertEqual(b.entities, fresh.entities)
+            XCTAssertEqual(b.attachments, fresh.attachments)
+        }
+        XCTAssertFalse(fresh.attachments.isEmpty)
+        boxes[2].attachments.withUnsafeBufferPointer { x in
+            boxes[3].attachments.withUnsafeBufferPointer { y in XCTAssertEqual(x.baseAddress, y.baseAddress) }
+        }
+        let moved = makeTextBox(box, box.layout(options), frame: frame.offsetBy(dx: 0.5, dy: 0), grid: grid)
+        let movedFresh = makeTextBox(PreparedTextBox(box.prepared), box.prepared.layout(options), frame: frame.offsetBy(dx: 0.5, dy: 0), grid: grid)
+        XCTAssertEqual(moved.entities, movedFresh.entities)
+        XCTAssertEqual(moved.attachments, movedFresh.attachments)
+    }
+
     /// Many threads asking one box at once get equal answers (one of them keeps its layout).
     func testConcurrentRequestsGetEqualLayouts() throws {
         let m = try measurer()
