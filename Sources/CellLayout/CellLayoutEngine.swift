@@ -35,7 +35,8 @@ public struct CellLayoutEngine: Sendable {
     /// Empties the prepared-cell cache (its counters are kept).
     public func removeCachedPreparedCells() { preparedCells.removeAll() }
 
-    /// Default bound of the prepared-cell cache: 256 MiB, about 60 000 corpus cells.
+    /// Default bound of the prepared-cell cache: 256 MiB, about 39 000 corpus cells (6.8 KB each,
+    /// counted with room for the layouts a cell keeps once it is arranged a second time).
     public static let defaultPreparedCellBudgetBytes = 256 << 20
 
     /// - Parameters:
