@@ -7,6 +7,10 @@
 //   CFreeType, CHarfBuzz, CThai, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
 //   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG, CCairo) -> feedlayout
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
+//   FeedLayoutSupport (locks, per-thread state, byte hashing, the sharded cache, number and JSON
+//   string writing) under every library module: `package` declarations, no product.
+// The products are the six library modules and the command; TerminalPreview, RasterRender and
+// UnicodeText serve the command and the text engine only.
 import PackageDescription
 
 let package = Package(
@@ -34,7 +38,8 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
 
         // Plumbing shared by the modules (locks, per-thread state, byte hashing, the sharded
-        // cache, the seeded generator, package files): `package` declarations, no product.
+        // cache, the seeded generator, package files, the number formatter, the JSON string
+        // escaper): `package` declarations, no product.
         .target(name: "FeedLayoutSupport"),
         // Unicode properties, line and grapheme breaks, scripts: no product, yet its declarations
         // are public, not package. Swift's default cross-module optimization inlines small public
