@@ -136,7 +136,7 @@ package final class PreparedTextBox: Sendable, Equatable {
             if word == 0 {
                 // The first answer only marks the box (another thread may have marked it).
                 _ = keptWord.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
-            } else if oneLine || (layout.lines.count <= keptLineLimit && options.width == options.width) {
+            } else if oneLine || (layout.lines.count <= keptLineLimit && !options.width.isNaN) {
                 let made = Unmanaged.passRetained(
                     oneLine
                         ? KeptLayout(layout, options: options, width: prepared.unwrappedWidth)
