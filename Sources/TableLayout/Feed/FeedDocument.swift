@@ -484,11 +484,11 @@ public struct FeedDocument: Sendable {
     // MARK: Batch updates
 
     /// Applies a batch with UITableView's index semantics (see `FeedBatchUpdate`). Only inserted
-    /// and reloaded rows are looked up in the cell cache; moved rows keep their heights.
+    /// and reloaded rows are looked up in the cell cache; moved rows and sections keep their heights.
     /// - Throws: `.invalidOptions` for an inserted section with an invalid fixed header or footer
     ///   height (nothing changes).
     /// - Complexity: O(m log m + m · (log S + log n) + r) per held width for m edits and r rows of
-    ///   deleted or inserted sections, plus one cell lookup per inserted or reloaded row.
+    ///   deleted, inserted or moved sections, plus one cell lookup per inserted or reloaded row.
     public mutating func performBatchUpdates(_ batch: FeedBatchUpdate) throws(FeedError) {
         var newStates: [(Int, SectionState)] = []
         for s in batch.insertedSections { newStates.append((s.index, try makeState(s.section))) }
