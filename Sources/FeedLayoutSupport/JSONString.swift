@@ -36,13 +36,12 @@ package enum JSONString {
     package static func append(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { utf8 in
-            let start = out.count
-            let room = bound(utf8.count)
-            out.append(contentsOf: repeatElement(0, count: room))
-            let written = out.withUnsafeMutableBufferPointer { b in
-                write(utf8, to: b.baseAddress! + start) - (b.baseAddress! + start)
+            // Written into scratch memory (on the stack when small), then copied once: making
+            // `out` room of the worst-case size first would fill it with zeros to shrink it again.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound(utf8.count)) { scratch in
+                let end = write(utf8, to: scratch.baseAddress!)
+                out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: end - scratch.baseAddress!))
             }
-            out.removeLast(room - written)
         }
     }
 
