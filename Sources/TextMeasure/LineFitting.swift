@@ -187,7 +187,7 @@ extension PreparedText {
         charWrap: Bool, _ rule: Rule
     ) -> (Int, Double)? {
         let w = contentAtBreak + lineEndCorrection(after: lastBreak)
-        if w <= maxWidth || contentAtBreak > maxWidth || lineEndCorrections.isEmpty { return (lastBreak + 1, w) }
+        if w <= maxWidth || contentAtBreak > maxWidth || !hasLineEndCorrections { return (lastBreak + 1, w) }
         var best: (Int, Double)?
         var total = 0.0, content = 0.0
         for j in start..<lastBreak {
@@ -251,9 +251,9 @@ extension PreparedText {
 
     /// A line count to reserve room for: the total advance over the width, plus the hard breaks.
     private func estimatedLineCount(maxWidth: Double) -> Int {
-        let ratio = maxWidth > 0 ? totalAdvance / maxWidth : Double(clusters.count)
+        let ratio = maxWidth > 0 ? totalAdvance / maxWidth : Double(clusterCount)
         // Extreme sizes can make the total infinite or NaN: then no estimate, the array grows.
-        let byWidth = ratio.isFinite && ratio > 0 ? min(Double(clusters.count), ratio) : 0
+        let byWidth = ratio.isFinite && ratio > 0 ? min(Double(clusterCount), ratio) : 0
         return Int(byWidth) + Int(hardBreakCount) + 1
     }
 
@@ -265,8 +265,9 @@ extension PreparedText {
         var i = span.start
         let rule = advances
         while i < span.end {
-            let hangs = clusters[i].flags & ClusterFlags.hanging != 0
-            total += rule.advance(clusters[i], at: total)
+            let c = cluster(i)
+            let hangs = c.flags & ClusterFlags.hanging != 0
+            total += rule.advance(c, at: total)
             if !hangs {
                 if total > room + 1e-7 { break }
                 content = total
@@ -279,7 +280,7 @@ extension PreparedText {
     }
 
     /// UTF-16 offset where cluster `i` starts (`utf16Count` past the end).
-    func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(clusters[i - 1].end) }
+    func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(cluster(i - 1).end) }
 
     /// Width of the whole text on one line, without trailing hanging clusters.
     public var naturalWidth: Double {
@@ -390,7 +391,7 @@ extension TextLayout {
         var x = 0.0
         let rule = prepared.advances
         for c in line.clusters {
-            x += rule.advance(prepared.clusters[c], at: x)
+            x += rule.advance(prepared.cluster(c), at: x)
             xs.append(x)
         }
         return xs

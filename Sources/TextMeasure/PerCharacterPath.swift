@@ -18,7 +18,8 @@ extension TextMeasurer {
         var word = WordState()
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
-            text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize))
+            text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize),
+            clusters: buffers.clusters, corrections: buffers.corrections)
         var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
         let runs = text.runs
         var run = 0
@@ -30,7 +31,9 @@ extension TextMeasurer {
         var lastStrong: UnicodeScript?
         // nil at a paragraph start and after a line separator: a space there joins what follows.
         var previousSlot: FontSlot? = nil
-        var brackets: [(id: UInt8, script: UnicodeScript?)] = []
+        // The open brackets (at most `maxOpenBrackets`), in the thread's block.
+        let brackets = buffers.brackets.base
+        var openBrackets = 0
         var sawTab = false, tabLeast = 0.0
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
@@ -94,6 +97,7 @@ extension TextMeasurer {
                     if glyphs == nil {
                         let limit = min(runEnd, n)
                         let scale = runFonts.textScale
+                        var sink = builder.beginPlainClusters(max(0, limit - start))
                         while start < limit {
                             let next = start + 1
                             guard next == n || breaks[next].contains(graphemeFlag) else { break }
@@ -101,12 +105,13 @@ extension TextMeasurer {
                             guard SimpleAdvanceTable.isOnPath(e) && e < SimpleAdvanceTable.needsPlainNeighbours else { break }
                             let v = UInt32(u[start])
                             guard Self.takesTable(v, &lastStrong, u, start, tableScripts) else { break }
-                            builder.appendClusterInLastFont(
+                            sink.append(
                                 end: next, advance: Double(table.advance(ofEntry: e)) * scale,
                                 breakAfter: next < n && breaks[next].contains(lineAllowedFlag))
                             clusterIndex += 1
                             start = next
                         }
+                        builder.endPlainClusters(sink)
                     }
                     continue
                 }
@@ -132,11 +137,17 @@ extension TextMeasurer {
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
             if let pair = Self.bracketPair(info.first) {
                 if pair.isOpen {
-                    if brackets.count < 64 { brackets.append((pair.id, lastStrong)) }
-                } else if let k = brackets.lastIndex(where: { $0.id == pair.id }) {
-                    let saved = brackets[k].script
-                    brackets.removeSubrange(k...)
-                    if let saved { lastStrong = saved }
+                    if openBrackets < PrepareBuffers.maxOpenBrackets {
+                        brackets[openBrackets] = OpenBracket(id: pair.id, script: lastStrong)
+                        openBrackets += 1
+                    }
+                } else {
+                    var k = openBrackets
+                    while k > 0 && brackets[k - 1].id != pair.id { k -= 1 }
+                    if k > 0 {
+                        openBrackets = k - 1
+                        if let saved = brackets[k - 1].script { lastStrong = saved }
+                    }
                 }
             }
             // Printable ASCII and the space are in the text face whenever it covers them all (the
@@ -290,7 +301,7 @@ extension TextMeasurer {
         builder.setGlyphs(glyphs)
         builder.addMissingGlyphs(missing)
         builder.shareFonts(from: scratch.fontTable)
-        return (consume builder).take()
+        return (consume builder).take(returning: &buffers.clusters, &buffers.corrections)
     }
 
     /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item

@@ -6,22 +6,21 @@ internal import CPrefetch
 /// same prepared text at another width costs a few nanoseconds per cluster and gives exactly the
 /// lines a fresh prepare + layout gives.
 ///
-/// Storage is one array of 16-byte cluster records. A cluster is a grapheme cluster (or an inline
-/// object): the unit that is never split across lines. Thread-safety: an immutable value, safe to
-/// share across threads.
+/// Storage is one array of 16-byte records: the clusters, then the line-end corrections (one
+/// allocation for both, made at its exact size when the text is finished). A cluster is a grapheme
+/// cluster (or an inline object): the unit that is never split across lines. Thread-safety: an
+/// immutable value, safe to share across threads.
 public struct PreparedText: Sendable {
     /// The source text.
     public let text: AttributedText
 
-    /// The clusters, in text order.
-    package var clusters: [Cluster] = []
+    /// The clusters in text order, then the line-end corrections (`lineEndCorrections`).
+    private var records: [Cluster] = []
+    /// How many of `records` are clusters.
+    private var storedClusterCount = 0
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
     package var runFonts: [RunFont] = []
-    /// Sparse corrections of a line's width when it ends after a cluster inside a shaped word
-    /// (the kerning between that cluster and the next one is dropped): cluster index and delta in
-    /// points, sorted by cluster.
-    package var lineEndCorrections: [(cluster: Int32, delta: Double)] = []
     /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
     package var glyphs: GlyphStorage?
     /// Sum of the cluster advances and number of hard breaks (to size the lines array of a layout).
@@ -39,63 +38,77 @@ public struct PreparedText: Sendable {
 
     package init(text: AttributedText) { self.text = text }
 
+    /// The clusters, in text order.
+    package var clusters: ArraySlice<Cluster> { records[..<storedClusterCount] }
+
+    /// Cluster `i` (`0 <= i < clusterCount`).
+    @inline(__always) package func cluster(_ i: Int) -> Cluster { records[i] }
+
+    /// Sparse corrections of a line's width when it ends after a cluster inside a shaped word
+    /// (the kerning between that cluster and the next one is dropped), sorted by cluster: a
+    /// record per correction, the cluster's index in `end` and the delta in points in `advance`.
+    var lineEndCorrections: ArraySlice<Cluster> { records[storedClusterCount...] }
+
+    /// Whether the text has any line-end correction.
+    var hasLineEndCorrections: Bool { records.count > storedClusterCount }
+
     /// The width correction when a line ends after cluster `i` (0 for most clusters).
     /// - Complexity: O(log k) over the k corrections.
     func lineEndCorrection(after i: Int) -> Double {
-        guard !lineEndCorrections.isEmpty else { return 0 }
-        var lo = 0, hi = lineEndCorrections.count
+        guard hasLineEndCorrections else { return 0 }
+        var lo = storedClusterCount, hi = records.count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(lineEndCorrections[mid].cluster) < i { lo = mid + 1 } else { hi = mid }
+            if Int(records[mid].end) < i { lo = mid + 1 } else { hi = mid }
         }
-        return lo < lineEndCorrections.count && Int(lineEndCorrections[lo].cluster) == i ? lineEndCorrections[lo].delta : 0
+        return lo < records.count && Int(records[lo].end) == i ? records[lo].advance : 0
     }
 
     /// Number of clusters.
-    public var clusterCount: Int { clusters.count }
+    public var clusterCount: Int { storedClusterCount }
 
     /// UTF-16 range of cluster `i`.
     package func utf16Range(ofCluster i: Int) -> Range<Int> {
-        (i == 0 ? 0 : Int(clusters[i - 1].end))..<Int(clusters[i].end)
+        (i == 0 ? 0 : Int(records[i - 1].end))..<Int(records[i].end)
     }
 
     /// Width of cluster `i` in points. A tab's width depends on where it lands on a line (see
     /// `TabStops`; `TextLayout.clusterPositions` places it): this is its least width.
-    package func advance(ofCluster i: Int) -> Double { clusters[i].advance }
+    package func advance(ofCluster i: Int) -> Double { records[i].advance }
 
     /// True when cluster `i` is a tab.
-    package func isTab(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.tab != 0 }
+    package func isTab(_ i: Int) -> Bool { records[i].flags & ClusterFlags.tab != 0 }
 
     /// True when cluster `i` is an inline object.
-    package func isAttachment(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.attachment != 0 }
+    package func isAttachment(_ i: Int) -> Bool { records[i].flags & ClusterFlags.attachment != 0 }
 
     /// True when cluster `i` hangs at a line end (a space or a line separator).
-    package func isHanging(_ i: Int) -> Bool { clusters[i].flags & ClusterFlags.hanging != 0 }
+    package func isHanging(_ i: Int) -> Bool { records[i].flags & ClusterFlags.hanging != 0 }
 
     /// The font and size cluster `i` was measured with.
-    package func font(ofCluster i: Int) -> RunFont { runFonts[Int(clusters[i].fontRef)] }
+    package func font(ofCluster i: Int) -> RunFont { runFonts[Int(records[i].fontRef)] }
 
     /// The index of the cluster that contains UTF-16 offset `offset` (or `clusterCount` at the end).
     /// - Complexity: O(log n).
     package func cluster(containing offset: Int) -> Int {
-        var lo = 0, hi = clusters.count
+        var lo = 0, hi = storedClusterCount
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(clusters[mid].end) <= offset { lo = mid + 1 } else { hi = mid }
+            if Int(records[mid].end) <= offset { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
     /// Approximate bytes held by this value (for cache budgets).
     public var residentBytes: Int {
-        64 + clusters.count * MemoryLayout<Cluster>.stride + runFonts.count * 48 + text.utf16Count * 2
+        64 + storedClusterCount * MemoryLayout<Cluster>.stride + runFonts.count * 48 + text.utf16Count * 2
             + (glyphs?.residentBytes ?? 0)
     }
 }
 
 /// One cluster: its advance in points (0 for line separators), the UTF-16 offset where it ends
 /// (it starts where the previous one ends), the index of its font in `runFonts`, and its flags.
-package struct Cluster: Sendable {
+package struct Cluster: Sendable, BitwiseCopyable {
     package var advance: Double
     package var end: Int32
     package var fontRef: UInt16
@@ -200,8 +213,21 @@ package struct GlyphStorage: Sendable, Equatable {
 
 /// Builds a `PreparedText` cluster by cluster. Measurers (the real one and test fakes) use it, so
 /// both produce values the same layout code reads.
+///
+/// Clusters and line-end corrections are written in place into two growable blocks (the real
+/// measurer lends its thread's blocks, so a text allocates nothing while it is built), and are
+/// copied into the prepared text's one array, at its exact size, when it is finished: an
+/// append is a store (an array append checked uniqueness and capacity each time), and the
+/// corrections cost no allocation of their own.
 package struct PreparedTextBuilder {
     private var prepared: PreparedText
+    /// The clusters so far (`count` of them) and the corrections (`correctionCount`).
+    private var built: ScratchBuffer<Cluster>
+    private var count = 0
+    private var corrections: ScratchBuffer<Cluster>
+    private var correctionCount = 0
+    /// The blocks are the builder's own (freed when it finishes), not lent.
+    private let ownsBlocks: Bool
     /// The run fonts while they fit in place (a text rarely uses more than
     /// `InlineRunFonts.capacity`); after that, all of them are in `prepared.runFonts`. (No other
     /// field needs releasing, so that the finished text is moved out of the builder, not copied.)
@@ -214,10 +240,36 @@ package struct PreparedTextBuilder {
 
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     package init(text: AttributedText, baseFont: RunFont) {
+        self.init(
+            text: text, baseFont: baseFont, clusters: ScratchBuffer(capacity: text.utf16Count),
+            corrections: ScratchBuffer(capacity: 16), ownsBlocks: true)
+    }
+
+    /// A builder writing into blocks lent by the caller, handed back by `take(returning:_:)`
+    /// (grown when the text needed more room).
+    init(text: AttributedText, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>) {
+        self.init(text: text, baseFont: baseFont, clusters: clusters, corrections: corrections, ownsBlocks: false)
+    }
+
+    private init(
+        text: AttributedText, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>,
+        ownsBlocks: Bool
+    ) {
         prepared = PreparedText(text: text)
-        prepared.clusters.reserveCapacity(text.utf16Count)
+        built = clusters
+        // A cluster holds at least one code unit (an inline object holds its U+FFFC).
+        built.reserve(text.utf16Count)
+        self.corrections = corrections
+        self.ownsBlocks = ownsBlocks
         inlineFonts = InlineRunFonts(baseFont)
         lastFont = baseFont
+    }
+
+    /// Stores `c` after the clusters so far.
+    @inline(__always) private mutating func push(_ c: Cluster) {
+        if count == built.capacity { built.reserve(count + 1, keeping: count) }
+        built[count] = c
+        count += 1
     }
 
     /// True once the fonts are in `prepared.runFonts`.
@@ -283,7 +335,7 @@ package struct PreparedTextBuilder {
         let a = lineSeparator ? 0 : advance
         prepared.totalAdvance += a
         if mandatoryAfter { prepared.hardBreakCount += 1 }
-        prepared.clusters.append(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
+        push(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
     }
 
     /// Makes `font` the font `appendClusterInLastFont` appends in (as if a cluster in it had
@@ -297,22 +349,47 @@ package struct PreparedTextBuilder {
     @inline(__always)
     mutating func appendClusterInLastFont(end: Int, advance: Double, breakAfter: Bool) {
         prepared.totalAdvance += advance
-        prepared.clusters.append(
-            Cluster(advance: advance, end: Int32(end), fontRef: lastRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
+        push(Cluster(advance: advance, end: Int32(end), fontRef: lastRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
+    }
+
+    /// Room for `count` more plain clusters in the last font, appended through the returned
+    /// sink and committed by `endPlainClusters`: a loop that appends many (the per-character
+    /// path of Chinese text, a measured word) keeps the write position and the running total in
+    /// registers. Nothing else may be appended until it is committed.
+    @inline(__always)
+    mutating func beginPlainClusters(_ count: Int) -> PlainClusterSink {
+        if self.count + count > built.capacity { built.reserve(self.count + count, keeping: self.count) }
+        return PlainClusterSink(
+            next: built.base + self.count, fontRef: lastRef, totalAdvance: prepared.totalAdvance, room: count)
+    }
+
+    /// Commits the clusters appended through `sink`.
+    @inline(__always)
+    mutating func endPlainClusters(_ sink: PlainClusterSink) {
+        count = sink.next - built.base
+        prepared.totalAdvance = sink.totalAdvance
     }
 
     /// Adds to the advance of the last cluster (a ligature or mark that extends it).
     package mutating func extendLastCluster(advance: Double) {
-        prepared.clusters[prepared.clusters.count - 1].advance += advance
+        built[count - 1].advance += advance
         prepared.totalAdvance += advance
     }
 
     /// Records the line-end correction of the last appended cluster.
     package mutating func addLineEndCorrection(_ delta: Double) {
-        // Texts with one correction usually have several (every kerned pair of a Latin word).
-        if prepared.lineEndCorrections.capacity == 0 { prepared.lineEndCorrections.reserveCapacity(16) }
-        prepared.lineEndCorrections.append((Int32(prepared.clusters.count - 1), delta))
+        addLineEndCorrection(delta, afterCluster: count - 1)
     }
+
+    /// Records the line-end correction of cluster `index` (corrections are added in cluster order).
+    mutating func addLineEndCorrection(_ delta: Double, afterCluster index: Int) {
+        if correctionCount == corrections.capacity { corrections.reserve(correctionCount + 1, keeping: correctionCount) }
+        corrections[correctionCount] = Cluster(advance: delta, end: Int32(index), fontRef: 0, flags: 0)
+        correctionCount += 1
+    }
+
+    /// The number of clusters appended so far.
+    var clusterCount: Int { count }
 
     package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
 
@@ -326,7 +403,22 @@ package struct PreparedTextBuilder {
     /// The prepared text, its run fonts in an array of its own.
     package consuming func finish() -> PreparedText {
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { Array($0) } }
+        storeRecords()
+        if ownsBlocks {
+            built.free()
+            corrections.free()
+        }
         return prepared
+    }
+
+    /// Copies the clusters and corrections into the prepared text's array.
+    private mutating func storeRecords() {
+        let n = count, k = correctionCount
+        let (clusters, corrections) = (built, self.corrections)
+        prepared.setRecords(clusterCount: n, total: n + k) { out in
+            out.baseAddress!.update(from: clusters.base, count: n)
+            (out.baseAddress! + n).update(from: corrections.base, count: k)
+        }
     }
 
     /// Takes the run fonts from `table` when it holds an equal list (most texts use one of a few
@@ -336,9 +428,54 @@ package struct PreparedTextBuilder {
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { table.list($0) } }
     }
 
-    /// The prepared text, its run fonts set by `shareFonts(from:)`. (Kept trivial, so that the
-    /// caller's builder is moved out, not copied.)
-    consuming func take() -> PreparedText { prepared }
+    /// The prepared text, its run fonts set by `shareFonts(from:)`; the lent blocks are handed
+    /// back in `clusters` and `corrections`. (Kept small, so that the caller's builder is moved
+    /// out, not copied.)
+    consuming func take(returning clusters: inout ScratchBuffer<Cluster>, _ corrections: inout ScratchBuffer<Cluster>) -> PreparedText {
+        storeRecords()
+        clusters = built
+        corrections = self.corrections
+        return prepared
+    }
+}
+
+/// Appends plain clusters in place for `PreparedTextBuilder.beginPlainClusters`.
+struct PlainClusterSink {
+    fileprivate(set) var next: UnsafeMutablePointer<Cluster>
+    let fontRef: UInt16
+    fileprivate(set) var totalAdvance: Double
+    /// Clusters that may still be appended.
+    private var room: Int
+
+    fileprivate init(next: UnsafeMutablePointer<Cluster>, fontRef: UInt16, totalAdvance: Double, room: Int) {
+        self.next = next
+        self.fontRef = fontRef
+        self.totalAdvance = totalAdvance
+        self.room = room
+    }
+
+    /// `PreparedTextBuilder.appendClusterInLastFont`, in place.
+    @inline(__always)
+    mutating func append(end: Int, advance: Double, breakAfter: Bool) {
+        precondition(room > 0, "more clusters than the room asked for")
+        room &-= 1
+        totalAdvance += advance
+        next.initialize(to: Cluster(advance: advance, end: Int32(end), fontRef: fontRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
+        next += 1
+    }
+}
+
+extension PreparedText {
+    /// Makes the records array (`total` records, the first `clusterCount` of them clusters),
+    /// written by `fill`.
+    fileprivate mutating func setRecords(clusterCount: Int, total: Int, _ fill: (UnsafeMutableBufferPointer<Cluster>) -> Void) {
+        storedClusterCount = clusterCount
+        guard total > 0 else { return }
+        records = Array(unsafeUninitializedCapacity: total) { out, initialized in
+            fill(out)
+            initialized = total
+        }
+    }
 }
 
 /// `InlineRunFonts.capacity` run fonts stored in place (unused places hold copies of the first).
@@ -372,7 +509,7 @@ extension PreparedText {
     /// The address of the cluster array's first element (0 when empty): the storage of an
     /// immutable prepared text does not move, so callers may keep it for prefetching.
     package var clustersAddress: UInt {
-        clusters.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        records.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
     }
 }
 

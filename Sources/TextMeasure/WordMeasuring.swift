@@ -34,11 +34,14 @@ extension TextMeasurer {
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
             // Every cluster of the word is in its font: found once, then appended as plain clusters.
             builder.useFont(word.font)
+            let first = builder.clusterCount
+            var sink = builder.beginPlainClusters(count)
             for c in 0..<count {
-                builder.appendClusterInLastFont(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
-                if c < count - 1 && advances[count + c] != 0 {
-                    builder.addLineEndCorrection(Double(advances[count + c]) * k)
-                }
+                sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
+            }
+            builder.endPlainClusters(sink)
+            for c in 0..<count - 1 where advances[count + c] != 0 {
+                builder.addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
             }
             if glyphs != nil {
                 for g in shaped {

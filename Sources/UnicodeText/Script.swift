@@ -1,5 +1,5 @@
 /// The Unicode Script property (Scripts.txt), for choosing how a run is shaped.
-public struct UnicodeScript: Hashable, Sendable {
+public struct UnicodeScript: Hashable, Sendable, BitwiseCopyable {
     /// Index into the generated list of ISO 15924 codes.
     public let rawValue: UInt8
 

@@ -46,16 +46,25 @@ final class PrepareScratch {
 }
 
 /// The plain buffers of `prepare`: code units, break flags (one more than units), the pending
-/// word's cluster ends and break flags, and a word's advances (two per cluster).
+/// word's cluster ends and break flags, a word's advances (two per cluster), and the clusters and
+/// corrections of the text being built.
 struct PrepareBuffers {
     var units = ScratchBuffer<UInt16>(capacity: 256)
     var breaks = ScratchBuffer<BreakFlags>(capacity: 257)
     var wordEnds = ScratchBuffer<Int32>(capacity: 64)
     var wordBreakAfter = ScratchBuffer<Bool>(capacity: 64)
     var advances = ScratchBuffer<Int32>(capacity: 128)
+    /// The clusters and line-end corrections of the text being built (`PreparedTextBuilder`).
+    var clusters = ScratchBuffer<Cluster>(capacity: 256)
+    var corrections = ScratchBuffer<Cluster>(capacity: 32)
+    /// The brackets open so far (paired-bracket script resolution), at most `maxOpenBrackets`.
+    let brackets = ScratchBuffer<OpenBracket>(capacity: maxOpenBrackets)
+    static let maxOpenBrackets = 64
 
     var largestCapacity: Int {
-        max(units.capacity, breaks.capacity, wordEnds.capacity, wordBreakAfter.capacity, advances.capacity)
+        max(
+            units.capacity, breaks.capacity, wordEnds.capacity, wordBreakAfter.capacity, advances.capacity, clusters.capacity,
+            corrections.capacity)
     }
 
     func free() {
@@ -64,5 +73,14 @@ struct PrepareBuffers {
         wordEnds.free()
         wordBreakAfter.free()
         advances.free()
+        clusters.free()
+        corrections.free()
+        brackets.free()
     }
+}
+
+/// An open paired bracket and the script that was current before it.
+struct OpenBracket: BitwiseCopyable {
+    var id: UInt8
+    var script: UnicodeScript?
 }
