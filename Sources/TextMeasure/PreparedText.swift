@@ -413,12 +413,7 @@ package struct PreparedTextBuilder {
 
     /// Copies the clusters and corrections into the prepared text's array.
     private mutating func storeRecords() {
-        let n = count, k = correctionCount
-        let (clusters, corrections) = (built, self.corrections)
-        prepared.setRecords(clusterCount: n, total: n + k) { out in
-            out.baseAddress!.update(from: clusters.base, count: n)
-            (out.baseAddress! + n).update(from: corrections.base, count: k)
-        }
+        prepared.setRecords(built.prefix(count), corrections.prefix(correctionCount))
     }
 
     /// Takes the run fonts from `table` when it holds an equal list (most texts use one of a few
@@ -466,15 +461,16 @@ struct PlainClusterSink {
 }
 
 extension PreparedText {
-    /// Makes the records array (`total` records, the first `clusterCount` of them clusters),
-    /// written by `fill`.
-    fileprivate mutating func setRecords(clusterCount: Int, total: Int, _ fill: (UnsafeMutableBufferPointer<Cluster>) -> Void) {
-        storedClusterCount = clusterCount
+    /// Makes the records array: `clusters`, then `corrections`. (Reserved, then appended: the
+    /// array's uninitialized-capacity initializer is not specialized here, and looked up its
+    /// generic metadata on every call.)
+    fileprivate mutating func setRecords(_ clusters: UnsafeBufferPointer<Cluster>, _ corrections: UnsafeBufferPointer<Cluster>) {
+        storedClusterCount = clusters.count
+        let total = clusters.count + corrections.count
         guard total > 0 else { return }
-        records = Array(unsafeUninitializedCapacity: total) { out, initialized in
-            fill(out)
-            initialized = total
-        }
+        records.reserveCapacity(total)
+        records.append(contentsOf: clusters)
+        if !corrections.isEmpty { records.append(contentsOf: corrections) }
     }
 }
 
