@@ -64,6 +64,20 @@ struct PropertyTable: @unchecked Sendable {
         return PackedProperties(bits: values[Int(truncatingIfNeeded: index)])
     }
 
+    /// The index in `values` of a scalar's packed value, for tables indexed by value. Precondition
+    /// (unchecked): `v <= 0x10FFFF`.
+    @inline(__always)
+    func valueIndex(_ v: UInt32) -> Int {
+        let block = Int(truncatingIfNeeded: stage1[Int(truncatingIfNeeded: v >> 7)])
+        return Int(truncatingIfNeeded: stage2[block << 7 | Int(truncatingIfNeeded: v & 0x7F)])
+    }
+
+    /// The packed value at `index` (`0..<GeneratedTables.valueCount`).
+    func value(at index: Int) -> PackedProperties {
+        precondition(index >= 0 && index < GeneratedTables.valueCount)
+        return PackedProperties(bits: values[index])
+    }
+
     private init() {
         precondition(GeneratedTables.blockShift == 7, "generated table layout does not match PropertyTable")
         let s1 = Self.decode(GeneratedTables.stage1Base64)

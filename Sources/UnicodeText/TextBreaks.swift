@@ -1,7 +1,7 @@
 // Grapheme cluster boundaries (UAX #29) and line-break opportunities (UAX #14) in one forward pass.
 //
-// Design: one loop over the UTF-16 code units decodes a scalar, does one packed-table lookup and
-// runs two small state machines side by side.
+// Design: one loop over the UTF-16 code units decodes a scalar, looks up its input and runs two
+// small state machines side by side.
 //
 // - Grapheme clusters (Unicode 15.0 extended clusters, GB1-GB999, no GB9c): the state is the
 //   previous scalar's property, whether the scalars since the last Extended_Pictographic are
@@ -14,15 +14,17 @@
 //   regional-indicator run (LB30a) and the East Asian width / unassigned-pictographic bits of the
 //   previous class (LB30, LB30b).
 //
-// Speed: the grapheme rules are a small automaton (`PairTables.graphemeStep`, tabulated once: one
-// load per scalar). Most line-break positions are decided by one load from a pair table (previous
-// class, or the class before a run of spaces, × current class) that is precomputed from the rule
-// cascade itself (`PairTables`): an entry is filled only where the cascade gives the same answer in
-// every context, otherwise it says "slow" and the cascade (`LineContext.decide`) runs. Combining
-// marks and the position after a ZWJ always take the cascade. Tests compare both paths on random
-// strings. A CJK Unified Ideograph (U+4E00-U+9FFF, most of a Chinese text) skips the property
-// lookup: the block shares one set of properties, checked scalar by scalar when the tables are
-// built, and its step is the general one with those values folded in.
+// Speed: both rule sets are tabulated once as automata (`BreakTables`), from the rules themselves:
+// the line-break state is made canonical (fields no later rule can read are reset) so that about
+// 120 states cover every text, and each packed property value maps to one input (a column of the
+// line automaton and a grapheme class). A step is an input lookup (one load for ASCII, none for a
+// CJK Unified Ideograph, whose block shares one input, checked scalar by scalar when the tables
+// are built), one load per automaton and one store. A step that leaves both states as it found
+// them starts a run: the scalars that follow with the same input take the same step, so they cost
+// their input and a store each. On the Weibo corpus that is about 40 instructions per UTF-16 unit,
+// where a pair table with the rule cascade as fallback took about 95; building the tables (one
+// `decide` per state and column, about 4 500) costs about 3 M instructions once per process. Tests
+// compare the tables with the rule cascade on random strings.
 //
 // Every rule looks back a bounded distance through this state, so the pass is O(n) whatever the
 // text (100 000 combining marks after one base cost 100 000 constant-time steps). The only rule
@@ -74,7 +76,7 @@ public enum TextBreaks {
     /// - an unpaired surrogate is analysed as U+FFFD.
     ///
     /// The existing capacity of `flags` is reused. The first call in a process also builds the shared
-    /// property and pair tables (a few milliseconds in a release build).
+    /// property and break tables.
     /// - Complexity: O(n) in `utf16.count`, no allocation beyond growing `flags`.
     public static func analyze(_ utf16: UnsafeBufferPointer<UInt16>, into flags: inout [BreakFlags]) {
         let n = utf16.count
@@ -96,23 +98,28 @@ public enum TextBreaks {
     /// `analyze` that also returns how many state-machine steps it took (one per scalar plus one per
     /// backwards LB25 fix-up), so tests can check linearity without timing anything.
     ///
-    /// `withoutPairTable` evaluates the UAX #14 rules at every position instead of using the
-    /// precomputed pair decisions; the results must be identical.
+    /// `byRules` evaluates the UAX #29 and UAX #14 rules at every position instead of using the
+    /// precomputed automata; the results must be identical.
     package static func _analyzeCountingSteps(
-        _ utf16: [UInt16], withoutPairTable: Bool = false
+        _ utf16: [UInt16], byRules: Bool = false
     ) -> (flags: [BreakFlags], steps: Int) {
         var flags = [BreakFlags](repeating: [], count: utf16.count + 1)
         let steps = utf16.withUnsafeBufferPointer { text in
             flags.withUnsafeMutableBufferPointer { out in
-                Analyzer.run(text, into: out.baseAddress!, withoutPairTable: withoutPairTable)
+                byRules ? Analyzer.runByRules(text, into: out.baseAddress!) : Analyzer.run(text, into: out.baseAddress!)
             }
         }
         return (flags, steps)
     }
 
-    /// Whether CJK Unified Ideographs take the folded step (their properties were found uniform
+    /// Whether CJK Unified Ideographs skip the property lookup (their inputs were found uniform
     /// when the tables were built); for tests, since a data change would only turn it off.
-    package static var _ideographPathIsOn: Bool { PairTables.shared.hanProperties != nil }
+    package static var _ideographPathIsOn: Bool { BreakTables.shared.hanInput != nil }
+
+    /// The number of states and input columns of the line-break automaton, for tests.
+    package static var _lineAutomatonSize: (states: Int, columns: Int) {
+        (BreakTables.shared.stateCount, BreakTables.shared.columnCount)
+    }
 
     /// Grapheme boundaries and line-break opportunities of a UTF-16 array; see
     /// `analyze(_:into:)` for the meaning of the result.
@@ -211,8 +218,7 @@ private enum LB {
     static var JV: UInt8 { LineBreakClass.JV.rawValue }
     static var JT: UInt8 { LineBreakClass.JT.rawValue }
     static var RI: UInt8 { LineBreakClass.RI.rawValue }
-    /// "No previous character" (start of text); `bit(none)` is bit 63, in no mask, and row 63 of
-    /// the pair table is all "slow".
+    /// "No previous character" (start of text); `bit(none)` is bit 63, in no mask.
     static var none: UInt8 { 63 }
 
     @inline(__always) static func bit(_ c: UInt8) -> UInt64 { 1 &<< UInt64(c) }
@@ -268,22 +274,15 @@ private enum GB {
     static var gb9: UInt32 { bit(extend) | bit(zwj) | bit(spacingMark) }
 }
 
-/// Everything the UAX #14 rules look at for one position.
-private struct LineContext {
-    /// The current class after LB1 and LB10.
-    var cls: UInt8
-    /// The current class after LB1 only (CM and ZWJ stay CM and ZWJ).
-    var raw: UInt8
-    /// LB9 absorbs the current mark into `prev`.
-    var absorbed = false
-    /// The current character is East Asian F, W or H.
-    var wide = false
-    /// Effective previous class after LB9/LB10.
-    var prev: UInt8
+/// The UAX #14 state between two scalars: everything `LineContext.decide` and the next step read
+/// about the text so far.
+private struct LineState {
+    /// Effective previous class after LB9/LB10 (`LB.none` at the start of the text).
+    var prev: UInt8 = LB.none
     /// Effective class before `prev`.
     var prev2: UInt8 = LB.none
     /// Last effective class that is not SP.
-    var base: UInt8
+    var base: UInt8 = LB.none
     /// The scalar just before the current one had class ZWJ (LB8a).
     var prevWasZWJ = false
     /// `prev` is East Asian F, W or H (LB30).
@@ -295,8 +294,99 @@ private struct LineContext {
     /// LB25: 0 outside a number, 1 after `NU (NU|SY|IS)*`, 2 after `NU (NU|SY|IS)* (CL|CP)`.
     var numState: UInt8 = 0
 
+    /// What one step decided about the position before its scalar.
+    struct Step {
+        /// `LineContext.decide`'s answer: 0 no break, 1 break allowed, 2 mandatory break.
+        var decision: UInt8
+        /// LB25 `(PR | PO) × (OP | HY) NU`: the opportunity before the previous base (the OP or
+        /// HY) must be cleared now that NU is here.
+        var fixup: Bool
+        /// The scalar is a new base (not a mark absorbed by LB9): the LB25 fix-up position moves.
+        var newBase: Bool
+    }
+
+    /// Advances over one scalar of class `raw` (after LB1; CM and ZWJ stay themselves) and says
+    /// what the rules decide before it.
+    mutating func step(raw: UInt8, wide: Bool, extPictCn: Bool) -> Step {
+        var cls = raw
+        var wide = wide
+        var extPictCn = extPictCn
+        var absorbed = false
+        var fixup = false
+        if raw == LB.CM || raw == LB.ZWJ {
+            absorbed = prev != LB.none && LB.bit(prev) & LB.noAbsorb == 0
+            if !absorbed {
+                cls = LB.AL  // LB10
+                wide = false
+                extPictCn = false
+            }
+        } else if cls == LB.NU && LB.bit(prev) & LB.ophy != 0 && LB.bit(prev2) & LB.prpo != 0 {
+            // LB25 `(PR | PO) × (OP | HY) NU`, decided now that NU is here. Only LB31 can have
+            // broken between PR/PO and OP/HY, so clearing that opportunity is exact.
+            fixup = true
+        }
+        let decision = LineContext(cls: cls, raw: raw, absorbed: absorbed, wide: wide, state: self).decide()
+        prevWasZWJ = raw == LB.ZWJ
+        if !absorbed {  // LB9: `X CM*` keeps X's state.
+            switch cls {
+            case LB.NU: numState = 1
+            case LB.SY, LB.IS: numState = numState == 1 ? 1 : 0
+            case LB.CL, LB.CP: numState = numState == 1 ? 2 : 0
+            default: numState = 0
+            }
+            riOdd = cls == LB.RI && !(prev == LB.RI && riOdd)
+            prev2 = prev
+            prev = cls
+            base = cls != LB.SP ? cls : base
+            prevWide = wide
+            prevExtPictCn = extPictCn
+        }
+        return Step(decision: decision, fixup: fixup, newBase: !absorbed)
+    }
+
+    /// The state with the values no later step can read set to fixed ones, so that states that
+    /// behave alike are equal: `prev2` is only read after HY or BA (LB21a, HL) and after OP or HY
+    /// (the LB25 fix-up, PR or PO); `prevWide` only after CP (LB30); `riOdd` is false unless
+    /// `prev` is RI anyway. Every other field is read as it is.
+    var canonical: LineState {
+        var c = self
+        let prevBit = LB.bit(prev)
+        if prevBit & LB.habahy != 0 && prev2 == LB.HL {
+            c.prev2 = LB.HL
+        } else if prevBit & LB.ophy != 0 && LB.bit(prev2) & LB.prpo != 0 {
+            c.prev2 = LB.PR
+        } else {
+            c.prev2 = LB.none
+        }
+        if prev != LB.CP { c.prevWide = false }
+        if prev != LB.RI { c.riOdd = false }
+        return c
+    }
+
+    /// The state in 24 bits, for finding states while the tables are built.
+    var packed: UInt32 {
+        UInt32(prev) | UInt32(prev2) << 6 | UInt32(base) << 12 | UInt32(numState) << 18
+            | (prevWasZWJ ? 1 << 20 : 0) | (prevWide ? 1 << 21 : 0) | (prevExtPictCn ? 1 << 22 : 0)
+            | (riOdd ? 1 << 23 : 0)
+    }
+}
+
+/// Everything the UAX #14 rules look at for one position.
+private struct LineContext {
+    /// The current class after LB1 and LB10.
+    var cls: UInt8
+    /// The current class after LB1 only (CM and ZWJ stay CM and ZWJ).
+    var raw: UInt8
+    /// LB9 absorbs the current mark into `prev`.
+    var absorbed = false
+    /// The current character is East Asian F, W or H.
+    var wide = false
+    /// The text before the current character.
+    var state: LineState
+
     /// The UAX #14 rules in order: 0 no break, 1 break allowed, 2 mandatory break.
     func decide() -> UInt8 {
+        let prev = state.prev, prev2 = state.prev2, base = state.base, numState = state.numState
         if prev == LB.none { return 0 }  // LB2
         let prevBit = LB.bit(prev)
         let curBit = LB.bit(cls)
@@ -306,7 +396,7 @@ private struct LineContext {
         if LB.bit(raw) & LB.lb6and7 != 0 { return 0 }  // LB6, LB7
         let afterSpaces = prev == LB.SP
         if prev == LB.ZW || (afterSpaces && base == LB.ZW) { return 1 }  // LB8
-        if prevWasZWJ { return 0 }  // LB8a
+        if state.prevWasZWJ { return 0 }  // LB8a
         if absorbed { return 0 }  // LB9
         if cls == LB.WJ || prev == LB.WJ { return 0 }  // LB11
         if prev == LB.GL { return 0 }  // LB12
@@ -346,85 +436,132 @@ private struct LineContext {
         if prevBit & LB.alhl != 0 && curBit & LB.alhl != 0 { return 0 }  // LB28
         if prev == LB.IS && curBit & LB.alhl != 0 { return 0 }  // LB29
         if prevBit & LB.alhlnu != 0 && cls == LB.OP && !wide { return 0 }  // LB30
-        if prev == LB.CP && !prevWide && curBit & LB.alhlnu != 0 { return 0 }  // LB30
-        if prev == LB.RI && cls == LB.RI && riOdd { return 0 }  // LB30a
-        if cls == LB.EM && (prev == LB.EB || prevExtPictCn) { return 0 }  // LB30b
+        if prev == LB.CP && !state.prevWide && curBit & LB.alhlnu != 0 { return 0 }  // LB30
+        if prev == LB.RI && cls == LB.RI && state.riOdd { return 0 }  // LB30a
+        if cls == LB.EM && (prev == LB.EB || state.prevExtPictCn) { return 0 }  // LB30b
         return 1  // LB31
     }
 }
 
-/// Decisions that depend only on a pair of classes, precomputed from `LineContext.decide` and the
-/// grapheme rules so the common case is one table load.
+/// The break rules as two automata, tabulated from the rules themselves, and each scalar's input
+/// to them, so that one step is a few loads.
 ///
-/// - `line[row << 6 | cls]`: the `BreakFlags` line bits `decide` gives, or `slow` (0xFF) when the
-///   answer also depends on context (the
-///   class before, the LB25 state, RI parity, widths) and `decide` must run. `row` is the effective
-///   previous class, or `64 + base` after spaces (the rules after `SP*` only look at the class
-///   before the spaces); row 63 and 127 (start of text) are all `slow`.
+/// - `line[state << 6 | column]`: the UAX #14 automaton. Its states are the reachable canonical
+///   `LineState`s (found breadth-first from the start of text, about 120), its input columns the
+///   distinct ways a scalar can act on them (line-break class after LB1, width and unassigned
+///   pictographic bits, with columns that act alike merged). An entry holds the next state
+///   (bits 0-7), the line `BreakFlags` bits `decide` gives (bits 8-15, shifted), the LB25 fix-up
+///   (`fixupBit`) and "a new base" (`newBaseBit`). Every position is one load, the start of the
+///   text and combining marks included, and building it costs one `decide` call per state and
+///   column.
 /// - `grapheme[state << 4 | class]`: the UAX #29 rules as an automaton (`graphemeStep` tabulated):
 ///   bits 0-6 the next state, bit 7 a boundary before the scalar.
+/// - `inputs[value]`: for each packed property value (`PropertyTable.valueIndex`), the scalar's
+///   input: bits 0-5 the line column, bits 8-11 the grapheme class (`GB.pict` for
+///   Extended_Pictographic). `ascii` holds the inputs of U+0000...U+007F directly, skipping the
+///   three-level lookup for Latin letters, digits, spaces and punctuation.
 ///
-/// Built once on first use (about 360 000 `decide` calls); immutable afterwards.
-private struct PairTables: @unchecked Sendable {
-    let line: UnsafePointer<UInt8>
+/// Built once on first use; immutable afterwards.
+private struct BreakTables: @unchecked Sendable {
+    let line: UnsafePointer<UInt16>
     let grapheme: UnsafePointer<UInt8>
-    /// LB25 number state after a class: `numberState[state << 6 | cls]`.
-    let numberState: UnsafePointer<UInt8>
-    /// The properties every scalar of `hanRange` shares (CJK Unified Ideographs), or nil when the
-    /// data gives them different properties or ones the fast path does not handle (checked here,
-    /// scalar by scalar, when the tables are built).
-    let hanProperties: PackedProperties?
+    let inputs: UnsafePointer<UInt16>
+    let ascii: UnsafePointer<UInt16>
+    /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), or nil when the data
+    /// gives them different ones (checked here, scalar by scalar).
+    let hanInput: UInt16?
+    /// Number of line states and input columns, for tests.
+    let stateCount: Int
+    let columnCount: Int
     static let hanRange: ClosedRange<UInt16> = 0x4E00...0x9FFF
 
-    static let shared = PairTables()
+    static let shared = BreakTables()
 
-    /// `line` entry meaning "run `LineContext.decide`".
-    static let slow: UInt8 = 0xFF
+    static let fixupBit: UInt16 = 1 << 11
+    static let newBaseBit: UInt16 = 1 << 12
+    /// A value no `inputs` entry has (grapheme classes are below 16).
+    static let noInput: UInt16 = 0xFFFF
+
     /// `decide` results as flag bits.
-    static let lineFlags: (UInt8, UInt8, UInt8) = (
-        0, BreakFlags.lineAllowed.rawValue, BreakFlags([.lineAllowed, .lineMandatory]).rawValue
-    )
-
     @inline(__always) static func flags(ofDecision d: UInt8) -> UInt8 {
-        d == 0 ? lineFlags.0 : d == 1 ? lineFlags.1 : lineFlags.2
+        d == 0 ? 0 : d == 1 ? BreakFlags.lineAllowed.rawValue : BreakFlags([.lineAllowed, .lineMandatory]).rawValue
+    }
+
+    /// The line automaton's input key of a scalar: class after LB1, bit 6 wide, bit 7 unassigned
+    /// Extended_Pictographic.
+    static func lineKey(_ p: PackedProperties) -> Int {
+        Int(p.resolvedLineBreak) | (p.has(PackedProperties.wideOrHalfwidthBit) ? 64 : 0)
+            | (p.has(PackedProperties.extPictUnassignedBit) ? 128 : 0)
+    }
+
+    static func graphemeClass(_ p: PackedProperties) -> UInt8 {
+        p.has(PackedProperties.extendedPictographicBit) ? GB.pict : p.graphemeBreak
     }
 
     private init() {
-        let lineTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 128 * 64)
-        lineTable.initialize(repeating: Self.slow, count: 128 * 64)
-        let classes = UInt8(0)..<UInt8(LineBreakClass.allCases.count)
-        let resolved = classes.filter {
-            let c = LineBreakClass(rawValue: $0)!
-            return ![.AI, .SG, .XX, .SA, .CJ, .CM, .ZWJ].contains(c)
+        let properties = PropertyTable.shared
+        let valueCount = GeneratedTables.valueCount
+        let keys = Array(Set((0..<valueCount).map { Self.lineKey(properties.value(at: $0)) })).sorted()
+
+        // Breadth-first over the reachable canonical states; `entries[state][key index]`. States are
+        // found by their packed form in a small open-addressing table (a Dictionary keyed by
+        // `LineState` cost 2.8 M instructions of hashing here, more than the rest of the build).
+        let start = LineState()
+        var states = [start]
+        var slots = [UInt32](repeating: .max, count: 1024)  // packed state, or .max when empty
+        var slotIDs = [UInt8](repeating: 0, count: 1024)
+        func slot(of packed: UInt32) -> Int {
+            var h = Int(truncatingIfNeeded: (packed &* 0x9E37_79B1) >> 22)
+            while slots[h] != .max && slots[h] != packed { h = (h + 1) & 1023 }
+            return h
         }
-        for row in 0..<128 {
-            let prev = row < 64 ? UInt8(row) : LB.SP
-            let bases: [UInt8] = row < 64 ? [prev] : [UInt8(row - 64)]
-            guard resolved.contains(prev), prev != LB.SP || row >= 64,
-                bases.allSatisfy({ resolved.contains($0) && $0 != LB.SP })
-            else { continue }
-            for cls in resolved {
-                var answer: UInt8? = nil
-                var varies = false
-                var ctx = LineContext(cls: cls, raw: cls, prev: prev, base: bases[0])
-                outer: for prev2 in [LB.HL, LB.AL] {
-                    for numState: UInt8 in 0...2 {
-                        for bits in 0..<16 {
-                            ctx.prev2 = prev2
-                            ctx.numState = numState
-                            ctx.riOdd = bits & 1 != 0
-                            ctx.prevWide = bits & 2 != 0
-                            ctx.prevExtPictCn = bits & 4 != 0
-                            ctx.wide = bits & 8 != 0
-                            let d = ctx.decide()
-                            if answer == nil { answer = d } else if answer != d { varies = true; break outer }
-                        }
-                    }
+        let startSlot = slot(of: start.packed)
+        slots[startSlot] = start.packed
+        var entries: [[UInt16]] = []
+        var i = 0
+        while i < states.count {
+            var row: [UInt16] = []
+            row.reserveCapacity(keys.count)
+            for key in keys {
+                var s = states[i]
+                let step = s.step(raw: UInt8(key & 63), wide: key & 64 != 0, extPictCn: key & 128 != 0)
+                let next = s.canonical
+                let packed = next.packed
+                let h = slot(of: packed)
+                if slots[h] == .max {
+                    precondition(states.count < 256, "the line-break automaton has more than 256 states")
+                    slots[h] = packed
+                    slotIDs[h] = UInt8(states.count)
+                    states.append(next)
                 }
-                if !varies, let answer { lineTable[row << 6 | Int(cls)] = Self.flags(ofDecision: answer) }
+                row.append(UInt16(slotIDs[h]) | UInt16(Self.flags(ofDecision: step.decision)) << 8
+                    | (step.fixup ? Self.fixupBit : 0) | (step.newBase ? Self.newBaseBit : 0))
+            }
+            entries.append(row)
+            i += 1
+        }
+
+        // Keys whose columns are equal act alike in every state: they share a column.
+        var columnOfKey = [Int](repeating: 0, count: 256)
+        var columns: [[UInt16]] = []
+        for (k, key) in keys.enumerated() {
+            let column = entries.map { $0[k] }
+            if let known = columns.firstIndex(of: column) {
+                columnOfKey[key] = known
+            } else {
+                columnOfKey[key] = columns.count
+                columns.append(column)
             }
         }
+        precondition(columns.count <= 64, "the line-break automaton has more than 64 input columns")
+        let lineTable = UnsafeMutablePointer<UInt16>.allocate(capacity: states.count << 6)
+        lineTable.initialize(repeating: 0, count: states.count << 6)
+        for (c, column) in columns.enumerated() {
+            for (s, entry) in column.enumerated() { lineTable[s << 6 | c] = entry }
+        }
         line = UnsafePointer(lineTable)
+        stateCount = states.count
+        columnCount = columns.count
 
         let gbTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 128 * 16)
         for state in UInt8(0)..<128 {
@@ -435,28 +572,18 @@ private struct PairTables: @unchecked Sendable {
         }
         grapheme = UnsafePointer(gbTable)
 
-        let numberTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * 64)
-        for state in UInt8(0)..<4 {
-            for cls in UInt8(0)..<64 {
-                let next: UInt8
-                switch cls {
-                case LB.NU: next = 1
-                case LB.SY, LB.IS: next = state == 1 ? 1 : 0
-                case LB.CL, LB.CP: next = state == 1 ? 2 : 0
-                default: next = 0
-                }
-                numberTable[Int(state) << 6 | Int(cls)] = next
-            }
+        func input(_ p: PackedProperties) -> UInt16 {
+            UInt16(columnOfKey[Self.lineKey(p)]) | UInt16(Self.graphemeClass(p)) << 8
         }
-        numberState = UnsafePointer(numberTable)
+        let inputTable = UnsafeMutablePointer<UInt16>.allocate(capacity: valueCount)
+        for v in 0..<valueCount { inputTable[v] = input(properties.value(at: v)) }
+        inputs = UnsafePointer(inputTable)
+        let asciiTable = UnsafeMutablePointer<UInt16>.allocate(capacity: 128)
+        for u in 0..<128 { asciiTable[u] = input(properties.lookup(UInt32(u))) }
+        ascii = UnsafePointer(asciiTable)
 
-        let properties = PropertyTable.shared
-        let first = properties.lookup(UInt32(Self.hanRange.lowerBound))
-        let uniform = Self.hanRange.allSatisfy { properties.lookup(UInt32($0)) == first }
-        let cls = first.resolvedLineBreak
-        let plain = cls == first.lineBreak && cls != LB.CM && cls != LB.ZWJ && cls != LB.NU && cls != LB.SP && cls != LB.RI
-            && !first.has(PackedProperties.extendedPictographicBit)
-        hanProperties = uniform && plain ? first : nil
+        let first = inputTable[properties.valueIndex(UInt32(Self.hanRange.lowerBound))]
+        hanInput = Self.hanRange.allSatisfy { inputTable[properties.valueIndex(UInt32($0))] == first } ? first : nil
     }
 
     /// One step of the UAX #29 rules: the state after a scalar of class `cls` (a grapheme property
@@ -513,94 +640,91 @@ private enum Analyzer {
     /// Writes the flags of `text` into `out` (`out[count]` included) and returns the number of steps
     /// taken: one per scalar plus one per backwards LB25 fix-up.
     ///
-    /// `withoutPairTable` runs `LineContext.decide` for every position instead of trusting the
-    /// precomputed pair table (tests compare both).
-    static func run(
-        _ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>, withoutPairTable: Bool = false
-    ) -> Int {
+    /// Each scalar is one input (`BreakTables.inputs`), one load from each automaton and one store.
+    /// A step that leaves both automata in the state it found them in is a fixed point: the next
+    /// scalar with the same input takes the same step, so until the input changes each scalar is
+    /// its input and one store. This covers runs of ideographs, of Latin letters, of digits, of
+    /// spaces and of combining marks alike. (An LB25 fix-up step is never a fixed point: it moves
+    /// from OP or HY to NU.)
+    static func run(_ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>) -> Int {
+        let n = utf16.count
+        out[n] = [.grapheme, .lineAllowed, .lineMandatory]
+        guard n > 0, let text = utf16.baseAddress else { return 0 }
+        let tables = BreakTables.shared
+        let properties = PropertyTable.shared
+        let ascii = tables.ascii, inputs = tables.inputs, line = tables.line, grapheme = tables.grapheme
+        let hanLow = BreakTables.hanRange.lowerBound
+        let hanInput = tables.hanInput ?? 0
+        let hanCount: UInt16 = tables.hanInput == nil ? 0 : UInt16(BreakTables.hanRange.count)
+        var steps = 0
+        var gbState = Int(GB.none)
+        var lineState = 0
+        var prevStart = 0
+        var runInput = BreakTables.noInput
+        var runFlags = BreakFlags()
+        var pos = 0
+        while pos < n {
+            let start = pos
+            let unit = text[pos]
+            pos &+= 1
+            steps &+= 1
+            let input: UInt16
+            if unit < 0x80 {
+                input = ascii[Int(unit)]
+            } else if unit &- hanLow < hanCount {
+                input = hanInput
+            } else {
+                var cp = UInt32(unit)
+                if cp & 0xF800 == 0xD800 {
+                    if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
+                        cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
+                        pos &+= 1
+                    } else {
+                        cp = 0xFFFD
+                    }
+                }
+                input = inputs[properties.valueIndex(cp)]
+            }
+            if input == runInput {
+                out[start] = runFlags
+                continue
+            }
+            let g = grapheme[gbState << 4 | Int(input >> 8)]
+            let e = line[lineState << 6 | Int(input & 0x3F)]
+            if e & BreakTables.fixupBit != 0 {
+                out[prevStart].subtract([.lineAllowed, .lineMandatory])
+                steps &+= 1
+            }
+            if e & BreakTables.newBaseBit != 0 { prevStart = start }
+            let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e >> 8) & 0x6 | g >> 7)
+            out[start] = flags
+            let nextLine = Int(e & 0xFF)
+            let nextGrapheme = Int(g & 0x7F)
+            runInput = nextLine == lineState && nextGrapheme == gbState ? input : BreakTables.noInput
+            runFlags = flags
+            lineState = nextLine
+            gbState = nextGrapheme
+        }
+        out[0] = .grapheme  // LB2, GB1
+        return steps
+    }
+
+    /// `run` evaluating the rules at every position: `LineContext.decide` on the full state,
+    /// `graphemeStep` untabulated, every scalar looked up. The reference the tables are tested
+    /// against.
+    static func runByRules(_ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>) -> Int {
         let n = utf16.count
         out[n] = [.grapheme, .lineAllowed, .lineMandatory]
         guard n > 0, let text = utf16.baseAddress else { return 0 }
         out[0] = .grapheme
-        let table = PropertyTable.shared
-        let pairs = PairTables.shared
+        let properties = PropertyTable.shared
         var steps = 0
-
-        // Grapheme state (layout in `PairTables.graphemeStep`).
         var gbState = GB.none
-
-        // Line state; see `LineContext` for the meaning of each.
-        var prev = LB.none
-        var prev2 = LB.none
-        var base = LB.none
-        var row = Int(LB.none)
+        var state = LineState()
         var prevStart = 0
-        var prevWasZWJ = false
-        var prevWide = false
-        var prevExtPictCn = false
-        var lbRIOdd = false
-        var numState: UInt8 = 0
-
-        // CJK Unified Ideographs, most of a Chinese text, share one set of properties (checked when
-        // the tables are built): their step is the general one with those values folded in.
-        let han = withoutPairTable ? nil : pairs.hanProperties
-        let hanClass = han?.resolvedLineBreak ?? 0
-        let hanGrapheme = han?.graphemeBreak ?? 0
-        let hanWide = han?.has(PackedProperties.wideOrHalfwidthBit) ?? false
-        let hanExtPictCn = han?.has(PackedProperties.extPictUnassignedBit) ?? false
-
         var pos = 0
         while pos < n {
             let start = pos
-            if han != nil && PairTables.hanRange.contains(text[pos]) {
-                pos &+= 1
-                steps &+= 1
-                // Whether the state this step reads already holds the values it sets below (all
-                // but the grapheme and number states, compared after the step; `prevStart` is not
-                // read by an ideograph's step).
-                let settled = prev == hanClass && prev2 == hanClass && base == hanClass && row == Int(hanClass)
-                    && !prevWasZWJ && !lbRIOdd && prevWide == hanWide && prevExtPictCn == hanExtPictCn
-                let gbBefore = gbState, numBefore = numState
-                let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(hanGrapheme)]
-                gbState = gbStep & 0x7F
-                var lineBits = pairs.line[row << 6 | Int(hanClass)]
-                if lineBits == PairTables.slow || prevWasZWJ {
-                    lineBits = PairTables.flags(ofDecision: LineContext(
-                        cls: hanClass, raw: hanClass, absorbed: false, wide: hanWide, prev: prev, prev2: prev2, base: base,
-                        prevWasZWJ: prevWasZWJ, prevWide: prevWide, prevExtPictCn: prevExtPictCn, riOdd: lbRIOdd,
-                        numState: numState
-                    ).decide())
-                }
-                prevWasZWJ = false
-                numState = pairs.numberState[Int(numState) << 6 | Int(hanClass)]
-                lbRIOdd = false
-                prev2 = prev
-                prev = hanClass
-                prevStart = start
-                base = hanClass
-                row = Int(hanClass)
-                prevWide = hanWide
-                prevExtPictCn = hanExtPictCn
-                let flags = BreakFlags(rawValue: lineBits | gbStep >> 7)
-                if start > 0 {
-                    out[start] = flags
-                }
-                // A step that left the state as it found it (an ideograph after two of them) is a
-                // fixed point: every ideograph that follows takes the same step, so its flags are
-                // these and the state stays. The rest of a run of ideographs is a store each.
-                if settled && gbBefore == gbState && numBefore == numState {
-                    let runStart = pos
-                    while pos < n && PairTables.hanRange.contains(text[pos]) {
-                        out[pos] = flags
-                        pos &+= 1
-                    }
-                    if pos > runStart {
-                        steps &+= pos &- runStart
-                        prevStart = pos &- 1
-                    }
-                }
-                continue
-            }
             var cp = UInt32(text[pos])
             pos &+= 1
             if cp & 0xF800 == 0xD800 {
@@ -611,58 +735,20 @@ private enum Analyzer {
                     cp = 0xFFFD
                 }
             }
-            let p = table.lookup(cp)
+            let p = properties.lookup(cp)
             steps &+= 1
-
-            // Grapheme clusters: one step of the tabulated UAX #29 automaton.
-            let gbClass = p.has(PackedProperties.extendedPictographicBit) ? GB.pict : p.graphemeBreak
-            let gbStep = pairs.grapheme[Int(gbState) << 4 | Int(gbClass)]
-            gbState = gbStep & 0x7F
-            let graphemeBit = gbStep >> 7  // == BreakFlags.grapheme.rawValue
-
-            // Line breaking.
-            let raw = p.resolvedLineBreak  // after LB1
-            var cls = raw
-            var wide = p.has(PackedProperties.wideOrHalfwidthBit)
-            var extPictCn = p.has(PackedProperties.extPictUnassignedBit)
-            let isMark = raw == LB.CM || raw == LB.ZWJ
-            var absorbed = false
-            if isMark {
-                absorbed = prev != LB.none && LB.bit(prev) & LB.noAbsorb == 0
-                if !absorbed {
-                    cls = LB.AL  // LB10
-                    wide = false
-                    extPictCn = false
-                }
-            } else if cls == LB.NU && LB.bit(prev) & LB.ophy != 0 && LB.bit(prev2) & LB.prpo != 0 {
-                // LB25 `(PR | PO) × (OP | HY) NU`, decided now that NU is here. Only LB31 can have
-                // broken between PR/PO and OP/HY, so clearing that opportunity is exact.
+            let (nextGrapheme, boundary) = BreakTables.graphemeStep(gbState, BreakTables.graphemeClass(p))
+            gbState = nextGrapheme
+            let step = state.step(
+                raw: p.resolvedLineBreak, wide: p.has(PackedProperties.wideOrHalfwidthBit),
+                extPictCn: p.has(PackedProperties.extPictUnassignedBit))
+            if step.fixup {
                 out[prevStart].subtract([.lineAllowed, .lineMandatory])
                 steps &+= 1
             }
-            var lineBits = pairs.line[row << 6 | Int(cls)]
-            if lineBits == PairTables.slow || isMark || prevWasZWJ || withoutPairTable {
-                lineBits = PairTables.flags(ofDecision: LineContext(
-                    cls: cls, raw: raw, absorbed: absorbed, wide: wide, prev: prev, prev2: prev2, base: base,
-                    prevWasZWJ: prevWasZWJ, prevWide: prevWide, prevExtPictCn: prevExtPictCn, riOdd: lbRIOdd,
-                    numState: numState
-                ).decide())
-            }
-            prevWasZWJ = raw == LB.ZWJ
-            if !absorbed {  // LB9: `X CM*` keeps X's state.
-                numState = pairs.numberState[Int(numState) << 6 | Int(cls)]
-                lbRIOdd = cls == LB.RI && !(prev == LB.RI && lbRIOdd)
-                prev2 = prev
-                prev = cls
-                prevStart = start
-                base = cls != LB.SP ? cls : base
-                row = cls != LB.SP ? Int(cls) : 64 | Int(base)
-                prevWide = wide
-                prevExtPictCn = extPictCn
-            }
-
+            if step.newBase { prevStart = start }
             if start > 0 {
-                out[start] = BreakFlags(rawValue: lineBits | graphemeBit)
+                out[start] = BreakFlags(rawValue: BreakTables.flags(ofDecision: step.decision) | (boundary ? 1 : 0))
             }
         }
         return steps

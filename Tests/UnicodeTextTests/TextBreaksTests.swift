@@ -210,8 +210,9 @@ final class TextBreaksTests: XCTestCase {
     }
 }
 
-/// The pair-table fast path against the full rule cascade on seeded random strings.
-final class PairTableTests: XCTestCase {
+/// The tabulated automata and their fixed-point runs against the rule cascade on seeded random
+/// strings.
+final class BreakTablesTests: XCTestCase {
     /// One scalar for each combination of line-break class, grapheme property, width and
     /// pictographic flags found in U+0000...U+3FFFF, so random strings
     /// reach every rule.
@@ -230,42 +231,108 @@ final class PairTableTests: XCTestCase {
         return result
     }()
 
-    func testFastPathMatchesFullRules() {
+    /// Common classes, weighted up, so sequences like `PR OP NU` and `HL HY` come up often: letters,
+    /// digits, `,.()$%-`, Hebrew, ideographs (U+4E00, U+6587 and U+9FFF skip the lookup), CJK
+    /// punctuation, RI, EB, EM, ZWJ, a combining mark, an emoji, dash, ZWSP, NBSP, lone surrogates.
+    static let common: [UInt32] = [
+        0x20, 0x41, 0x30, 0x2C, 0x2E, 0x28, 0x29, 0x24, 0x25, 0x2D, 0x5D0, 0x4E00, 0x6587, 0x9FFF, 0x3002,
+        0xFF0C, 0x1F1E6, 0x261D, 0x1F3FB, 0x200D, 0x301, 0x1F600, 0x2014, 0x200B, 0xA0,
+        0xD800, 0xDC00,
+    ]
+
+    /// Groups of scalars that share their break properties, so a run drawn from one group keeps
+    /// the same input: ASCII letters, digits, ideographs, spaces, combining marks, emoji.
+    static let groups: [[UInt32]] = [
+        Array(0x61...0x7A) + Array(0x41...0x5A), Array(0x30...0x39), [0x4E00, 0x6587, 0x4E2D, 0x9FFF],
+        [0x20], [0x301, 0x300, 0x308], [0x1F600, 0x1F44D], [0x1F1E6, 0x1F1E8], [0x200D], [0x3002], [0xD800],
+    ]
+
+    private static func append(_ v: UInt32, to units: inout [UInt16]) {
+        if v >= 0x10000 {
+            units.append(UInt16(0xD800 + ((v - 0x10000) >> 10)))
+            units.append(UInt16(0xDC00 + ((v - 0x10000) & 0x3FF)))
+        } else {
+            units.append(UInt16(v))
+        }
+    }
+
+    private func assertTablesMatchRules(_ units: [UInt16], _ message: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let fast = TextBreaks._analyzeCountingSteps(units)
+        let slow = TextBreaks._analyzeCountingSteps(units, byRules: true)
+        if fast.flags != slow.flags || fast.steps != slow.steps {
+            XCTFail("\(message): \(units.map { String($0, radix: 16) }) tables \(fast) rules \(slow)", file: file, line: line)
+            return false
+        }
+        return true
+    }
+
+    func testTablesMatchRules() {
         var rng = SplitMix64(seed: 0x5EED_2026)
-        // Common classes again, weighted up, so sequences like `PR OP NU` and `HL HY` come up often.
-        // U+4E00, U+6587 and U+9FFF take the folded ideograph step in `fast` (and the cascade in `slow`).
         XCTAssertTrue(TextBreaks._ideographPathIsOn, "CJK Unified Ideographs no longer share their properties")
-        let common: [UInt32] = [0x20, 0x41, 0x30, 0x2C, 0x2E, 0x28, 0x29, 0x24, 0x25, 0x2D, 0x5D0, 0x4E00, 0x6587, 0x9FFF, 0x3002,
-                                0xFF0C, 0x1F1E6, 0x261D, 0x1F3FB, 0x200D, 0x301, 0x1F600, 0x2014, 0x200B, 0xA0,
-                                0xD800, 0xDC00]  // lone surrogates
-        let pool = Self.samples + common + common
+        let pool = Self.samples + Self.common + Self.common
         // At least one sample per line-break class that occurs outside the surrogates (all but SG).
         XCTAssertGreaterThanOrEqual(Set(Self.samples.map { UnicodeProperties.lineBreakClass($0) }).count, 42)
-        // The second half of the iterations draws runs of one to six ideographs half of the time, so
-        // that the ideograph step's steady loop (a third ideograph in a row on) meets every class
-        // before and after a run.
-        let ideographs: [UInt32] = [0x4E00, 0x6587, 0x4E2D, 0x9FFF]
+        // The second half of the iterations draws, half of the time, runs of one to six scalars of
+        // one group or of one pool scalar repeated, so that the fixed-point runs start after every
+        // class and end on every class.
         for iteration in 0..<40_000 {
             var units: [UInt16] = []
             for _ in 0..<(1 + Int(rng.next() % 10)) {
                 if iteration >= 20_000 && rng.next() % 2 == 0 {
-                    for _ in 0..<(1 + Int(rng.next() % 6)) { units.append(UInt16(ideographs[Int(rng.next() % 4)])) }
+                    let count = 1 + Int(rng.next() % 6)
+                    if rng.next() % 2 == 0 {
+                        let group = Self.groups[Int(rng.next() % UInt64(Self.groups.count))]
+                        for _ in 0..<count { Self.append(group[Int(rng.next() % UInt64(group.count))], to: &units) }
+                    } else {
+                        let v = pool[Int(rng.next() % UInt64(pool.count))]
+                        for _ in 0..<count { Self.append(v, to: &units) }
+                    }
                     continue
                 }
-                let v = pool[Int(rng.next() % UInt64(pool.count))]
-                if v >= 0x10000 {
-                    units.append(UInt16(0xD800 + ((v - 0x10000) >> 10)))
-                    units.append(UInt16(0xDC00 + ((v - 0x10000) & 0x3FF)))
-                } else {
-                    units.append(UInt16(v))
-                }
+                Self.append(pool[Int(rng.next() % UInt64(pool.count))], to: &units)
             }
-            let fast = TextBreaks._analyzeCountingSteps(units)
-            let slow = TextBreaks._analyzeCountingSteps(units, withoutPairTable: true)
-            if fast.flags != slow.flags || fast.steps != slow.steps {
-                XCTFail("iteration \(iteration): \(units.map { String($0, radix: 16) }) fast \(fast) slow \(slow)")
-                return
-            }
+            if !assertTablesMatchRules(units, "iteration \(iteration)") { return }
         }
+    }
+
+    /// Runs entering and leaving the fixed-point loop where the state or the input changes in a
+    /// way a run must notice.
+    func testRunsAtStateChanges() {
+        let cases = [
+            "abc\u{301}\u{301}def",  // marks absorbed inside a run of letters (LB9, GB9)
+            "\u{301}\u{301}\u{301}a",  // marks at the start (LB10: AL)
+            "a   b  \u{301}\u{301}c",  // spaces, then marks after spaces (LB10)
+            "a\u{200D}\u{200D}\u{200D}b",  // ZWJ runs (LB8a)
+            "😀\u{200D}😀\u{200D}😀😀😀",  // GB11 chains, then a run of emoji
+            "👍🏽👍🏽👍🏽🏽🏽",  // EB EM pairs (LB30b), then EM after EM
+            "🇨🇳🇨🇳🇨🇳🇨",  // RI pairs (GB12/13, LB30a): the state alternates, no fixed point
+            "$(1$(1$-1$-11",  // LB25 fix-ups between PR and OP/HY
+            "$(\u{301}1",  // a fix-up across an absorbed mark
+            "12.34.56,789%%%",  // LB25 number sequences
+            "1)))2]]]a",  // NU CP*, NU CL*
+            "((((1", "----1", "$$$$1",
+            "\r\n\r\n\n\n\r\r",  // hard breaks repeat without a fixed point of the grapheme state
+            "中中中中a中中",
+            "中\u{301}\u{301}中中",
+            "aaaa1111aaaa",  // AL × NU × AL (LB23)
+            "\u{FF08}\u{FF08}a(((a",  // wide and narrow OP (LB30)
+        ]
+        for s in cases {
+            _ = assertTablesMatchRules(Array(s.utf16), s.debugDescription)
+        }
+        // Lone and reversed surrogates among pairs.
+        for units: [UInt16] in [[0xD800, 0xD800, 0xD800], [0xDC00, 0xDC00, 0x61], [0xD83D, 0xDE00, 0xD83D, 0xDE00, 0xD83D],
+                                [0xD83D, 0xD83D, 0xDE00, 0xDE00]] {
+            _ = assertTablesMatchRules(units, "surrogates")
+        }
+    }
+
+    func testAutomatonIsSmall() {
+        // The canonical states stay few (the table is 128 bytes a state) and every input fits a
+        // six-bit column.
+        let size = TextBreaks._lineAutomatonSize
+        XCTAssertLessThanOrEqual(size.states, 256)
+        XCTAssertLessThanOrEqual(size.columns, 64)
+        print("line automaton: \(size.states) states, \(size.columns) columns")
     }
 }
