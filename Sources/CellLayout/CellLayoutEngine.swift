@@ -172,7 +172,7 @@ public struct CellLayoutEngine: Sendable {
     /// repeated labels go through `labels`.
     func prep(_ text: AttributedText) -> PreparedTextBox { PreparedTextBox(measurer.prepareUncached(text)) }
 
-    func readMoreToken(_ style: CellStyle, size: Double) -> PreparedTextBox {
+    func readMoreToken(_ style: CellStyle, size: Double, _ labels: LabelCache.ThreadShard) -> PreparedTextBox {
         labels.label(style.readMoreToken, size: size, role: .cellLink, measurer: measurer)
     }
 
@@ -198,13 +198,14 @@ public struct CellLayoutEngine: Sendable {
             source: prep(AttributedText(source, attributes: sourceAttrs)),
             sourceSize: measurer.singleLineSize(source, attributes: sourceAttrs),
             text: text,
-            token: readMoreToken(style, size: m.textFontSize))
+            token: readMoreToken(style, size: m.textFontSize, labels.forThisThread()))
     }
 
     // MARK: list
 
     /// The name and signature are cut with the style's read-more token ("…" for `.friend`).
     private func prepareList(_ status: Status, _ m: ListMetrics, _ style: CellStyle) -> ListParts {
+        let labels = self.labels.forThisThread()
         let user = status.user
         let vip = status.memberBadge != nil || user.mbtype > 2
         let shown = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
@@ -220,6 +221,7 @@ public struct CellLayoutEngine: Sendable {
     // MARK: stacked
 
     private func prepareStacked(_ status: Status, _ m: StackedMetrics, _ style: CellStyle) -> StackedParts {
+        let labels = self.labels.forThisThread()
         let user = status.user
         let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
         let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
@@ -276,7 +278,7 @@ public struct CellLayoutEngine: Sendable {
         if status.isRetweet {
             retweet = status.withRetweetedStatus { rt in
                 let rtPictures = Self.shown(rt.pictures)
-                let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m) } : nil
+                let rtCard = rtPictures.isEmpty ? rt.pageInfo.map { prepareCard($0, m, labels) } : nil
                 let rtText = StatusTextBuilder.build(
                     rt.text, urls: rt.urlEntities, topics: rt.topics,
                     prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
@@ -287,7 +289,7 @@ public struct CellLayoutEngine: Sendable {
         } else if !status.pictures.isEmpty {
             pictures = Self.shown(status.pictures)
         } else if let page = status.pageInfo {
-            card = prepareCard(page, m)
+            card = prepareCard(page, m, labels)
         }
 
         var text: PreparedTextBox?
@@ -318,7 +320,7 @@ public struct CellLayoutEngine: Sendable {
             sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
-            tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize))
+            tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels))
     }
 
     /// The pictures a cell shows: the first nine (the status's own array when it holds no more,
@@ -347,7 +349,7 @@ public struct CellLayoutEngine: Sendable {
             linkTitleMaxLength: m.linkTitleMaxLength, emoticons: emoticons, ascentFraction: m.ascentFraction)
     }
 
-    private func prepareCard(_ page: PageInfo, _ m: StackedMetrics) -> CardParts {
+    private func prepareCard(_ page: PageInfo, _ m: StackedMetrics, _ labels: LabelCache.ThreadShard) -> CardParts {
         if page.isVideo { return CardParts(page, text: nil, token: nil) }
         var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
         if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }

@@ -10,16 +10,23 @@ package final class PreparedTextBox: Sendable, Equatable {
     package let prepared: PreparedText
     /// The address of the first cluster (0 for none), for prefetching: the array is immutable.
     let clustersAddress: UInt
-    package init(_ prepared: consuming PreparedText) {
-        clustersAddress = prepared.clustersAddress
-        self.prepared = prepared
-    }
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
     /// The kept layout (`layout`) is counted at its largest, `keptLineLimit` lines; a text with
     /// entities or inline objects also counts a kept placement (`keepPlacement`): one hit per
     /// entity and one frame per object (an entity that wraps holds a rect more per extra line).
-    package var residentBytes: Int {
+    /// Stored, computed once when the box is made: the prepared-cell cache sizes every cell it
+    /// inserts by its boxes, and computing it there took ~750 instructions per cold cell.
+    package let residentBytes: Int
+
+    package init(_ prepared: consuming PreparedText) {
+        clustersAddress = prepared.clustersAddress
+        residentBytes = Self.residentBytes(of: prepared)
+        self.prepared = prepared
+    }
+
+    /// `residentBytes` of a box holding `prepared`.
+    private static func residentBytes(of prepared: borrowing PreparedText) -> Int {
         let entities = prepared.text.entities.count, objects = prepared.text.attachments.count
         let placement =
             entities + objects == 0
@@ -27,14 +34,16 @@ package final class PreparedTextBox: Sendable, Equatable {
             : KeptLayout.placementBytes + entities * MemoryLayout<EntityHit>.stride
                 + objects * MemoryLayout<ImageFrame>.stride
         return prepared.residentBytes + KeptLayout.residentBytes
-            + (keptLineLimit - 1) * MemoryLayout<TextLine>.stride + placement
+            + (keptLineLimit(of: prepared) - 1) * MemoryLayout<TextLine>.stride + placement
     }
 
     /// The most lines a kept layout of several lines may have: about the lines of the text at a
     /// width of 250 points (its hard breaks, plus one per 250 points of advance; a phone's text
     /// column is wider), so that what a box keeps stays proportional to its text. (A layout with
     /// more lines is not kept.)
-    var keptLineLimit: Int {
+    var keptLineLimit: Int { Self.keptLineLimit(of: prepared) }
+
+    private static func keptLineLimit(of prepared: borrowing PreparedText) -> Int {
         let byWidth = prepared.totalAdvance.isFinite ? min(prepared.totalAdvance / 250, Double(prepared.clusterCount)) : 0
         return 1 + Int(prepared.hardBreakCount) + Int(max(0, byWidth))
     }

@@ -80,32 +80,65 @@ final class LabelCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in Locked(State()) }
     }
 
-    /// The calling thread's shard.
-    private var shard: Locked<State> { shards[currentThreadIndex % Self.shardCount] }
+    /// The calling thread's shard, for the look-ups of one cell: finding the thread's shard
+    /// (`currentThreadIndex`) took ~100 instructions, and a cell looks up five or six labels.
+    func forThisThread() -> ThreadShard {
+        ThreadShard(cache: self, shard: shards[currentThreadIndex % Self.shardCount])
+    }
+
+    /// One shard of the cache, the calling thread's (`forThisThread()`): the look-ups of
+    /// `LabelCache`. Used on the thread that made it (on another it would still be correct, but
+    /// share the shard with that shard's own thread).
+    struct ThreadShard {
+        let cache: LabelCache
+        fileprivate let shard: Locked<State>
+
+        /// See `LabelCache.metrics(_:style:)`.
+        func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
+            shard.withLock { s in
+                if let box = s.stackedMetrics[style], box.value == m { return box }
+                let box = Shared(m)
+                s.stackedMetrics[style] = box
+                return box
+            }
+        }
+
+        /// See `LabelCache.label(_:count:size:role:measurer:)`.
+        func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
+            let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
+            if let hit = shard.withLock({ $0.labels.hit(name) }) { return hit }
+            let text = AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
+            let p = PreparedTextBox(measurer.prepareUncached(text))
+            let dropped = shard.withLock {
+                $0.labels.insert(p, for: name, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
+            }
+            withExtendedLifetime(dropped) {}
+            return p
+        }
+
+        /// See `LabelCache.name(_:measurer:make:)`.
+        func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
+            if let hit = shard.withLock({ $0.names.hit(key) }) { return hit }
+            let p = PreparedTextBox(measurer.prepareUncached(make()))
+            let dropped = shard.withLock {
+                $0.names.insert(p, for: key, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
+            }
+            withExtendedLifetime(dropped) {}
+            return p
+        }
+    }
 
     /// One shared instance of `m` per style name and shard (a style whose metrics changed under
     /// the same name gets a new instance). - Complexity: O(1) plus one comparison of the metrics.
     func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
-        shard.withLock { s in
-            if let box = s.stackedMetrics[style], box.value == m { return box }
-            let box = Shared(m)
-            s.stackedMetrics[style] = box
-            return box
-        }
+        forThisThread().metrics(m, style: style)
     }
 
     /// The prepared label `CountFormat.label(count, word: word)` at `size` in `role`, from the
     /// table or prepared by `measurer` (and stored). With the default count of 0 the label is
     /// `word` itself (a token, an ellipsis).
     func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
-        let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
-        let shard = shard
-        if let hit = shard.withLock({ $0.labels.hit(name) }) { return hit }
-        let text = AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
-        let p = PreparedTextBox(measurer.prepareUncached(text))
-        let dropped = shard.withLock { $0.labels.insert(p, for: name, capacity: capacity, initialCapacity: initialCapacity) }
-        withExtendedLifetime(dropped) {}
-        return p
+        forThisThread().label(word, count: count, size: size, role: role, measurer: measurer)
     }
 
     /// The prepared name `key` stands for: from the names table, or `make()` prepared by
@@ -113,12 +146,7 @@ final class LabelCache: Sendable {
     /// - Precondition: `make()` gives the same text for equal keys (the text is a function of the
     ///   key's fields).
     func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
-        let shard = shard
-        if let hit = shard.withLock({ $0.names.hit(key) }) { return hit }
-        let p = PreparedTextBox(measurer.prepareUncached(make()))
-        let dropped = shard.withLock { $0.names.insert(p, for: key, capacity: capacity, initialCapacity: initialCapacity) }
-        withExtendedLifetime(dropped) {}
-        return p
+        forThisThread().name(key, measurer: measurer, make: make)
     }
 
     /// (hits, misses, evictions, entries) of the labels, summed over the shards, for tests and
@@ -169,6 +197,9 @@ struct LabelName: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
+    /// The table's hash, from the stored one (see `NameLabel._rawHashValue(seed:)`).
+    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: StringBytes.mix(hash, UInt64(UInt(bitPattern: seed)))) }
+
     static func == (a: LabelName, b: LabelName) -> Bool {
         a.hash == b.hash && a.count == b.count && a.size.bitPattern == b.size.bitPattern && a.role == b.role
             && StringBytes.equal(a.word, b.word)
@@ -203,6 +234,11 @@ struct NameLabel: Hashable {
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The table's hash: the stored hash mixed with the table's seed in one step. `Dictionary`
+    /// asks every key for this (`Hashable`'s underscored requirement); its default runs a whole
+    /// `Hasher` over `hash(into:)`, ~135 of the ~300 instructions of a label look-up.
+    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: StringBytes.mix(hash, UInt64(UInt(bitPattern: seed)))) }
 
     static func == (a: NameLabel, b: NameLabel) -> Bool {
         a.hash == b.hash && a.verified == b.verified && a.memberRank == b.memberRank && a.size.bitPattern == b.size.bitPattern

@@ -17,14 +17,18 @@ import Darwin
 /// shorter than a futex sleep and wake-up, so two cores sharing a cache rarely enter the kernel.
 ///
 /// Thread-safety: every access goes through `withLock`.
-package final class Locked<State: Sendable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+///
+/// Public (the module is no product, so this widens no product's API) with an inlinable
+/// `withLock`: a `package` generic is neither inlined nor specialized in another module, so each
+/// access was a call through a closure context with the result returned by run-time type.
+public final class Locked<State: Sendable>: @unchecked Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The value, in memory of its own: a stored `var` of a class would be checked for
     /// exclusive access at run time on every `withLock` (a `swift_beginAccess` and
     /// `swift_endAccess` pair, ~120 instructions); the mutex already makes access exclusive.
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
-    package init(_ state: State) {
+    public init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
@@ -46,8 +50,8 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. - Complexity: O(1) plus `body`.
-    @inline(__always)
-    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    public func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state.pointee)

@@ -8,15 +8,19 @@ import Darwin
 /// engine's label names). Swift's `String` hashing and equality go through Unicode canonical
 /// equivalence: far slower for non-ASCII text (~1 600 instructions to hash a short Chinese word),
 /// and not wanted here, since canonically equivalent texts may shape differently.
-package enum StringBytes {
+///
+/// Public and inlinable (the module is no product): the keys of the other modules hash and
+/// compare with these on every cache look-up, and `package` functions are not inlined there.
+public enum StringBytes {
     /// One step of the keys' hash: a 64 × 64 → 128-bit multiply folded to 64 bits.
-    @inline(__always) package static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+    @inlinable @inline(__always) public static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
         let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
         return m.high ^ m.low
     }
 
     /// `h` with the UTF-8 bytes of `string` mixed in, 8 bytes at a time.
-    package static func hash(_ string: String, into h: UInt64) -> UInt64 {
+    @inlinable
+    public static func hash(_ string: String, into h: UInt64) -> UInt64 {
         var s = string
         var h = h
         s.withUTF8 { bytes in
@@ -40,7 +44,8 @@ package enum StringBytes {
     }
 
     /// Whether the two strings have the same UTF-8 bytes.
-    package static func equal(_ a: String, _ b: String) -> Bool {
+    @inlinable
+    public static func equal(_ a: String, _ b: String) -> Bool {
         var x = a, y = b
         return x.withUTF8 { bx in
             y.withUTF8 { by in

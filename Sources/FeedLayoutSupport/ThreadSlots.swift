@@ -8,12 +8,25 @@ import Synchronization
 /// What the package keeps per thread, in a thread-specific slot (no lock, and no cache line
 /// shared with other cores): one object per type (`threadLocal`), and a small index that
 /// per-thread shards are chosen by (`currentThreadIndex`). Freed when the thread exits.
+@usableFromInline
 final class ThreadSlots {
     /// The thread's index, in the order threads first asked (0, 1, 2, …).
     let index: Int
-    var locals: [(type: ObjectIdentifier, object: AnyObject)] = []
+    /// The thread's objects and their types, in memory of their own: a stored `var` of a class
+    /// is checked for exclusive access at run time on every use (a `swift_beginAccess` and
+    /// `swift_endAccess` pair), and only this thread ever uses it.
+    @usableFromInline let locals: UnsafeMutablePointer<[(type: ObjectIdentifier, object: AnyObject)]>
 
-    private init(index: Int) { self.index = index }
+    private init(index: Int) {
+        self.index = index
+        locals = .allocate(capacity: 1)
+        locals.initialize(to: [])
+    }
+
+    deinit {
+        locals.deinitialize(count: 1)
+        locals.deallocate()
+    }
 
     private static let nextIndex = Atomic<Int>(0)
 
@@ -30,7 +43,7 @@ final class ThreadSlots {
     }()
 
     /// This thread's slots (made on its first call).
-    static var current: ThreadSlots {
+    @usableFromInline static var current: ThreadSlots {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<ThreadSlots>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -38,17 +51,30 @@ final class ThreadSlots {
         pthread_setspecific(key, Unmanaged.passRetained(slots).toOpaque())
         return slots
     }
+
+    /// Keeps `object` as the thread's instance of the type `key` stands for.
+    @usableFromInline func add(_ object: AnyObject, for key: ObjectIdentifier) {
+        locals.pointee.append((key, object))
+    }
 }
 
 /// The calling thread's instance of `T`, made by `make` on the thread's first call: reusable
 /// buffers kept per thread (no lock, no cache line shared between cores), freed when the thread
 /// exits. The caller MUST NOT use it across a call that may use it again on the same thread.
-package func threadLocal<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
+///
+/// Public and inlinable (the module is no product), so that each caller's look-up is specialized
+/// for its type: as a `package` generic it took ~190 instructions a call, most of them run-time
+/// type handling and exclusivity checks around a scan of one or two entries.
+@inlinable
+public func threadLocal<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
     let slots = ThreadSlots.current
     let key = ObjectIdentifier(type)
-    for entry in slots.locals where entry.type == key { return unsafeDowncast(entry.object, to: T.self) }
+    let locals = slots.locals
+    for i in locals.pointee.indices where locals.pointee[i].type == key {
+        return unsafeDowncast(locals.pointee[i].object, to: T.self)
+    }
     let object = make()
-    slots.locals.append((key, object))
+    slots.add(object, for: key)
     return object
 }
 

@@ -83,6 +83,42 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(link.prepared.text.baseAttributes.role, .cellLink)
     }
 
+    /// The keys hash from their stored hash (`_rawHashValue(seed:)`): equal keys made from
+    /// separately built strings hash alike, keys differing in one field find their own entries,
+    /// and the thread's shard (`forThisThread()`) serves the same entries as the cache.
+    func testKeysHashByContentAndTheThreadShardSharesEntries() {
+        let word = String(decoding: Array("转发".utf8), as: UTF8.self)
+        XCTAssertEqual(
+            LabelName(word: word, count: 0, size: 12, role: .cellToolbar).hashValue,
+            LabelName(word: "转发", count: 0, size: 12, role: .cellToolbar).hashValue)
+        let long = String(repeating: "名", count: 30)
+        let a = NameLabel(name: long, size: 15, role: .cellName, verified: true, memberRank: 3, ascentFraction: 0.8)
+        let b = NameLabel(
+            name: String(decoding: Array(long.utf8), as: UTF8.self), size: 15, role: .cellName, verified: true, memberRank: 3,
+            ascentFraction: 0.8)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(a.hashValue, b.hashValue)
+        var names: [LabelName: Int] = [:]
+        for i in 0..<500 {
+            names[LabelName(word: "w\(i % 50)", count: i / 50, size: 12, role: .cellToolbar)] = i
+        }
+        XCTAssertEqual(names.count, 50 + 9)  // counts 1...9 show the number only, whatever the word
+        XCTAssertEqual(names[LabelName(word: "w7", count: 0, size: 12, role: .cellToolbar)], 7)
+        XCTAssertNil(names[LabelName(word: "w7", count: 0, size: 13, role: .cellToolbar)])
+        let keys = (0..<300).map { PreparedKey(statusID: Int64($0 % 100), fingerprint: UInt64($0 / 100), style: "weibo") }
+        XCTAssertEqual(Set(keys).count, 300)
+        XCTAssertEqual(Set(keys.map(\.hashValue)).count, 300)
+
+        let cache = LabelCache()
+        let m = FixedAdvanceMeasurer()
+        let shard = cache.forThisThread()
+        let first = shard.label("转发", size: 12, role: .cellToolbar, measurer: m)
+        XCTAssertTrue(cache.label("转发", size: 12, role: .cellToolbar, measurer: m) === first)
+        XCTAssertTrue(shard.label("转发", size: 12, role: .cellToolbar, measurer: m) === first)
+        XCTAssertEqual(cache.statistics.misses, 1)
+        XCTAssertEqual(cache.statistics.hits, 2)
+    }
+
     /// A count label is named by the smallest count that shows it: counts showing the same label
     /// share one entry, and the label is the one `CountFormat.label` gives for the count itself.
     func testCountLabelsAreNamedByWhatTheyShow() {
