@@ -1,21 +1,11 @@
 import TextMeasure
 
-/// Approximate memory held by prepared and laid-out cells, for caches with byte budgets.
-extension PreparedCell {
-    /// Bytes held by the prepared texts and parts of this cell (an estimate: arrays and strings,
-    /// not allocator overhead).
-    public var residentBytes: Int {
-        // Each case reads its parts in place: binding `p.value` to a constant copied the stacked
-        // parts (a retain and release of each of their references, ~380 instructions a cell).
-        switch content {
-        case .classic(let p): p.value.residentBytes
-        case .list(let p): p.value.residentBytes
-        case .stacked(let p): p.value.residentBytes
-        }
-    }
-}
+// Approximate memory held by prepared and laid-out cells, for caches with byte budgets: the
+// parts of a prepared cell (summed once into `PreparedCell.residentBytes`), and a layout.
 
 extension ClassicParts {
+    /// Bytes held by the prepared texts and parts (an estimate: arrays and strings, not
+    /// allocator overhead). The other parts' are counted alike.
     var residentBytes: Int {
         256 + name.residentBytes + date.residentBytes + source.residentBytes + (text?.residentBytes ?? 0) + token.residentBytes
     }
