@@ -45,6 +45,7 @@ extension TextMeasurer {
         let spaceScripts = fonts.spaceScripts
         let runCount = runs.count
         let objectCount = objects.count
+        let runLoop = asciiRunLoop
         let graphemeFlag = BreakFlags.grapheme
         let lineAllowedFlag = BreakFlags.lineAllowed
 
@@ -154,7 +155,8 @@ extension TextMeasurer {
             // primary and bold faces do): no itemization per Latin letter, and none of the
             // itemizer's slow paths below (hex boxes, clusters split between faces) applies.
             var slot: FontSlot
-            if info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary) {
+            let asciiCluster = info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
+            if asciiCluster {
                 slot = bold ? .bold : .primary
             } else {
                 var boxed = false
@@ -296,6 +298,35 @@ extension TextMeasurer {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             start = end
+            // The printable ASCII that follows in the same run joins the word the same way, one
+            // cluster per character (a Latin word, a number, a domain name): everything the
+            // steps above would do for it is known, so it takes a tight loop. It stops at a space
+            // (which hangs), a bracket (script resolution tracks it), a character a mark or
+            // joiner extends, and a script the word does not have (the steps above then flush).
+            if asciiCluster && runLoop {
+                let limit = min(runEnd, n)
+                while start < limit {
+                    let c = u[start]
+                    guard c &- 0x21 < 0x5E, Self.bracketPair(UInt32(c)) == nil else { break }
+                    let next = start + 1
+                    guard next == n || breaks[next].contains(graphemeFlag) else { break }
+                    if (c | 0x20) &- 0x61 < 26 {
+                        // A letter: Latin, a strong script (already the current one: the word is Latin).
+                        guard word.script == .latin else { break }
+                    } else {
+                        // Digits and punctuation are Common: the current script.
+                        guard let current = lastStrong, word.script == current else { break }
+                    }
+                    if word.count == buffers.wordEnds.capacity {
+                        buffers.wordEnds.reserve(word.count + 1, keeping: word.count)
+                        buffers.wordBreakAfter.reserve(word.count + 1, keeping: word.count)
+                    }
+                    buffers.wordEnds[word.count] = Int32(next)
+                    buffers.wordBreakAfter[word.count] = next < n && breaks[next].contains(lineAllowedFlag)
+                    word.count += 1
+                    start = next
+                }
+            }
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
         builder.setGlyphs(glyphs)

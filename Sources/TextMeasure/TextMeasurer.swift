@@ -43,6 +43,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// give the same line widths (within 0.01 pt).
     package let shapesWholeRuns: Bool
 
+    /// Runs of printable ASCII join a word in a tight loop (`prepare`); off, every character takes
+    /// the general steps. Tests compare the two: the loop must change nothing.
+    package let asciiRunLoop: Bool
+
     /// - Parameters:
     ///   - fonts: the loaded pinned fonts (share one `FontSet` per process).
     ///   - cacheBudgetBytes: bound of the shaped-word cache (default 32 MiB).
@@ -62,9 +66,11 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     }
 
     package init(
-        fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool, preparedCacheBudgetBytes: Int = 0
+        fonts: FontSet, retainGlyphs: Bool, cacheBudgetBytes: Int, shapesWholeRuns: Bool, preparedCacheBudgetBytes: Int = 0,
+        asciiRunLoop: Bool = true
     ) {
         self.shapesWholeRuns = shapesWholeRuns
+        self.asciiRunLoop = asciiRunLoop
         preparedCache =
             preparedCacheBudgetBytes > 0
             ? BoundedCache(budgetBytes: preparedCacheBudgetBytes) { $0.residentBytes + 64 } : nil

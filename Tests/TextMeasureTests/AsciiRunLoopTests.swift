@@ -1,0 +1,84 @@
+@testable import TextMeasure
+import FeedLayoutSupport
+import XCTest
+import _LayoutTestSupport
+
+/// The tight loop that joins runs of printable ASCII to the pending word (`TextMeasurer.prepare`)
+/// against the general steps every character takes without it: the prepared texts must be equal
+/// record for record (clusters, fonts, break flags, line-end corrections).
+final class AsciiRunLoopTests: XCTestCase {
+    /// Pieces a text is drawn from: ASCII letters, digits and punctuation (the loop's input),
+    /// brackets and spaces (where it stops), characters that extend the one before (combining
+    /// marks, ZWJ, variation selectors, a keycap), and the neighbours of Chinese feeds.
+    static let pieces: [String] = [
+        "a", "Z", "word", "weibo.com", "12:30", "15-11-24", "3.14", "-", "_", "@", "#", "/", ":", ",", ".", "!", "'",
+        "\"", "~", "(", ")", "[", "]", "{", "}", " ", "  ", "\t", "\n", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{20E3}",
+        "中", "文字", "，", "。", "「", "」", "😀", "👍🏽", "ア", "한", "é", "Ω", "ـ", "\u{FFFC}", "x\u{336}", "1\u{FE0F}\u{20E3}",
+    ]
+
+    private func measurers() throws -> (loop: TextMeasurer, steps: TextMeasurer) {
+        let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
+        return (
+            TextMeasurer(fonts: fonts, retainGlyphs: false, cacheBudgetBytes: 1 << 20, shapesWholeRuns: false),
+            TextMeasurer(fonts: fonts, retainGlyphs: false, cacheBudgetBytes: 1 << 20, shapesWholeRuns: false, asciiRunLoop: false)
+        )
+    }
+
+    private func assertSame(_ a: PreparedText, _ b: PreparedText, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.clusterCount, b.clusterCount, label, file: file, line: line)
+        guard a.clusterCount == b.clusterCount else { return }
+        for i in 0..<a.clusterCount {
+            let x = a.cluster(i), y = b.cluster(i)
+            if x.advance != y.advance || x.end != y.end || x.flags != y.flags || a.font(ofCluster: i) != b.font(ofCluster: i) {
+                XCTFail("\(label): cluster \(i) differs", file: file, line: line)
+                return
+            }
+        }
+        XCTAssertEqual(Array(a.lineEndCorrections.map { [$0.end, Int32(bitPattern: UInt32(truncatingIfNeeded: $0.advance.bitPattern))] }),
+            Array(b.lineEndCorrections.map { [$0.end, Int32(bitPattern: UInt32(truncatingIfNeeded: $0.advance.bitPattern))] }),
+            label, file: file, line: line)
+        XCTAssertEqual(a.runFonts, b.runFonts, label, file: file, line: line)
+        XCTAssertEqual(a.totalAdvance, b.totalAdvance, label, file: file, line: line)
+    }
+
+    /// Random texts of the pieces, in one run and split into runs of other sizes and weights
+    /// (the loop must stop at a run's end).
+    func testLoopChangesNothing() throws {
+        let (loop, steps) = try measurers()
+        var rng = SplitMix64(seed: 25)
+        var asciiUnits = 0
+        for k in 0..<1_500 {
+            let n = 1 + Int(rng.next() % 24)
+            let parts = (0..<n).map { _ in Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))] }
+            var text = AttributedText("", attributes: TextAttributes(size: 15))
+            for (j, part) in parts.enumerated() {
+                let split = k % 3 == 0 && j % 4 == 3
+                let attributes =
+                    split
+                    ? TextAttributes(size: j % 8 == 3 ? 17 : 15, weight: j % 8 == 7 ? .bold : .regular)
+                    : TextAttributes(size: 15)
+                text.append(part, attributes: attributes)
+            }
+            asciiUnits += text.string.utf16.filter { $0 >= 0x21 && $0 <= 0x7E }.count
+            assertSame(loop.prepare(text), steps.prepare(text), "text \(k): \(text.string.debugDescription)")
+        }
+        XCTAssertGreaterThan(asciiUnits, 10_000)
+    }
+
+    /// Feed-like texts: the corpus when present, and fixed mixes of Chinese with Latin words,
+    /// numbers, times and domain names.
+    func testFeedTextsAreEqual() throws {
+        let (loop, steps) = try measurers()
+        var texts = [
+            "15-11-24 12:30 来自 微博 weibo.com", "刚刚 来自 iPhone 6 Plus", "今天去了 Apple Store，买了 iPad Pro 12.9（2018）",
+            "Hello,world!(test)[ok]{x}", "ab\u{301}cd e\u{200D}f 1\u{FE0F}\u{20E3}2", "中文abc123中文", "x86_64-unknown-linux-gnu",
+        ]
+        texts += Shared.corpusTexts ?? []
+        for t in texts {
+            for attributes in [TextAttributes(size: 15), TextAttributes(size: 14, weight: .bold)] {
+                let text = AttributedText(t, attributes: attributes)
+                assertSame(loop.prepare(text), steps.prepare(text), String(t.prefix(40)))
+            }
+        }
+    }
+}
