@@ -114,7 +114,7 @@ public enum TextBreaks {
 
     /// Whether CJK Unified Ideographs skip the property lookup (their inputs were found uniform
     /// when the tables were built); for tests, since a data change would only turn it off.
-    package static var _ideographPathIsOn: Bool { BreakTables.shared.hanInput != nil }
+    package static var _ideographPathIsOn: Bool { BreakTables.shared.hanCount != 0 }
 
     /// The number of states and input columns of the line-break automaton, for tests.
     package static var _lineAutomatonSize: (states: Int, columns: Int) {
@@ -446,30 +446,36 @@ private struct LineContext {
 /// The break rules as two automata, tabulated from the rules themselves, and each scalar's input
 /// to them, so that one step is a few loads.
 ///
-/// - `line[state << 6 | column]`: the UAX #14 automaton. Its states are the reachable canonical
-///   `LineState`s (found breadth-first from the start of text, about 120), its input columns the
-///   distinct ways a scalar can act on them (line-break class after LB1, width and unassigned
-///   pictographic bits, with columns that act alike merged). An entry holds the next state
-///   (bits 0-7), the line `BreakFlags` bits `decide` gives (bits 8-15, shifted), the LB25 fix-up
-///   (`fixupBit`) and "a new base" (`newBaseBit`). Every position is one load, the start of the
-///   text and combining marks included, and building it costs one `decide` call per state and
-///   column.
-/// - `grapheme[state << 4 | class]`: the UAX #29 rules as an automaton (`graphemeStep` tabulated):
-///   bits 0-6 the next state, bit 7 a boundary before the scalar.
+/// - The UAX #14 automaton, `line` entries at `lineState | column`: its states are the reachable
+///   canonical `LineState`s (found breadth-first from the start of text, about 120), its input
+///   columns the distinct ways a scalar can act on them (line-break class after LB1, width and
+///   unassigned pictographic bits, with columns that act alike merged). An entry holds the next
+///   state times 64 (bits 6-13, so that the next index is one OR), the line `BreakFlags` bits
+///   `decide` gives (bits 1-2), the LB25 fix-up (`fixupBit`) and "a new base" (`newBaseBit`).
+///   Every position is one load, the start of the text and combining marks included, and building
+///   it costs one `decide` call per state and column.
+/// - The UAX #29 automaton, `grapheme` entries at `graphemeState | class`: `graphemeStep`
+///   tabulated, with the next state times 16 (bits 4-10) and the boundary before the scalar
+///   (bit 0, the `.grapheme` flag).
 /// - `inputs[value]`: for each packed property value (`PropertyTable.valueIndex`), the scalar's
 ///   input: bits 0-5 the line column, bits 8-11 the grapheme class (`GB.pict` for
-///   Extended_Pictographic). `ascii` holds the inputs of U+0000...U+007F directly, skipping the
-///   three-level lookup for Latin letters, digits, spaces and punctuation.
+///   Extended_Pictographic). The `ascii` entries hold the inputs of U+0000...U+007F directly,
+///   skipping the three-level lookup for Latin letters, digits, spaces and punctuation.
+///
+/// The ASCII inputs and both automata share one allocation at fixed offsets (`asciiOffset`,
+/// `graphemeOffset`, `lineOffset`), so the analysis loop keeps one pointer for them in a register
+/// instead of spilling three (about 3 instructions a scalar).
 ///
 /// Built once on first use; immutable afterwards.
 private struct BreakTables: @unchecked Sendable {
-    let line: UnsafePointer<UInt16>
-    let grapheme: UnsafePointer<UInt8>
+    /// The ASCII inputs, then the grapheme automaton, then the line automaton.
+    let base: UnsafeRawPointer
     let inputs: UnsafePointer<UInt16>
-    let ascii: UnsafePointer<UInt16>
-    /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), or nil when the data
-    /// gives them different ones (checked here, scalar by scalar).
-    let hanInput: UInt16?
+    /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), when `hanCount` is
+    /// not 0; `hanCount` is 0 when the data gives them different inputs (checked here, scalar by
+    /// scalar).
+    let hanInput: UInt16
+    let hanCount: UInt16
     /// Number of line states and input columns, for tests.
     let stateCount: Int
     let columnCount: Int
@@ -477,8 +483,17 @@ private struct BreakTables: @unchecked Sendable {
 
     static let shared = BreakTables()
 
-    static let fixupBit: UInt16 = 1 << 11
-    static let newBaseBit: UInt16 = 1 << 12
+    static let asciiOffset = 0
+    static let graphemeOffset = 128 * 2
+    static let lineOffset = graphemeOffset + 128 * 16 * 2
+    /// The start-of-text states: line state 0, grapheme state `GB.none` (times 16).
+    static let lineStart: UInt16 = 0
+    static let graphemeStart = UInt16(GB.none) << 4
+    static let lineFlagsMask: UInt16 = 0x6
+    static let fixupBit: UInt16 = 1 << 3
+    static let newBaseBit: UInt16 = 1 << 4
+    static let lineStateMask: UInt16 = 0x3FC0
+    static let graphemeStateMask: UInt16 = 0x7F0
     /// A value no `inputs` entry has (grapheme classes are below 16).
     static let noInput: UInt16 = 0xFFFF
 
@@ -534,7 +549,7 @@ private struct BreakTables: @unchecked Sendable {
                     slotIDs[h] = UInt8(states.count)
                     states.append(next)
                 }
-                row.append(UInt16(slotIDs[h]) | UInt16(Self.flags(ofDecision: step.decision)) << 8
+                row.append(UInt16(slotIDs[h]) << 6 | UInt16(Self.flags(ofDecision: step.decision))
                     | (step.fixup ? Self.fixupBit : 0) | (step.newBase ? Self.newBaseBit : 0))
             }
             entries.append(row)
@@ -554,23 +569,23 @@ private struct BreakTables: @unchecked Sendable {
             }
         }
         precondition(columns.count <= 64, "the line-break automaton has more than 64 input columns")
-        let lineTable = UnsafeMutablePointer<UInt16>.allocate(capacity: states.count << 6)
-        lineTable.initialize(repeating: 0, count: states.count << 6)
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.lineOffset + states.count << 7, alignment: MemoryLayout<UInt16>.alignment)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Self.lineOffset + states.count << 7)
+        let lineTable = (storage + Self.lineOffset).assumingMemoryBound(to: UInt16.self)
         for (c, column) in columns.enumerated() {
             for (s, entry) in column.enumerated() { lineTable[s << 6 | c] = entry }
         }
-        line = UnsafePointer(lineTable)
         stateCount = states.count
         columnCount = columns.count
 
-        let gbTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 128 * 16)
+        let gbTable = (storage + Self.graphemeOffset).assumingMemoryBound(to: UInt16.self)
         for state in UInt8(0)..<128 {
             for cls in UInt8(0)..<16 {
                 let (next, boundary) = Self.graphemeStep(state, cls)
-                gbTable[Int(state) << 4 | Int(cls)] = next | (boundary ? 0x80 : 0)
+                gbTable[Int(state) << 4 | Int(cls)] = UInt16(next) << 4 | (boundary ? UInt16(BreakFlags.grapheme.rawValue) : 0)
             }
         }
-        grapheme = UnsafePointer(gbTable)
 
         func input(_ p: PackedProperties) -> UInt16 {
             UInt16(columnOfKey[Self.lineKey(p)]) | UInt16(Self.graphemeClass(p)) << 8
@@ -578,12 +593,14 @@ private struct BreakTables: @unchecked Sendable {
         let inputTable = UnsafeMutablePointer<UInt16>.allocate(capacity: valueCount)
         for v in 0..<valueCount { inputTable[v] = input(properties.value(at: v)) }
         inputs = UnsafePointer(inputTable)
-        let asciiTable = UnsafeMutablePointer<UInt16>.allocate(capacity: 128)
+        let asciiTable = (storage + Self.asciiOffset).assumingMemoryBound(to: UInt16.self)
         for u in 0..<128 { asciiTable[u] = input(properties.lookup(UInt32(u))) }
-        ascii = UnsafePointer(asciiTable)
+        base = UnsafeRawPointer(storage)
 
         let first = inputTable[properties.valueIndex(UInt32(Self.hanRange.lowerBound))]
-        hanInput = Self.hanRange.allSatisfy { inputTable[properties.valueIndex(UInt32($0))] == first } ? first : nil
+        let uniform = Self.hanRange.allSatisfy { inputTable[properties.valueIndex(UInt32($0))] == first }
+        hanInput = first
+        hanCount = uniform ? UInt16(Self.hanRange.count) : 0
     }
 
     /// One step of the UAX #29 rules: the state after a scalar of class `cls` (a grapheme property
@@ -652,13 +669,14 @@ private enum Analyzer {
         guard n > 0, let text = utf16.baseAddress else { return 0 }
         let tables = BreakTables.shared
         let properties = PropertyTable.shared
-        let ascii = tables.ascii, inputs = tables.inputs, line = tables.line, grapheme = tables.grapheme
+        let base = tables.base, inputs = tables.inputs
         let hanLow = BreakTables.hanRange.lowerBound
-        let hanInput = tables.hanInput ?? 0
-        let hanCount: UInt16 = tables.hanInput == nil ? 0 : UInt16(BreakTables.hanRange.count)
-        var steps = 0
-        var gbState = Int(GB.none)
-        var lineState = 0
+        let hanInput = tables.hanInput, hanCount = tables.hanCount
+        // Steps are counted as scalars plus fix-ups: code units, less surrogate pairs.
+        var pairs = 0
+        var fixups = 0
+        var gbState = BreakTables.graphemeStart
+        var lineState = BreakTables.lineStart
         var prevStart = 0
         var runInput = BreakTables.noInput
         var runFlags = BreakFlags()
@@ -667,10 +685,9 @@ private enum Analyzer {
             let start = pos
             let unit = text[pos]
             pos &+= 1
-            steps &+= 1
             let input: UInt16
             if unit < 0x80 {
-                input = ascii[Int(unit)]
+                input = base.load(fromByteOffset: BreakTables.asciiOffset &+ Int(unit) &<< 1, as: UInt16.self)
             } else if unit &- hanLow < hanCount {
                 input = hanInput
             } else {
@@ -679,6 +696,7 @@ private enum Analyzer {
                     if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
                         cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
                         pos &+= 1
+                        pairs &+= 1
                     } else {
                         cp = 0xFFFD
                     }
@@ -689,24 +707,26 @@ private enum Analyzer {
                 out[start] = runFlags
                 continue
             }
-            let g = grapheme[gbState << 4 | Int(input >> 8)]
-            let e = line[lineState << 6 | Int(input & 0x3F)]
+            let g = base.load(
+                fromByteOffset: BreakTables.graphemeOffset &+ Int(gbState | input &>> 8) &<< 1, as: UInt16.self)
+            let e = base.load(
+                fromByteOffset: BreakTables.lineOffset &+ Int(lineState | input & 0x3F) &<< 1, as: UInt16.self)
             if e & BreakTables.fixupBit != 0 {
                 out[prevStart].subtract([.lineAllowed, .lineMandatory])
-                steps &+= 1
+                fixups &+= 1
             }
             if e & BreakTables.newBaseBit != 0 { prevStart = start }
-            let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e >> 8) & 0x6 | g >> 7)
+            let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e & BreakTables.lineFlagsMask | g & 1))
             out[start] = flags
-            let nextLine = Int(e & 0xFF)
-            let nextGrapheme = Int(g & 0x7F)
+            let nextLine = e & BreakTables.lineStateMask
+            let nextGrapheme = g & BreakTables.graphemeStateMask
             runInput = nextLine == lineState && nextGrapheme == gbState ? input : BreakTables.noInput
             runFlags = flags
             lineState = nextLine
             gbState = nextGrapheme
         }
         out[0] = .grapheme  // LB2, GB1
-        return steps
+        return n &- pairs &+ fixups
     }
 
     /// `run` evaluating the rules at every position: `LineContext.decide` on the full state,
