@@ -449,14 +449,17 @@ private struct LineContext {
 /// - The UAX #14 automaton, `line` entries at `lineState | column`: its states are the reachable
 ///   canonical `LineState`s (found breadth-first from the start of text, about 120), its input
 ///   columns the distinct ways a scalar can act on them (line-break class after LB1, width and
-///   unassigned pictographic bits, with columns that act alike merged). An entry holds the next
-///   state times 64 (bits 6-13, so that the next index is one OR), the line `BreakFlags` bits
+///   unassigned pictographic bits, with columns that act alike merged). A 32-bit entry holds the
+///   next state times 64 (bits 6-13, so that the next index is one OR), the line `BreakFlags` bits
 ///   `decide` gives (bits 1-2), the LB25 fix-up (`fixupBit`) and "a new base" (`newBaseBit`).
 ///   Every position is one load, the start of the text and combining marks included, and building
 ///   it costs one `decide` call per state and column.
 /// - The UAX #29 automaton, `grapheme` entries at `graphemeState | class`: `graphemeStep`
 ///   tabulated, with the next state times 16 (bits 4-10) and the boundary before the scalar
 ///   (bit 0, the `.grapheme` flag).
+/// - In both, `loopBit` says that the next state, given the same input again, stays: a run of
+///   that input starts after this scalar. The flags of those looping steps are in bits 16-18
+///   (line bits 17-18, grapheme bit 16), so one OR and shift gives them.
 /// - `inputs[value]`: for each packed property value (`PropertyTable.valueIndex`), the scalar's
 ///   input: bits 0-5 the line column, bits 8-11 the grapheme class (`GB.pict` for
 ///   Extended_Pictographic). The `ascii` entries hold the inputs of U+0000...U+007F directly,
@@ -485,15 +488,16 @@ private struct BreakTables: @unchecked Sendable {
 
     static let asciiOffset = 0
     static let graphemeOffset = 128 * 2
-    static let lineOffset = graphemeOffset + 128 * 16 * 2
+    static let lineOffset = graphemeOffset + 128 * 16 * 4
     /// The start-of-text states: line state 0, grapheme state `GB.none` (times 16).
-    static let lineStart: UInt16 = 0
-    static let graphemeStart = UInt16(GB.none) << 4
-    static let lineFlagsMask: UInt16 = 0x6
-    static let fixupBit: UInt16 = 1 << 3
-    static let newBaseBit: UInt16 = 1 << 4
-    static let lineStateMask: UInt16 = 0x3FC0
-    static let graphemeStateMask: UInt16 = 0x7F0
+    static let lineStart: UInt32 = 0
+    static let graphemeStart = UInt32(GB.none) << 4
+    static let lineFlagsMask: UInt32 = 0x6
+    static let fixupBit: UInt32 = 1 << 3
+    static let newBaseBit: UInt32 = 1 << 4
+    static let lineStateMask: UInt32 = 0x3FC0
+    static let graphemeStateMask: UInt32 = 0x7F0
+    static let loopBit: UInt32 = 1 << 15
     /// A value no `inputs` entry has (grapheme classes are below 16).
     static let noInput: UInt16 = 0xFFFF
 
@@ -532,10 +536,10 @@ private struct BreakTables: @unchecked Sendable {
         }
         let startSlot = slot(of: start.packed)
         slots[startSlot] = start.packed
-        var entries: [[UInt16]] = []
+        var entries: [[UInt32]] = []
         var i = 0
         while i < states.count {
-            var row: [UInt16] = []
+            var row: [UInt32] = []
             row.reserveCapacity(keys.count)
             for key in keys {
                 var s = states[i]
@@ -549,7 +553,7 @@ private struct BreakTables: @unchecked Sendable {
                     slotIDs[h] = UInt8(states.count)
                     states.append(next)
                 }
-                row.append(UInt16(slotIDs[h]) << 6 | UInt16(Self.flags(ofDecision: step.decision))
+                row.append(UInt32(slotIDs[h]) << 6 | UInt32(Self.flags(ofDecision: step.decision))
                     | (step.fixup ? Self.fixupBit : 0) | (step.newBase ? Self.newBaseBit : 0))
             }
             entries.append(row)
@@ -558,7 +562,7 @@ private struct BreakTables: @unchecked Sendable {
 
         // Keys whose columns are equal act alike in every state: they share a column.
         var columnOfKey = [Int](repeating: 0, count: 256)
-        var columns: [[UInt16]] = []
+        var columns: [[UInt32]] = []
         for (k, key) in keys.enumerated() {
             let column = entries.map { $0[k] }
             if let known = columns.firstIndex(of: column) {
@@ -570,20 +574,32 @@ private struct BreakTables: @unchecked Sendable {
         }
         precondition(columns.count <= 64, "the line-break automaton has more than 64 input columns")
         let storage = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.lineOffset + states.count << 7, alignment: MemoryLayout<UInt16>.alignment)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Self.lineOffset + states.count << 7)
-        let lineTable = (storage + Self.lineOffset).assumingMemoryBound(to: UInt16.self)
+            byteCount: Self.lineOffset + states.count << 8, alignment: MemoryLayout<UInt32>.alignment)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Self.lineOffset + states.count << 8)
+        let lineTable = (storage + Self.lineOffset).assumingMemoryBound(to: UInt32.self)
         for (c, column) in columns.enumerated() {
             for (s, entry) in column.enumerated() { lineTable[s << 6 | c] = entry }
+        }
+        for (c, column) in columns.enumerated() {
+            for (s, entry) in column.enumerated() {
+                let next = Int(entry & Self.lineStateMask)
+                let again = column[next >> 6]
+                // A fix-up step never loops (it moves from OP or HY to NU); checked all the same.
+                if Int(again & Self.lineStateMask) == next && again & Self.fixupBit == 0 {
+                    lineTable[s << 6 | c] = entry | Self.loopBit | (again & Self.lineFlagsMask) << 16
+                }
+            }
         }
         stateCount = states.count
         columnCount = columns.count
 
-        let gbTable = (storage + Self.graphemeOffset).assumingMemoryBound(to: UInt16.self)
+        let gbTable = (storage + Self.graphemeOffset).assumingMemoryBound(to: UInt32.self)
         for state in UInt8(0)..<128 {
             for cls in UInt8(0)..<16 {
                 let (next, boundary) = Self.graphemeStep(state, cls)
-                gbTable[Int(state) << 4 | Int(cls)] = UInt16(next) << 4 | (boundary ? UInt16(BreakFlags.grapheme.rawValue) : 0)
+                let (again, boundaryAgain) = Self.graphemeStep(next, cls)
+                gbTable[Int(state) << 4 | Int(cls)] = UInt32(next) << 4 | (boundary ? 1 : 0)
+                    | (again == next ? Self.loopBit | (boundaryAgain ? 1 << 16 : 0) : 0)
             }
         }
 
@@ -658,11 +674,14 @@ private enum Analyzer {
     /// taken: one per scalar plus one per backwards LB25 fix-up.
     ///
     /// Each scalar is one input (`BreakTables.inputs`), one load from each automaton and one store.
-    /// A step that leaves both automata in the state it found them in is a fixed point: the next
-    /// scalar with the same input takes the same step, so until the input changes each scalar is
-    /// its input and one store. This covers runs of ideographs, of Latin letters, of digits, of
-    /// spaces and of combining marks alike. (An LB25 fix-up step is never a fixed point: it moves
-    /// from OP or HY to NU.)
+    /// When the states a step leads to are fixed points for its input (`BreakTables.loopBit`), every
+    /// following scalar with the same input takes the same step, so until the input changes each
+    /// scalar is its input and one store. This covers runs of ideographs, of Latin letters, of
+    /// digits, of spaces and of combining marks alike, from the second scalar of a run on.
+    ///
+    /// The LB25 fix-up position (`prevStart`) is not moved inside a run: it is only read from a
+    /// state after OP or HY that follows PR or PO, which a step with a new base enters from
+    /// another state (so not in a run) and which only absorbed marks keep.
     static func run(_ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>) -> Int {
         let n = utf16.count
         out[n] = [.grapheme, .lineAllowed, .lineMandatory]
@@ -708,9 +727,9 @@ private enum Analyzer {
                 continue
             }
             let g = base.load(
-                fromByteOffset: BreakTables.graphemeOffset &+ Int(gbState | input &>> 8) &<< 1, as: UInt16.self)
+                fromByteOffset: BreakTables.graphemeOffset &+ Int(gbState | UInt32(input &>> 8)) &<< 2, as: UInt32.self)
             let e = base.load(
-                fromByteOffset: BreakTables.lineOffset &+ Int(lineState | input & 0x3F) &<< 1, as: UInt16.self)
+                fromByteOffset: BreakTables.lineOffset &+ Int(lineState | UInt32(input & 0x3F)) &<< 2, as: UInt32.self)
             if e & BreakTables.fixupBit != 0 {
                 out[prevStart].subtract([.lineAllowed, .lineMandatory])
                 fixups &+= 1
@@ -718,12 +737,10 @@ private enum Analyzer {
             if e & BreakTables.newBaseBit != 0 { prevStart = start }
             let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e & BreakTables.lineFlagsMask | g & 1))
             out[start] = flags
-            let nextLine = e & BreakTables.lineStateMask
-            let nextGrapheme = g & BreakTables.graphemeStateMask
-            runInput = nextLine == lineState && nextGrapheme == gbState ? input : BreakTables.noInput
-            runFlags = flags
-            lineState = nextLine
-            gbState = nextGrapheme
+            runInput = e & g & BreakTables.loopBit != 0 ? input : BreakTables.noInput
+            runFlags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: (e | g) &>> 16) & 7)
+            lineState = e & BreakTables.lineStateMask
+            gbState = g & BreakTables.graphemeStateMask
         }
         out[0] = .grapheme  // LB2, GB1
         return n &- pairs &+ fixups
