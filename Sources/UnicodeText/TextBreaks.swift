@@ -21,7 +21,7 @@
 // CJK Unified Ideograph, whose block shares one input, checked scalar by scalar when the tables
 // are built), one load per automaton and one store. A step that leaves both states as it found
 // them starts a run: the scalars that follow with the same input take the same step, so they cost
-// their input and a store each. On the Weibo corpus that is about 40 instructions per UTF-16 unit,
+// their input and a store each. On the Weibo corpus that is about 25 instructions per UTF-16 unit,
 // where a pair table with the rule cascade as fallback took about 95; building the tables (one
 // `decide` per state and column, about 4 500) costs about 3 M instructions once per process. Tests
 // compare the tables with the rule cascade on random strings.
@@ -91,7 +91,6 @@ public enum TextBreaks {
     /// `utf16.count + 1` values, and all of them are written (for buffers reused across texts).
     /// - Complexity: O(n), no allocation.
     public static func analyze(_ utf16: UnsafeBufferPointer<UInt16>, writingInto flags: UnsafeMutablePointer<BreakFlags>) {
-        flags.update(repeating: BreakFlags(), count: utf16.count + 1)
         _ = Analyzer.run(utf16, into: flags)
     }
 
@@ -474,6 +473,8 @@ private struct BreakTables: @unchecked Sendable {
     /// The ASCII inputs, then the grapheme automaton, then the line automaton.
     let base: UnsafeRawPointer
     let inputs: UnsafePointer<UInt16>
+    /// `PropertyTable.shared`, kept here so the analysis loop reads one lazily initialized global.
+    let properties: PropertyTable
     /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), when `hanCount` is
     /// not 0; `hanCount` is 0 when the data gives them different inputs (checked here, scalar by
     /// scalar).
@@ -519,6 +520,7 @@ private struct BreakTables: @unchecked Sendable {
 
     private init() {
         let properties = PropertyTable.shared
+        self.properties = properties
         let valueCount = GeneratedTables.valueCount
         let keys = Array(Set((0..<valueCount).map { Self.lineKey(properties.value(at: $0)) })).sorted()
 
@@ -687,7 +689,7 @@ private enum Analyzer {
         out[n] = [.grapheme, .lineAllowed, .lineMandatory]
         guard n > 0, let text = utf16.baseAddress else { return 0 }
         let tables = BreakTables.shared
-        let properties = PropertyTable.shared
+        let properties = tables.properties
         let base = tables.base, inputs = tables.inputs
         let hanLow = BreakTables.hanRange.lowerBound
         let hanInput = tables.hanInput, hanCount = tables.hanCount
@@ -714,6 +716,7 @@ private enum Analyzer {
                 if cp & 0xF800 == 0xD800 {
                     if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
                         cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
+                        out[pos] = []  // inside the pair
                         pos &+= 1
                         pairs &+= 1
                     } else {
@@ -735,10 +738,12 @@ private enum Analyzer {
                 fixups &+= 1
             }
             if e & BreakTables.newBaseBit != 0 { prevStart = start }
-            let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e & BreakTables.lineFlagsMask | g & 1))
-            out[start] = flags
+            // The line flags are bits 1-2 of `e`, the grapheme boundary bit 0 of `g`, and the
+            // other entry has zeros there; likewise for the looping step's flags in bits 16-18.
+            let both = e | g
+            out[start] = BreakFlags(rawValue: UInt8(truncatingIfNeeded: both) & 7)
             runInput = e & g & BreakTables.loopBit != 0 ? input : BreakTables.noInput
-            runFlags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: (e | g) &>> 16) & 7)
+            runFlags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: both &>> 16) & 7)
             lineState = e & BreakTables.lineStateMask
             gbState = g & BreakTables.graphemeStateMask
         }
@@ -767,6 +772,7 @@ private enum Analyzer {
             if cp & 0xF800 == 0xD800 {
                 if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
                     cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
+                    out[pos] = []  // inside the pair
                     pos &+= 1
                 } else {
                     cp = 0xFFFD
