@@ -19,12 +19,12 @@
 // 120 states cover every text, and each packed property value maps to one input (a column of the
 // line automaton and a grapheme class). A step is an input lookup (one load for ASCII, none for a
 // CJK Unified Ideograph, whose block shares one input, checked scalar by scalar when the tables
-// are built), one load per automaton and one store. A step that leaves both states as it found
-// them starts a run: the scalars that follow with the same input take the same step, so they cost
-// their input and a store each. On the Weibo corpus that is about 25 instructions per UTF-16 unit,
-// where a pair table with the rule cascade as fallback took about 95; building the tables (one
-// `decide` per state and column, about 4 500) costs about 3 M instructions once per process. Tests
-// compare the tables with the rule cascade on random strings.
+// are built), one load per automaton and one store. A step into states that the same input leaves
+// unchanged starts a run: the scalars that follow with that input take the same step, so they cost
+// their input and a store each. On the Weibo corpus that is about 25 instructions per UTF-16 unit
+// (a rule cascade evaluated at each position costs several times that). Building the tables (one
+// `decide` per state and input key, about 6 500) costs about 3 M instructions once per process.
+// Tests compare the tables with the rule cascade on random strings.
 //
 // Every rule looks back a bounded distance through this state, so the pass is O(n) whatever the
 // text (100 000 combining marks after one base cost 100 000 constant-time steps). The only rule
@@ -452,7 +452,7 @@ private struct LineContext {
 ///   next state times 64 (bits 6-13, so that the next index is one OR), the line `BreakFlags` bits
 ///   `decide` gives (bits 1-2), the LB25 fix-up (`fixupBit`) and "a new base" (`newBaseBit`).
 ///   Every position is one load, the start of the text and combining marks included, and building
-///   it costs one `decide` call per state and column.
+///   it costs one `decide` call per state and input key.
 /// - The UAX #29 automaton, `grapheme` entries at `graphemeState | class`: `graphemeStep`
 ///   tabulated, with the next state times 16 (bits 4-10) and the boundary before the scalar
 ///   (bit 0, the `.grapheme` flag).
@@ -526,7 +526,7 @@ private struct BreakTables: @unchecked Sendable {
 
         // Breadth-first over the reachable canonical states; `entries[state][key index]`. States are
         // found by their packed form in a small open-addressing table (a Dictionary keyed by
-        // `LineState` cost 2.8 M instructions of hashing here, more than the rest of the build).
+        // `LineState` costs 2.8 M instructions of hashing here, more than the rest of the build).
         let start = LineState()
         var states = [start]
         var slots = [UInt32](repeating: .max, count: 1024)  // packed state, or .max when empty

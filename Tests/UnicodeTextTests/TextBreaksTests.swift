@@ -270,7 +270,10 @@ final class BreakTablesTests: XCTestCase {
         }
     }
 
-    private func assertTablesMatchRules(_ units: [UInt16], _ message: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+    /// Compares the tabulated analysis of `units` with the rule cascade; false after a failure.
+    private func assertTablesMatchRules(
+        _ units: [UInt16], _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
         let fast = TextBreaks._analyzeCountingSteps(units)
         let slow = TextBreaks._analyzeCountingSteps(units, byRules: true)
         if fast.flags != slow.flags || fast.steps != slow.steps {
