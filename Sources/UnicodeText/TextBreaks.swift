@@ -19,12 +19,12 @@
 // 120 states cover every text, and each packed property value maps to one input (a column of the
 // line automaton and a grapheme class). A step is an input lookup (one load for ASCII, none for a
 // CJK Unified Ideograph, whose block shares one input, checked scalar by scalar when the tables
-// are built), one load per automaton and one store. A step that leaves both states as it found
-// them starts a run: the scalars that follow with the same input take the same step, so they cost
-// their input and a store each. On the Weibo corpus that is about 40 instructions per UTF-16 unit,
-// where a pair table with the rule cascade as fallback took about 95; building the tables (one
-// `decide` per state and column, about 4 500) costs about 3 M instructions once per process. Tests
-// compare the tables with the rule cascade on random strings.
+// are built), one load per automaton and one store. A step into states that the same input leaves
+// unchanged starts a run: the scalars that follow with that input take the same step, so they cost
+// their input and a store each. On the Weibo corpus that is about 25 instructions per UTF-16 unit
+// (a rule cascade evaluated at each position costs several times that). Building the tables (one
+// `decide` per state and input key, about 6 500) costs about 3 M instructions once per process.
+// Tests compare the tables with the rule cascade on random strings.
 //
 // Every rule looks back a bounded distance through this state, so the pass is O(n) whatever the
 // text (100 000 combining marks after one base cost 100 000 constant-time steps). The only rule
@@ -91,7 +91,6 @@ public enum TextBreaks {
     /// `utf16.count + 1` values, and all of them are written (for buffers reused across texts).
     /// - Complexity: O(n), no allocation.
     public static func analyze(_ utf16: UnsafeBufferPointer<UInt16>, writingInto flags: UnsafeMutablePointer<BreakFlags>) {
-        flags.update(repeating: BreakFlags(), count: utf16.count + 1)
         _ = Analyzer.run(utf16, into: flags)
     }
 
@@ -114,7 +113,7 @@ public enum TextBreaks {
 
     /// Whether CJK Unified Ideographs skip the property lookup (their inputs were found uniform
     /// when the tables were built); for tests, since a data change would only turn it off.
-    package static var _ideographPathIsOn: Bool { BreakTables.shared.hanInput != nil }
+    package static var _ideographPathIsOn: Bool { BreakTables.shared.hanCount != 0 }
 
     /// The number of states and input columns of the line-break automaton, for tests.
     package static var _lineAutomatonSize: (states: Int, columns: Int) {
@@ -446,30 +445,41 @@ private struct LineContext {
 /// The break rules as two automata, tabulated from the rules themselves, and each scalar's input
 /// to them, so that one step is a few loads.
 ///
-/// - `line[state << 6 | column]`: the UAX #14 automaton. Its states are the reachable canonical
-///   `LineState`s (found breadth-first from the start of text, about 120), its input columns the
-///   distinct ways a scalar can act on them (line-break class after LB1, width and unassigned
-///   pictographic bits, with columns that act alike merged). An entry holds the next state
-///   (bits 0-7), the line `BreakFlags` bits `decide` gives (bits 8-15, shifted), the LB25 fix-up
-///   (`fixupBit`) and "a new base" (`newBaseBit`). Every position is one load, the start of the
-///   text and combining marks included, and building it costs one `decide` call per state and
-///   column.
-/// - `grapheme[state << 4 | class]`: the UAX #29 rules as an automaton (`graphemeStep` tabulated):
-///   bits 0-6 the next state, bit 7 a boundary before the scalar.
+/// - The UAX #14 automaton, `line` entries at `lineState | column`: its states are the reachable
+///   canonical `LineState`s (found breadth-first from the start of text, about 120), its input
+///   columns the distinct ways a scalar can act on them (line-break class after LB1, width and
+///   unassigned pictographic bits, with columns that act alike merged). A 32-bit entry holds the
+///   next state times 64 (bits 6-13, so that the next index is one OR), the line `BreakFlags` bits
+///   `decide` gives (bits 1-2), the LB25 fix-up (`fixupBit`) and "a new base" (`newBaseBit`).
+///   Every position is one load, the start of the text and combining marks included, and building
+///   it costs one `decide` call per state and input key.
+/// - The UAX #29 automaton, `grapheme` entries at `graphemeState | class`: `graphemeStep`
+///   tabulated, with the next state times 16 (bits 4-10) and the boundary before the scalar
+///   (bit 0, the `.grapheme` flag).
+/// - In both, `loopBit` says that the next state, given the same input again, stays: a run of
+///   that input starts after this scalar. The flags of those looping steps are in bits 16-18
+///   (line bits 17-18, grapheme bit 16), so one OR and shift gives them.
 /// - `inputs[value]`: for each packed property value (`PropertyTable.valueIndex`), the scalar's
 ///   input: bits 0-5 the line column, bits 8-11 the grapheme class (`GB.pict` for
-///   Extended_Pictographic). `ascii` holds the inputs of U+0000...U+007F directly, skipping the
-///   three-level lookup for Latin letters, digits, spaces and punctuation.
+///   Extended_Pictographic). The `ascii` entries hold the inputs of U+0000...U+007F directly,
+///   skipping the three-level lookup for Latin letters, digits, spaces and punctuation.
+///
+/// The ASCII inputs and both automata share one allocation at fixed offsets (`asciiOffset`,
+/// `graphemeOffset`, `lineOffset`), so the analysis loop keeps one pointer for them in a register
+/// instead of spilling three (about 3 instructions a scalar).
 ///
 /// Built once on first use; immutable afterwards.
 private struct BreakTables: @unchecked Sendable {
-    let line: UnsafePointer<UInt16>
-    let grapheme: UnsafePointer<UInt8>
+    /// The ASCII inputs, then the grapheme automaton, then the line automaton.
+    let base: UnsafeRawPointer
     let inputs: UnsafePointer<UInt16>
-    let ascii: UnsafePointer<UInt16>
-    /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), or nil when the data
-    /// gives them different ones (checked here, scalar by scalar).
-    let hanInput: UInt16?
+    /// `PropertyTable.shared`, kept here so the analysis loop reads one lazily initialized global.
+    let properties: PropertyTable
+    /// The input every scalar of `hanRange` shares (CJK Unified Ideographs), when `hanCount` is
+    /// not 0; `hanCount` is 0 when the data gives them different inputs (checked here, scalar by
+    /// scalar).
+    let hanInput: UInt16
+    let hanCount: UInt16
     /// Number of line states and input columns, for tests.
     let stateCount: Int
     let columnCount: Int
@@ -477,8 +487,18 @@ private struct BreakTables: @unchecked Sendable {
 
     static let shared = BreakTables()
 
-    static let fixupBit: UInt16 = 1 << 11
-    static let newBaseBit: UInt16 = 1 << 12
+    static let asciiOffset = 0
+    static let graphemeOffset = 128 * 2
+    static let lineOffset = graphemeOffset + 128 * 16 * 4
+    /// The start-of-text states: line state 0, grapheme state `GB.none` (times 16).
+    static let lineStart: UInt32 = 0
+    static let graphemeStart = UInt32(GB.none) << 4
+    static let lineFlagsMask: UInt32 = 0x6
+    static let fixupBit: UInt32 = 1 << 3
+    static let newBaseBit: UInt32 = 1 << 4
+    static let lineStateMask: UInt32 = 0x3FC0
+    static let graphemeStateMask: UInt32 = 0x7F0
+    static let loopBit: UInt32 = 1 << 15
     /// A value no `inputs` entry has (grapheme classes are below 16).
     static let noInput: UInt16 = 0xFFFF
 
@@ -500,12 +520,13 @@ private struct BreakTables: @unchecked Sendable {
 
     private init() {
         let properties = PropertyTable.shared
+        self.properties = properties
         let valueCount = GeneratedTables.valueCount
         let keys = Array(Set((0..<valueCount).map { Self.lineKey(properties.value(at: $0)) })).sorted()
 
         // Breadth-first over the reachable canonical states; `entries[state][key index]`. States are
         // found by their packed form in a small open-addressing table (a Dictionary keyed by
-        // `LineState` cost 2.8 M instructions of hashing here, more than the rest of the build).
+        // `LineState` costs 2.8 M instructions of hashing here, more than the rest of the build).
         let start = LineState()
         var states = [start]
         var slots = [UInt32](repeating: .max, count: 1024)  // packed state, or .max when empty
@@ -517,10 +538,10 @@ private struct BreakTables: @unchecked Sendable {
         }
         let startSlot = slot(of: start.packed)
         slots[startSlot] = start.packed
-        var entries: [[UInt16]] = []
+        var entries: [[UInt32]] = []
         var i = 0
         while i < states.count {
-            var row: [UInt16] = []
+            var row: [UInt32] = []
             row.reserveCapacity(keys.count)
             for key in keys {
                 var s = states[i]
@@ -534,7 +555,7 @@ private struct BreakTables: @unchecked Sendable {
                     slotIDs[h] = UInt8(states.count)
                     states.append(next)
                 }
-                row.append(UInt16(slotIDs[h]) | UInt16(Self.flags(ofDecision: step.decision)) << 8
+                row.append(UInt32(slotIDs[h]) << 6 | UInt32(Self.flags(ofDecision: step.decision))
                     | (step.fixup ? Self.fixupBit : 0) | (step.newBase ? Self.newBaseBit : 0))
             }
             entries.append(row)
@@ -543,7 +564,7 @@ private struct BreakTables: @unchecked Sendable {
 
         // Keys whose columns are equal act alike in every state: they share a column.
         var columnOfKey = [Int](repeating: 0, count: 256)
-        var columns: [[UInt16]] = []
+        var columns: [[UInt32]] = []
         for (k, key) in keys.enumerated() {
             let column = entries.map { $0[k] }
             if let known = columns.firstIndex(of: column) {
@@ -554,23 +575,35 @@ private struct BreakTables: @unchecked Sendable {
             }
         }
         precondition(columns.count <= 64, "the line-break automaton has more than 64 input columns")
-        let lineTable = UnsafeMutablePointer<UInt16>.allocate(capacity: states.count << 6)
-        lineTable.initialize(repeating: 0, count: states.count << 6)
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.lineOffset + states.count << 8, alignment: MemoryLayout<UInt32>.alignment)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: Self.lineOffset + states.count << 8)
+        let lineTable = (storage + Self.lineOffset).assumingMemoryBound(to: UInt32.self)
         for (c, column) in columns.enumerated() {
             for (s, entry) in column.enumerated() { lineTable[s << 6 | c] = entry }
         }
-        line = UnsafePointer(lineTable)
+        for (c, column) in columns.enumerated() {
+            for (s, entry) in column.enumerated() {
+                let next = Int(entry & Self.lineStateMask)
+                let again = column[next >> 6]
+                // A fix-up step never loops (it moves from OP or HY to NU); checked all the same.
+                if Int(again & Self.lineStateMask) == next && again & Self.fixupBit == 0 {
+                    lineTable[s << 6 | c] = entry | Self.loopBit | (again & Self.lineFlagsMask) << 16
+                }
+            }
+        }
         stateCount = states.count
         columnCount = columns.count
 
-        let gbTable = UnsafeMutablePointer<UInt8>.allocate(capacity: 128 * 16)
+        let gbTable = (storage + Self.graphemeOffset).assumingMemoryBound(to: UInt32.self)
         for state in UInt8(0)..<128 {
             for cls in UInt8(0)..<16 {
                 let (next, boundary) = Self.graphemeStep(state, cls)
-                gbTable[Int(state) << 4 | Int(cls)] = next | (boundary ? 0x80 : 0)
+                let (again, boundaryAgain) = Self.graphemeStep(next, cls)
+                gbTable[Int(state) << 4 | Int(cls)] = UInt32(next) << 4 | (boundary ? 1 : 0)
+                    | (again == next ? Self.loopBit | (boundaryAgain ? 1 << 16 : 0) : 0)
             }
         }
-        grapheme = UnsafePointer(gbTable)
 
         func input(_ p: PackedProperties) -> UInt16 {
             UInt16(columnOfKey[Self.lineKey(p)]) | UInt16(Self.graphemeClass(p)) << 8
@@ -578,12 +611,14 @@ private struct BreakTables: @unchecked Sendable {
         let inputTable = UnsafeMutablePointer<UInt16>.allocate(capacity: valueCount)
         for v in 0..<valueCount { inputTable[v] = input(properties.value(at: v)) }
         inputs = UnsafePointer(inputTable)
-        let asciiTable = UnsafeMutablePointer<UInt16>.allocate(capacity: 128)
+        let asciiTable = (storage + Self.asciiOffset).assumingMemoryBound(to: UInt16.self)
         for u in 0..<128 { asciiTable[u] = input(properties.lookup(UInt32(u))) }
-        ascii = UnsafePointer(asciiTable)
+        base = UnsafeRawPointer(storage)
 
         let first = inputTable[properties.valueIndex(UInt32(Self.hanRange.lowerBound))]
-        hanInput = Self.hanRange.allSatisfy { inputTable[properties.valueIndex(UInt32($0))] == first } ? first : nil
+        let uniform = Self.hanRange.allSatisfy { inputTable[properties.valueIndex(UInt32($0))] == first }
+        hanInput = first
+        hanCount = uniform ? UInt16(Self.hanRange.count) : 0
     }
 
     /// One step of the UAX #29 rules: the state after a scalar of class `cls` (a grapheme property
@@ -641,24 +676,28 @@ private enum Analyzer {
     /// taken: one per scalar plus one per backwards LB25 fix-up.
     ///
     /// Each scalar is one input (`BreakTables.inputs`), one load from each automaton and one store.
-    /// A step that leaves both automata in the state it found them in is a fixed point: the next
-    /// scalar with the same input takes the same step, so until the input changes each scalar is
-    /// its input and one store. This covers runs of ideographs, of Latin letters, of digits, of
-    /// spaces and of combining marks alike. (An LB25 fix-up step is never a fixed point: it moves
-    /// from OP or HY to NU.)
+    /// When the states a step leads to are fixed points for its input (`BreakTables.loopBit`), every
+    /// following scalar with the same input takes the same step, so until the input changes each
+    /// scalar is its input and one store. This covers runs of ideographs, of Latin letters, of
+    /// digits, of spaces and of combining marks alike, from the second scalar of a run on.
+    ///
+    /// The LB25 fix-up position (`prevStart`) is not moved inside a run: it is only read from a
+    /// state after OP or HY that follows PR or PO, which a step with a new base enters from
+    /// another state (so not in a run) and which only absorbed marks keep.
     static func run(_ utf16: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<BreakFlags>) -> Int {
         let n = utf16.count
         out[n] = [.grapheme, .lineAllowed, .lineMandatory]
         guard n > 0, let text = utf16.baseAddress else { return 0 }
         let tables = BreakTables.shared
-        let properties = PropertyTable.shared
-        let ascii = tables.ascii, inputs = tables.inputs, line = tables.line, grapheme = tables.grapheme
+        let properties = tables.properties
+        let base = tables.base, inputs = tables.inputs
         let hanLow = BreakTables.hanRange.lowerBound
-        let hanInput = tables.hanInput ?? 0
-        let hanCount: UInt16 = tables.hanInput == nil ? 0 : UInt16(BreakTables.hanRange.count)
-        var steps = 0
-        var gbState = Int(GB.none)
-        var lineState = 0
+        let hanInput = tables.hanInput, hanCount = tables.hanCount
+        // Steps are counted as scalars plus fix-ups: code units, less surrogate pairs.
+        var pairs = 0
+        var fixups = 0
+        var gbState = BreakTables.graphemeStart
+        var lineState = BreakTables.lineStart
         var prevStart = 0
         var runInput = BreakTables.noInput
         var runFlags = BreakFlags()
@@ -667,10 +706,9 @@ private enum Analyzer {
             let start = pos
             let unit = text[pos]
             pos &+= 1
-            steps &+= 1
             let input: UInt16
             if unit < 0x80 {
-                input = ascii[Int(unit)]
+                input = base.load(fromByteOffset: BreakTables.asciiOffset &+ Int(unit) &<< 1, as: UInt16.self)
             } else if unit &- hanLow < hanCount {
                 input = hanInput
             } else {
@@ -678,7 +716,9 @@ private enum Analyzer {
                 if cp & 0xF800 == 0xD800 {
                     if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
                         cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
+                        out[pos] = []  // inside the pair
                         pos &+= 1
+                        pairs &+= 1
                     } else {
                         cp = 0xFFFD
                     }
@@ -689,24 +729,26 @@ private enum Analyzer {
                 out[start] = runFlags
                 continue
             }
-            let g = grapheme[gbState << 4 | Int(input >> 8)]
-            let e = line[lineState << 6 | Int(input & 0x3F)]
+            let g = base.load(
+                fromByteOffset: BreakTables.graphemeOffset &+ Int(gbState | UInt32(input &>> 8)) &<< 2, as: UInt32.self)
+            let e = base.load(
+                fromByteOffset: BreakTables.lineOffset &+ Int(lineState | UInt32(input & 0x3F)) &<< 2, as: UInt32.self)
             if e & BreakTables.fixupBit != 0 {
                 out[prevStart].subtract([.lineAllowed, .lineMandatory])
-                steps &+= 1
+                fixups &+= 1
             }
             if e & BreakTables.newBaseBit != 0 { prevStart = start }
-            let flags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: e >> 8) & 0x6 | g >> 7)
-            out[start] = flags
-            let nextLine = Int(e & 0xFF)
-            let nextGrapheme = Int(g & 0x7F)
-            runInput = nextLine == lineState && nextGrapheme == gbState ? input : BreakTables.noInput
-            runFlags = flags
-            lineState = nextLine
-            gbState = nextGrapheme
+            // The line flags are bits 1-2 of `e`, the grapheme boundary bit 0 of `g`, and the
+            // other entry has zeros there; likewise for the looping step's flags in bits 16-18.
+            let both = e | g
+            out[start] = BreakFlags(rawValue: UInt8(truncatingIfNeeded: both) & 7)
+            runInput = e & g & BreakTables.loopBit != 0 ? input : BreakTables.noInput
+            runFlags = BreakFlags(rawValue: UInt8(truncatingIfNeeded: both &>> 16) & 7)
+            lineState = e & BreakTables.lineStateMask
+            gbState = g & BreakTables.graphemeStateMask
         }
         out[0] = .grapheme  // LB2, GB1
-        return steps
+        return n &- pairs &+ fixups
     }
 
     /// `run` evaluating the rules at every position: `LineContext.decide` on the full state,
@@ -730,6 +772,7 @@ private enum Analyzer {
             if cp & 0xF800 == 0xD800 {
                 if cp < 0xDC00, pos < n, text[pos] & 0xFC00 == 0xDC00 {
                     cp = 0x10000 &+ ((cp &- 0xD800) &<< 10) &+ (UInt32(text[pos]) &- 0xDC00)
+                    out[pos] = []  // inside the pair
                     pos &+= 1
                 } else {
                     cp = 0xFFFD

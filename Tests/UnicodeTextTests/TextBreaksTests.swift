@@ -151,6 +151,20 @@ final class TextBreaksTests: XCTestCase {
         XCTAssertEqual(flags, [.grapheme, .grapheme, [.grapheme, .lineAllowed], [.grapheme, .lineAllowed, .lineMandatory]])
     }
 
+    func testWritingIntoOverwritesEveryPosition() {
+        // Memory reused across texts holds stale flags; every position must be rewritten, those
+        // inside surrogate pairs included.
+        for s in ["😀a😀😀", "a\u{301}b", "", "中文 text 123 🇨🇳🇺🇸"] {
+            let units = Array(s.utf16)
+            var memory = [BreakFlags](repeating: [.grapheme, .lineAllowed, .lineMandatory], count: units.count + 1)
+            units.withUnsafeBufferPointer { text in
+                memory.withUnsafeMutableBufferPointer { TextBreaks.analyze(text, writingInto: $0.baseAddress!) }
+            }
+            XCTAssertEqual(memory, TextBreaks.analyze(units), s)
+            XCTAssertEqual(memory, TextBreaks._analyzeCountingSteps(units, byRules: true).flags, s)
+        }
+    }
+
     func testUnpairedSurrogatesAreReplacementCharacters() {
         // U+FFFD is AI, resolved to AL (LB1): AL × AL (LB28), so none of these break inside; each
         // lone surrogate is its own grapheme cluster (GB999).
@@ -256,7 +270,10 @@ final class BreakTablesTests: XCTestCase {
         }
     }
 
-    private func assertTablesMatchRules(_ units: [UInt16], _ message: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+    /// Compares the tabulated analysis of `units` with the rule cascade; false after a failure.
+    private func assertTablesMatchRules(
+        _ units: [UInt16], _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
         let fast = TextBreaks._analyzeCountingSteps(units)
         let slow = TextBreaks._analyzeCountingSteps(units, byRules: true)
         if fast.flags != slow.flags || fast.steps != slow.steps {
