@@ -82,3 +82,38 @@ public func threadLocal<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
 /// per thread, such as shards that only their thread uses, so that threads never wait for each
 /// other or share cache lines there.
 package var currentThreadIndex: Int { ThreadSlots.current.index }
+
+/// One object of type `T` per thread, in a thread-specific slot of its own: finding it is one
+/// `pthread_getspecific`, where `threadLocal` scans the thread's list of objects. Kept in a
+/// `static let` by the type that uses it; the object of a thread is released when the thread
+/// exits. The caller MUST NOT use the object across a call that may use it again on the same
+/// thread.
+public final class ThreadLocalObject<T: AnyObject>: @unchecked Sendable {
+    @usableFromInline let key: pthread_key_t
+    @usableFromInline let make: () -> T
+
+    public init(_ make: @escaping () -> T) {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Glibc)
+            guard let pointer else { return }
+            #endif
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        self.key = key
+        self.make = make
+    }
+
+    /// The calling thread's object (made on its first call).
+    @inlinable public var current: T {
+        if let pointer = pthread_getspecific(key) { return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue() }
+        return makeCurrent()
+    }
+
+    @usableFromInline func makeCurrent() -> T {
+        let object = make()
+        pthread_setspecific(key, Unmanaged.passRetained(object as AnyObject).toOpaque())
+        return object
+    }
+}

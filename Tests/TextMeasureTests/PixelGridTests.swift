@@ -90,4 +90,36 @@ final class ThreadStateTests: XCTestCase {
         XCTAssertEqual(other.ids[0], other.ids[1])
         XCTAssertNotEqual(other.ids[0], ObjectIdentifier(mine), "another thread, another object")
     }
+
+    /// `ThreadLocalObject` makes one object per thread, gives it back on later calls, and
+    /// releases it when its thread exits.
+    func testThreadLocalObjectIsOnePerThreadAndReleasedAtExit() {
+        final class A {}
+        final class Seen: @unchecked Sendable {
+            var ids: [ObjectIdentifier] = []
+            weak var object: A?
+        }
+        let slot = ThreadLocalObject { A() }
+        let mine = slot.current
+        XCTAssertTrue(slot.current === mine, "the same object on the same thread")
+        let other = Seen()
+        let done = DispatchGroup()
+        done.enter()
+        Thread {
+            let object = slot.current
+            other.ids = [ObjectIdentifier(object), ObjectIdentifier(slot.current)]
+            other.object = object
+            done.leave()
+        }.start()
+        done.wait()
+        XCTAssertEqual(other.ids[0], other.ids[1])
+        XCTAssertNotEqual(other.ids[0], ObjectIdentifier(mine), "another thread, another object")
+        // The thread's slot is released when the thread exits (shortly after `leave`).
+        var waited = 0
+        while other.object != nil && waited < 200 {
+            Thread.sleep(forTimeInterval: 0.01)
+            waited += 1
+        }
+        XCTAssertNil(other.object, "the exited thread's object is released")
+    }
 }

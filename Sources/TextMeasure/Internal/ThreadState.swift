@@ -6,14 +6,18 @@ import Darwin
 import FeedLayoutSupport
 import UnicodeText
 
-/// The `prepare` buffers of the thread's last call, kept per thread (`threadLocal`): a pool
-/// behind one lock was taken twice per text by every thread. A call takes them out and gives
-/// them back, so a nested call on the same thread makes its own.
+/// The `prepare` buffers of the thread's last call, kept per thread: a pool behind one lock was
+/// taken twice per text by every thread. A call takes them out and gives them back, so a nested
+/// call on the same thread makes its own.
 final class ThreadState {
-    var scratch: PrepareScratch?
+    /// Only this thread reads and writes it, and never across a call: no run-time exclusivity
+    /// check (one pair of runtime calls per access otherwise).
+    @exclusivity(unchecked) var scratch: PrepareScratch?
+
+    private static let slot = ThreadLocalObject { ThreadState() }
 
     /// This thread's state.
-    static var current: ThreadState { threadLocal(ThreadState.self) { ThreadState() } }
+    static var current: ThreadState { slot.current }
 }
 
 /// The reusable buffers of a `prepare` call (see `ThreadState`): plain blocks, and the arrays
