@@ -10,7 +10,10 @@ import UnicodeText
 ///   and adjustments of several lookups add up). A character another GPOS lookup touches is off
 ///   the path.
 /// - GSUB: a ligature lookup forbids the character pairs its ligatures start with (a word
-///   containing one is shaped); a character any other substitution touches is off the path.
+///   containing one is shaped). A character whose glyph one single-substitution lookup of the
+///   plan replaces (Noto Sans CJK's `locl` gives digits other glyphs in Latin runs), where no
+///   other lookup touches the glyph or its substitute, is measured as its substitute (glyph,
+///   advance and kerning). A character any other substitution touches is off the path.
 /// - Class-based contextual subtables in the plan (which can match glyphs they do not list) turn
 ///   the path off for the plan.
 /// - The pair values are not read from the tables but measured: HarfBuzz shapes every pair of the
@@ -80,11 +83,18 @@ final class AsciiKerning: Sendable {
     /// - Parameter touchedByAnyPlan: one bit per glyph id, set for the glyphs some lookup of some
     ///   plan reads or writes (`FontFile.glyphsTouched(by:)`): the separator is taken outside it.
     static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> AsciiKerning? {
+        let plan = font.planLookups(script: script)
+        // Each character's glyph after the plan's substitutions: its nominal glyph, or the
+        // substitute of the one single-substitution lookup that alone touches it.
+        var nominal = [UInt32](repeating: 0, count: 128)
+        for u in 0x21...0x7E { nominal[u] = font.nominalGlyph(UInt32(u)) ?? 0 }
+        let substituted = Self.singleSubstitutions(font: font, plan: plan.gsub, nominal: nominal)
         var glyphOf = [UInt32](repeating: 0, count: 128)
         var advanceOf = [Int32](repeating: 0, count: 128)
         var charOf: [UInt32: Int] = [:]
         for u in 0x21...0x7E {
-            guard let g = font.nominalGlyph(UInt32(u)), g != 0 else { continue }
+            let g = substituted[u]?.glyph ?? nominal[u]
+            guard g != 0, charOf[g] == nil else { continue }
             let a = font.advance(ofGlyph: g)
             guard a > 0 else { continue }
             glyphOf[u] = g
@@ -95,13 +105,15 @@ final class AsciiKerning: Sendable {
         var excluded = Set<Int>()
         var kerned = Set<Int>()
         var ligatureStarts = [UInt64](repeating: 0, count: 128 * 128 / 64)
-        let plan = font.planLookups(script: script)
 
         let gsubOK: Bool = font.withTable("GSUB") { table in
             let r = OTReader(table, isGSUB: true)
             for lookup in plan.gsub {
                 guard let l = r.lookup(lookup), !r.isContextual(l, withFormatOutside: [3]) else { return false }
-                let touched = font.glyphs(ofLookup: lookup, inTable: "GSUB", among: asciiGlyphs)
+                // A character's substitution by this lookup is its measured glyph, not a touch.
+                let touched = font.glyphs(ofLookup: lookup, inTable: "GSUB", among: asciiGlyphs).filter {
+                    substituted[charOf[$0]!]?.lookup != lookup
+                }
                 if touched.isEmpty { continue }
                 if l.type == 4 {
                     for sub in l.subtables {
@@ -200,5 +212,35 @@ final class AsciiKerning: Sendable {
         }
         return AsciiKerning(
             entry: entry, glyph: glyphOf, advance: advanceOf, kern: kern, kernedCount: k, ligatureStarts: ligatureStarts)
+    }
+
+    /// The characters whose nominal glyph exactly one GSUB lookup of `plan` touches, that lookup a
+    /// single substitution which replaces it by a glyph no other GSUB lookup of `plan` touches:
+    /// HarfBuzz then draws the character as the substitute, whatever its neighbours (the lookup
+    /// is not contextual, and no other substitution reads or writes either glyph; positioning
+    /// sees the substitute, which `make` checks like any glyph). By character, the substitute
+    /// and the lookup.
+    private static func singleSubstitutions(
+        font: FontFile, plan: [UInt32], nominal: [UInt32]
+    ) -> [Int: (glyph: UInt32, lookup: UInt32)] {
+        font.withTable("GSUB") { table in
+            let r = OTReader(table, isGSUB: true)
+            var found: [Int: (glyph: UInt32, lookup: UInt32)] = [:]
+            for lookup in plan {
+                guard let l = r.lookup(lookup), l.type == 1, let map = r.singleSubstitutions(l) else { continue }
+                for u in 0x21...0x7E {
+                    if let g = map[nominal[u]], g != nominal[u], g != 0 { found[u] = (g, lookup) }
+                }
+            }
+            // Every other lookup of the plan must leave both glyphs alone.
+            for (u, s) in found {
+                let pair = [nominal[u], s.glyph]
+                for lookup in plan where lookup != s.lookup && !font.glyphs(ofLookup: lookup, inTable: "GSUB", among: pair).isEmpty {
+                    found[u] = nil
+                    break
+                }
+            }
+            return found
+        }
     }
 }

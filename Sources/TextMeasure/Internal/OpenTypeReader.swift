@@ -52,6 +52,32 @@ struct OTReader {
         contextTypes.contains(l.type) && l.subtables.contains { u16($0).map { !formats.contains($0) } ?? true }
     }
 
+    /// The mapping of a single-substitution lookup (GSUB 1, both formats): covered glyph →
+    /// substitute; nil when malformed or of another type. (The first subtable that covers a
+    /// glyph substitutes it, as in HarfBuzz.)
+    func singleSubstitutions(_ l: (type: Int, subtables: [Int])) -> [UInt32: UInt32]? {
+        guard l.type == 1 else { return nil }
+        var map: [UInt32: UInt32] = [:]
+        for sub in l.subtables {
+            guard let format = u16(sub), let coverageOffset = u16(sub + 2), let covered = coverage(sub + coverageOffset) else {
+                return nil
+            }
+            switch format {
+            case 1:
+                guard let delta = u16(sub + 4) else { return nil }
+                for g in covered where map[g] == nil { map[g] = UInt32((Int(g) + delta) & 0xFFFF) }
+            case 2:
+                guard let count = u16(sub + 4), count == covered.count else { return nil }
+                for (i, g) in covered.enumerated() where map[g] == nil {
+                    guard let substitute = u16(sub + 6 + 2 * i) else { return nil }
+                    map[g] = UInt32(substitute)
+                }
+            default: return nil
+            }
+        }
+        return map
+    }
+
     /// The glyphs of a coverage table, in coverage-index order.
     func coverage(_ offset: Int) -> [UInt32]? {
         guard let format = u16(offset), let count = u16(offset + 2) else { return nil }
