@@ -198,11 +198,13 @@ final class ExactnessTests: XCTestCase {
         XCTAssertEqual(fonts.simplePrimary.entry(0x41), 0)
     }
 
-    /// Printable ASCII words measured from the face's tables (`AsciiKerning`) against HarfBuzz
-    /// shaping the same word, in both text faces and both plans the path serves (Latin runs, and
-    /// Han runs, which digits and punctuation after Chinese take): every ordered pair of
-    /// characters, and 3 000 random words per table. Advances and line-end corrections must be
-    /// equal in font units; words the path refuses (a ligature could form) are counted.
+    /// Words of printable ASCII and Chinese punctuation measured from the face's tables
+    /// (`AsciiKerning`) against HarfBuzz shaping the same word, in both text faces and both plans
+    /// the path serves (Latin runs, and Han runs, which digits and punctuation after Chinese take):
+    /// every ordered pair of ASCII characters, every pair of a punctuation character with an
+    /// ASCII or punctuation character, and 3 000 random words per table (a third of them with
+    /// punctuation). Advances and line-end corrections must be equal in font units; words the
+    /// path refuses (a ligature could form, a character is off the path) are counted.
     func testAsciiWordsMatchShaping() throws {
         let fonts = try XCTUnwrap(Shared.fonts ?? { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }())
         let buffer = ShapingBuffer()
@@ -213,10 +215,19 @@ final class ExactnessTests: XCTestCase {
             for script in [UnicodeScript.latin, .han] {
                 let table = try XCTUnwrap(fonts.asciiKerning(slot, script), "\(slot) \(script.code): no ASCII table")
                 var words: [[UInt16]] = []
-                for a in UInt16(0x21)...0x7E { for b in UInt16(0x21)...0x7E { words.append([a, b]) } }
-                for _ in 0..<3_000 {
+                let ascii = Array(UInt16(0x21)...0x7E)
+                let punctuation = AsciiKerning.extraUnits
+                for a in ascii { for b in ascii { words.append([a, b]) } }
+                for p in punctuation {
+                    for b in ascii + punctuation { words.append([p, b]) }
+                    for a in ascii { words.append([a, p]) }
+                }
+                for w in 0..<3_000 {
                     let n = 1 + Int(rng.next() % 12)
-                    words.append((0..<n).map { _ in UInt16(0x21 + rng.next() % 94) })
+                    words.append((0..<n).map { _ in
+                        w % 3 == 0 && rng.next() % 3 == 0
+                            ? punctuation[Int(rng.next() % UInt64(punctuation.count))] : UInt16(0x21 + rng.next() % 94)
+                    })
                 }
                 var advances: [Int32] = []
                 var shaped: [ShapedGlyph] = []
@@ -244,10 +255,11 @@ final class ExactnessTests: XCTestCase {
                 }
             }
         }
-        // Pairs that start a ligature (fi, fl, ff…) are refused; nearly everything else is measured.
-        XCTAssertGreaterThan(measured, 4 * 8_000)
+        // Pairs that start a ligature (fi, fl, ff…) are refused, and punctuation a substitution
+        // touches; nearly everything else is measured.
+        XCTAssertGreaterThan(measured, 4 * 60_000)
         XCTAssertGreaterThan(refused, 0)
-        print("ASCII words: \(measured) measured from the tables and equal to shaping, \(refused) refused")
+        print("ASCII and punctuation words: \(measured) measured from the tables and equal to shaping, \(refused) refused")
     }
 }
 

@@ -22,9 +22,16 @@ import UnicodeText
 ///
 /// `ExactnessTests` compares the path with HarfBuzz on every pair and on random words, in both
 /// text faces and both plans.
+///
+/// The alphabet is printable ASCII and the punctuation of Chinese text (`extraUnits`: general
+/// punctuation, CJK symbols and punctuation, fullwidth forms), which joins a word when a
+/// neighbour is not plain (`，2000`, `】Lightroom`, `》。`): such words are measured here too, by
+/// the same rules. A character of the alphabet has a slot: its code unit below 0x80, else 128 plus
+/// its index in `extraUnits`. Ligatures are tracked between ASCII characters; a punctuation
+/// character any substitution touches is off the path.
 final class AsciiKerning: Sendable {
-    /// Per code unit below 0x80: 0 off the path, `unkerned` for a character no pair adjustment
-    /// involves as first glyph, else 1 + its index among the kerned characters.
+    /// Per slot: 0 off the path, `unkerned` for a character no pair adjustment involves as first
+    /// glyph, else 1 + its index among the kerned characters.
     private let entry: [UInt8]
     private let glyph: [UInt32]
     private let advance: [Int32]
@@ -48,6 +55,28 @@ final class AsciiKerning: Sendable {
         self.ligatureStarts = ligatureStarts
     }
 
+    /// The punctuation of Chinese text the alphabet holds besides ASCII (see the type).
+    static let extraUnits: [UInt16] =
+        [0xB7] + Array(0x2010...0x2027) + Array(0x2030...0x203A) + Array(0x3001...0x303F) + Array(0xFF01...0xFF65)
+    /// `extraSlot[u - extraBase]`: 128 + the index in `extraUnits` of code unit `u`, or 0.
+    private static let extraBase: UInt16 = 0xB7
+    private static let extraSlot: [UInt16] = {
+        var slots = [UInt16](repeating: 0, count: Int(0xFF66 - extraBase))
+        for (i, u) in extraUnits.enumerated() { slots[Int(u - extraBase)] = UInt16(128 + i) }
+        return slots
+    }()
+    static var slotCount: Int { 128 + extraUnits.count }
+
+    /// The slot of a code unit, or 0 when it is outside the alphabet.
+    @inline(__always) private static func slot(_ u: UInt16) -> Int {
+        if u < 0x80 { return Int(u) }
+        let i = Int(u) &- Int(extraBase)
+        return i >= 0 && i < extraSlot.count ? Int(extraSlot[i]) : 0
+    }
+
+    /// The code unit of a slot.
+    private static func unit(ofSlot slot: Int) -> UInt16 { slot < 128 ? UInt16(slot) : extraUnits[slot - 128] }
+
     /// Fills `advances` (memory the caller owns, with room for 2 × `text.count` values: each
     /// character's advance, then each one's line-end correction, as `TextMeasurer.measureWord`
     /// lays them out) and returns true, or returns false when some character is off the path or a
@@ -55,28 +84,29 @@ final class AsciiKerning: Sendable {
     func measure(_ text: UnsafeBufferPointer<UInt16>, writingInto advances: UnsafeMutablePointer<Int32>) -> Bool {
         let n = text.count
         guard n > 0 else { return false }
-        for u in text where u >= 0x80 || entry[Int(u)] == 0 { return false }
-        for i in 0..<(n - 1) {
+        for u in text where entry[Self.slot(u)] == 0 { return false }
+        for i in 0..<(n - 1) where text[i] | text[i + 1] < 0x80 {
             let pair = Int(text[i]) << 7 | Int(text[i + 1])
             if ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { return false }
         }
+        var e = entry[Self.slot(text[0])]
         for i in 0..<n {
-            let u = Int(text[i])
+            let u = Self.slot(text[i])
+            let next = i + 1 < n ? entry[Self.slot(text[i + 1])] : 0
             var k: Int32 = 0
-            let e = entry[u]
             if e != Self.unkerned && i + 1 < n {
-                let next = entry[Int(text[i + 1])]
                 let column = next == Self.unkerned ? kernedCount : Int(next) - 1
                 k = kern[(Int(e) - 1) * (kernedCount + 1) + column]
             }
             advances[i] = advance[u] &+ k
             advances[n + i] = 0 &- k
+            e = next
         }
         return true
     }
 
-    /// The nominal glyph of an ASCII code unit on the path.
-    func glyph(of unit: UInt16) -> UInt32 { glyph[Int(unit)] }
+    /// The glyph of a code unit on the path.
+    func glyph(of unit: UInt16) -> UInt32 { glyph[Self.slot(unit)] }
 
     /// The table of `font` for runs of `script`, or nil when the face's lookups for that plan do
     /// not allow it (see the type's documentation).
@@ -89,11 +119,12 @@ final class AsciiKerning: Sendable {
         var nominal = [UInt32](repeating: 0, count: 128)
         for u in 0x21...0x7E { nominal[u] = font.nominalGlyph(UInt32(u)) ?? 0 }
         let substituted = Self.singleSubstitutions(font: font, plan: plan.gsub, nominal: nominal)
-        var glyphOf = [UInt32](repeating: 0, count: 128)
-        var advanceOf = [Int32](repeating: 0, count: 128)
+        var glyphOf = [UInt32](repeating: 0, count: slotCount)
+        var advanceOf = [Int32](repeating: 0, count: slotCount)
         var charOf: [UInt32: Int] = [:]
-        for u in 0x21...0x7E {
-            let g = substituted[u]?.glyph ?? nominal[u]
+        let slots = Array(0x21...0x7E) + (128..<slotCount)
+        for u in slots {
+            let g = u < 128 ? substituted[u]?.glyph ?? nominal[u] : font.nominalGlyph(UInt32(unit(ofSlot: u))) ?? 0
             guard g != 0, charOf[g] == nil else { continue }
             let a = font.advance(ofGlyph: g)
             guard a > 0 else { continue }
@@ -130,8 +161,14 @@ final class AsciiKerning: Sendable {
                                 if components <= 1 {
                                     excluded.insert(first)
                                 } else if let second = r.u16(lig + 4), let c = charOf[UInt32(second)] {
-                                    let pair = first << 7 | c
-                                    ligatureStarts[pair >> 6] |= 1 << UInt64(pair & 63)
+                                    if first < 128 && c < 128 {
+                                        let pair = first << 7 | c
+                                        ligatureStarts[pair >> 6] |= 1 << UInt64(pair & 63)
+                                    } else {
+                                        // Pairs are tracked between ASCII characters only.
+                                        excluded.insert(first)
+                                        excluded.insert(c)
+                                    }
                                 }
                             }
                         }
@@ -164,9 +201,9 @@ final class AsciiKerning: Sendable {
         }
         guard let separator else { return nil }
 
-        let eligible = (0x21...0x7E).filter { glyphOf[$0] != 0 && !excluded.contains($0) }
+        let eligible = slots.filter { glyphOf[$0] != 0 && !excluded.contains($0) }
         let kernedChars = eligible.filter { kerned.contains($0) }
-        var entry = [UInt8](repeating: 0, count: 128)
+        var entry = [UInt8](repeating: 0, count: slotCount)
         for u in eligible { entry[u] = unkerned }
         for (i, u) in kernedChars.enumerated() { entry[u] = UInt8(i + 1) }
         let k = kernedChars.count
@@ -179,12 +216,12 @@ final class AsciiKerning: Sendable {
         for (i, a) in kernedChars.enumerated() {
             for (j, b) in kernedChars.enumerated() {
                 let pair = a << 7 | b
-                if ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { continue }
+                if a < 128 && b < 128 && ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { continue }
                 probes.append((i, j, text.count))
-                text += [UInt16(a), UInt16(b), separator]
+                text += [unit(ofSlot: a), unit(ofSlot: b), separator]
             }
             probes.append((i, k, text.count))
-            text += [UInt16(a), separator]
+            text += [unit(ofSlot: a), separator]
         }
         var kern = [Int32](repeating: 0, count: k * (k + 1))
         if !text.isEmpty {
@@ -197,7 +234,7 @@ final class AsciiKerning: Sendable {
             let separatorGlyph = font.nominalGlyph(UInt32(separator))
             for (i, g) in shaped.enumerated() {
                 let u = text[i]
-                let expected = u == separator ? separatorGlyph : glyphOf[Int(u)]
+                let expected = u == separator ? separatorGlyph : glyphOf[slot(u)]
                 guard Int(g.cluster) == i, g.glyph == expected, g.xOffset == 0, g.yOffset == 0 else { return nil }
             }
             for p in probes {
