@@ -129,9 +129,10 @@ public final class FontSet: Sendable {
         // one counts as touched (the CJK punctuation rule of the table still applies).
         let inertKnown = !OTLayout.classZeroCanMatch(font, lookups)
         let table = SimpleAdvanceTable(font: font, touched: inertKnown ? touched : [UInt64](repeating: ~0, count: touched.count))
-        let ascii = (
-            AsciiKerning.make(font: font, script: .latin, touchedByAnyPlan: touched),
-            AsciiKerning.make(font: font, script: .han, touchedByAnyPlan: touched))
+        var measured = AsciiKerning.MeasuredPairs()
+        let latin = AsciiKerning.make(font: font, script: .latin, touchedByAnyPlan: touched, measured: &measured)
+        let han = AsciiKerning.make(font: font, script: .han, touchedByAnyPlan: touched, measured: &measured)
+        let ascii = (latin, han)
         return (table, ascii)
     }
 

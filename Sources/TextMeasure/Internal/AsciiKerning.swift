@@ -112,7 +112,23 @@ final class AsciiKerning: Sendable {
     /// not allow it (see the type's documentation).
     /// - Parameter touchedByAnyPlan: one bit per glyph id, set for the glyphs some lookup of some
     ///   plan reads or writes (`FontFile.glyphsTouched(by:)`): the separator is taken outside it.
+    /// Pair adjustments measured for a face, by glyph pair (`first << 32 | second`), valid for
+    /// the plans whose GPOS lookups are `gpos`: a second plan with the same positioning lookups
+    /// (Noto Sans CJK's Latin and Han plans) reads them instead of shaping the pairs again.
+    struct MeasuredPairs {
+        var gpos: [UInt32] = []
+        var values: [UInt64: Int32] = [:]
+    }
+
     static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> AsciiKerning? {
+        var measured = MeasuredPairs()
+        return make(font: font, script: script, touchedByAnyPlan: touchedByAnyPlan, measured: &measured)
+    }
+
+    /// `make`, reading and adding to the pair adjustments measured for another plan of the face.
+    static func make(
+        font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64], measured: inout MeasuredPairs
+    ) -> AsciiKerning? {
         let plan = font.planLookups(script: script)
         // Each character's glyph after the plan's substitutions: its nominal glyph, or the
         // substitute of the one single-substitution lookup that alone touches it.
@@ -210,18 +226,32 @@ final class AsciiKerning: Sendable {
         guard k < Int(unkerned) else { return nil }
 
         // Measure every pair: `a b S` for kerned a, b (pairs that start a ligature are never
-        // measured through the path), and `a S` for the column of the other characters.
+        // measured through the path), and `a S` for the column of the other characters. A pair
+        // measured for a plan with the same positioning lookups is read, not shaped again (the
+        // `a S` probes are always shaped: they check each glyph in this plan).
+        if measured.gpos != plan.gpos { measured = MeasuredPairs(gpos: plan.gpos) }
+        var known: [(a: Int, column: Int, value: Int32)] = []
         var text: [UInt16] = []
         var probes: [(a: Int, column: Int, at: Int)] = []
+        text.reserveCapacity(3 * k * k + 2 * k)
+        probes.reserveCapacity(k * (k + 1))
         for (i, a) in kernedChars.enumerated() {
+            let first = unit(ofSlot: a)
             for (j, b) in kernedChars.enumerated() {
                 let pair = a << 7 | b
                 if a < 128 && b < 128 && ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { continue }
+                if let value = measured.values[UInt64(glyphOf[a]) << 32 | UInt64(glyphOf[b])] {
+                    known.append((i, j, value))
+                    continue
+                }
                 probes.append((i, j, text.count))
-                text += [unit(ofSlot: a), unit(ofSlot: b), separator]
+                text.append(first)
+                text.append(unit(ofSlot: b))
+                text.append(separator)
             }
             probes.append((i, k, text.count))
-            text += [unit(ofSlot: a), separator]
+            text.append(first)
+            text.append(separator)
         }
         var kern = [Int32](repeating: 0, count: k * (k + 1))
         if !text.isEmpty {
@@ -238,8 +268,13 @@ final class AsciiKerning: Sendable {
                 guard Int(g.cluster) == i, g.glyph == expected, g.xOffset == 0, g.yOffset == 0 else { return nil }
             }
             for p in probes {
-                kern[p.a * (k + 1) + p.column] = shaped[p.at].xAdvance &- advanceOf[kernedChars[p.a]]
+                let value = shaped[p.at].xAdvance &- advanceOf[kernedChars[p.a]]
+                kern[p.a * (k + 1) + p.column] = value
+                if p.column < k {
+                    measured.values[UInt64(glyphOf[kernedChars[p.a]]) << 32 | UInt64(glyphOf[kernedChars[p.column]])] = value
+                }
             }
+            for p in known { kern[p.a * (k + 1) + p.column] = p.value }
             // The second character of each probe is followed by the separator: its adjustment is
             // its own "other characters" column, measured by its `a S` probe.
             for p in probes where p.column < k {
@@ -269,12 +304,19 @@ final class AsciiKerning: Sendable {
                     if let g = map[nominal[u]], g != nominal[u], g != 0 { found[u] = (g, lookup) }
                 }
             }
-            // Every other lookup of the plan must leave both glyphs alone.
+            // Every other lookup of the plan must leave both glyphs alone (each lookup's glyphs
+            // collected once).
+            let candidates = found.values.map(\.glyph) + found.keys.map { nominal[$0] }
+            var touchedBy: [UInt32: Set<UInt32>] = [:]
+            for lookup in plan where !found.isEmpty {
+                touchedBy[lookup] = font.glyphs(ofLookup: lookup, inTable: "GSUB", among: candidates)
+            }
             for (u, s) in found {
-                let pair = [nominal[u], s.glyph]
-                for lookup in plan where lookup != s.lookup && !font.glyphs(ofLookup: lookup, inTable: "GSUB", among: pair).isEmpty {
-                    found[u] = nil
-                    break
+                for lookup in plan where lookup != s.lookup {
+                    if let t = touchedBy[lookup], t.contains(nominal[u]) || t.contains(s.glyph) {
+                        found[u] = nil
+                        break
+                    }
                 }
             }
             return found
