@@ -342,7 +342,7 @@ public struct CellLayoutEngine: Sendable {
     private static func build(
         _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, _ body: (inout AttributedTextBuilder) -> Void
     ) -> AttributedText {
-        let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
+        let buffers = ParseBuffers.current
         var taken = buffers.take()
         defer { buffers.giveBack(&taken) }
         var out = AttributedTextBuilder(

@@ -83,8 +83,8 @@ package enum StatusTextBuilder {
         _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], prefixName: String?, style: EntityStyle
     ) -> AttributedText {
         // The pieces, matches, image names and output bytes are the thread's buffers, taken out
-        // and given back (a text's parse allocated ~5 temporary arrays before).
-        let buffers = threadLocal(ParseBuffers.self) { ParseBuffers() }
+        // and given back (so that a parse allocates no temporary array).
+        let buffers = ParseBuffers.current
         var taken = buffers.take()
         defer { buffers.giveBack(&taken) }
         // Which passes can match at all (one scan): a topic needs "#", a mention "@", an
@@ -355,9 +355,14 @@ package enum StatusTextBuilder {
     private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20, hash: UInt8 = 0x23
 }
 
-/// The temporary arrays of a status-text parse, kept per thread (`threadLocal`) and reused: a
+/// The temporary arrays of a status-text parse, kept per thread (`ThreadLocalObject`) and reused: a
 /// parse takes them out (leaving empty arrays), and gives them back emptied with their capacity.
 final class ParseBuffers {
+    private static let slot = ThreadLocalObject { ParseBuffers() }
+
+    /// This thread's buffers.
+    static var current: ParseBuffers { slot.current }
+
     struct Arrays {
         var pieces: [TextPiece] = []
         var spare: [TextPiece] = []

@@ -71,26 +71,6 @@ final class ThreadStateTests: XCTestCase {
         XCTAssertEqual(currentThreadIndex, currentThreadIndex)
     }
 
-    /// `threadLocal` makes one object per thread and type, and gives it back on later calls.
-    func testThreadLocalIsOnePerThreadAndType() {
-        final class A {}
-        final class B {}
-        final class Seen: @unchecked Sendable { var ids: [ObjectIdentifier] = [] }
-        let mine = threadLocal(A.self) { A() }
-        XCTAssertTrue(threadLocal(A.self) { A() } === mine, "the same object on the same thread")
-        XCTAssertFalse(threadLocal(B.self) { B() } as AnyObject === mine, "another type, another object")
-        let other = Seen()
-        let done = DispatchGroup()
-        done.enter()
-        Thread {
-            other.ids = [ObjectIdentifier(threadLocal(A.self) { A() }), ObjectIdentifier(threadLocal(A.self) { A() })]
-            done.leave()
-        }.start()
-        done.wait()
-        XCTAssertEqual(other.ids[0], other.ids[1])
-        XCTAssertNotEqual(other.ids[0], ObjectIdentifier(mine), "another thread, another object")
-    }
-
     /// `ThreadLocalObject` makes one object per thread, gives it back on later calls, and
     /// releases it when its thread exits.
     func testThreadLocalObjectIsOnePerThreadAndReleasedAtExit() {
