@@ -5,45 +5,22 @@ import Darwin
 #endif
 import Synchronization
 
-/// The thread's index in a thread-specific slot (no lock, and no cache line shared with other
-/// cores): the small index that per-thread shards are chosen by (`currentThreadIndex`). Freed
-/// when the thread exits.
-@usableFromInline
-final class ThreadSlots {
+/// The thread's index (`currentThreadIndex`), kept in the thread's slot of a
+/// `ThreadLocalObject`: made on the thread's first call, freed when the thread exits.
+final class ThreadIndex {
     /// The thread's index, in the order threads first asked (0, 1, 2, …).
     let index: Int
 
-    private init(index: Int) { self.index = index }
+    private init() { index = Self.nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     private static let nextIndex = Atomic<Int>(0)
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            #if canImport(Glibc)
-            guard let pointer else { return }
-            #endif
-            Unmanaged<ThreadSlots>.fromOpaque(pointer).release()
-        }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
-
-    /// This thread's slots (made on its first call).
-    @usableFromInline static var current: ThreadSlots {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ThreadSlots>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let slots = ThreadSlots(index: nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue)
-        pthread_setspecific(key, Unmanaged.passRetained(slots).toOpaque())
-        return slots
-    }
+    static let slot = ThreadLocalObject { ThreadIndex() }
 }
 
 /// The calling thread's index (0 for the first thread that asked, then 1, 2, …): for data kept
 /// per thread, such as shards that only their thread uses, so that threads never wait for each
 /// other or share cache lines there.
-package var currentThreadIndex: Int { ThreadSlots.current.index }
+package var currentThreadIndex: Int { ThreadIndex.slot.current.index }
 
 /// One object of type `T` per thread (reusable buffers: no lock, no cache line shared between
 /// cores), in a thread-specific slot of its own, so that finding it is one `pthread_getspecific`
