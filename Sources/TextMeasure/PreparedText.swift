@@ -217,8 +217,9 @@ package struct GlyphStorage: Sendable, Equatable {
 /// Clusters and line-end corrections are written in place into two growable blocks (the real
 /// measurer lends its thread's blocks, so a text allocates nothing while it is built), and are
 /// copied into the prepared text's one array, at its exact size, when it is finished: an
-/// append is a store (an array append checked uniqueness and capacity each time), and the
-/// corrections cost no allocation of their own.
+/// append is a store (where an array append checks uniqueness and capacity each time), and the
+/// corrections cost no allocation of their own. A builder is finished once (`finish` or
+/// `take`); a copy of one MUST NOT be finished as well (its blocks would be freed twice).
 package struct PreparedTextBuilder {
     private var prepared: PreparedText
     /// The clusters so far (`count` of them) and the corrections (`correctionCount`).
