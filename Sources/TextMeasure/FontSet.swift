@@ -35,8 +35,8 @@ public final class FontSet: Sendable {
     let coverage: [FontSlot: CoverageBits]
     /// ASCII words without shaping, per text face, for Latin and Han runs (nil where the face's
     /// lookups do not allow it).
-    let asciiPrimary: (latin: AsciiKerning?, han: AsciiKerning?)
-    let asciiBold: (latin: AsciiKerning?, han: AsciiKerning?)
+    let alphabetPrimary: (latin: KernedAlphabet?, han: KernedAlphabet?)
+    let alphabetBold: (latin: KernedAlphabet?, han: KernedAlphabet?)
     /// Per script (raw value): true when the text faces shape its runs with lookups the tables of
     /// the per-character path were made for (`SimpleAdvanceTable`: the plans of every script with
     /// the Chinese language or none). False for a script whose derived language selects other
@@ -69,8 +69,8 @@ public final class FontSet: Sendable {
         // Before anything shapes: the plans words use most end up first in each face's list.
         for f in [primary, bold, fallback] { f.keepShapingPlans(scripts: true) }
         emoji.keepShapingPlans(scripts: false)
-        (simplePrimary, asciiPrimary) = Self.fastPaths(primary)
-        (simpleBold, asciiBold) = Self.fastPaths(bold)
+        (simplePrimary, alphabetPrimary) = Self.fastPaths(primary)
+        (simpleBold, alphabetBold) = Self.fastPaths(bold)
         coverage = [
             .primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji),
             .fallback: CoverageBits(font: fallback),
@@ -122,26 +122,27 @@ public final class FontSet: Sendable {
 
     /// A text face's tables for measuring without shaping, from one reading of its layout
     /// tables: the lookups of every plan the engine uses and the glyphs they touch.
-    private static func fastPaths(_ font: FontFile) -> (SimpleAdvanceTable, (latin: AsciiKerning?, han: AsciiKerning?)) {
+    private static func fastPaths(_ font: FontFile) -> (SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?)) {
         let lookups = font.allPlanLookups()
         let touched = font.glyphsTouched(by: lookups)
         // Where a lookup can match glyphs it does not list, no glyph is known to be inert: every
         // one counts as touched (the CJK punctuation rule of the table still applies).
         let inertKnown = !OTLayout.classZeroCanMatch(font, lookups)
         let table = SimpleAdvanceTable(font: font, touched: inertKnown ? touched : [UInt64](repeating: ~0, count: touched.count))
-        var measured = AsciiKerning.MeasuredPairs()
-        let latin = AsciiKerning.make(font: font, script: .latin, touchedByAnyPlan: touched, measured: &measured)
-        let han = AsciiKerning.make(font: font, script: .han, touchedByAnyPlan: touched, measured: &measured)
+        var measured = KernedAlphabet.MeasuredPairs()
+        let latin = KernedAlphabet.make(font: font, script: .latin, touchedByAnyPlan: touched, measured: &measured)
+        let han = KernedAlphabet.make(font: font, script: .han, touchedByAnyPlan: touched, measured: &measured)
         let ascii = (latin, han)
         return (table, ascii)
     }
 
-    /// The ASCII-word table of a text face for runs of `script` (Latin or Han), if any.
-    @inline(__always) func asciiKerning(_ slot: FontSlot, _ script: UnicodeScript) -> AsciiKerning? {
-        let tables: (latin: AsciiKerning?, han: AsciiKerning?)
+    /// The table of words of ASCII and Chinese punctuation of a text face for runs of `script`
+    /// (Latin or Han), if any.
+    @inline(__always) func kernedAlphabet(_ slot: FontSlot, _ script: UnicodeScript) -> KernedAlphabet? {
+        let tables: (latin: KernedAlphabet?, han: KernedAlphabet?)
         switch slot {
-        case .primary: tables = asciiPrimary
-        case .bold: tables = asciiBold
+        case .primary: tables = alphabetPrimary
+        case .bold: tables = alphabetBold
         default: return nil
         }
         return script == .latin ? tables.latin : script == .han ? tables.han : nil

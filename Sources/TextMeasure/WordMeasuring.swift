@@ -1,6 +1,6 @@
 import UnicodeText
 
-// Word measuring and caching: a pending word is measured from the ASCII tables, the shaped-word
+// Word measuring and caching: a pending word is measured from the face's word tables (`KernedAlphabet`), the shaped-word
 // cache or HarfBuzz, and its clusters are appended.
 extension TextMeasurer {
     /// Measures the pending word (from the cache or by shaping), appends its clusters and empties it.
@@ -52,19 +52,20 @@ extension TextMeasurer {
             }
         }
 
-        // Printable ASCII in a text face: advances and pair kerning from the face's tables, no
-        // shaping and no cache (`AsciiKerning`, exact by construction and by test).
+        // Printable ASCII and Chinese punctuation in a text face: advances and pair kerning from
+        // the face's tables, no shaping and no cache (`KernedAlphabet`, exact by construction and
+        // by test).
         if count == text.count && word.shapeLimit == nil && !shapesWholeRuns,
-            let ascii = fonts.asciiKerning(word.slot, word.script)
+            let table = fonts.kernedAlphabet(word.slot, word.script)
         {
             buffers.advances.reserve(2 * count)
-            if ascii.measure(text, writingInto: buffers.advances.base) {
+            if table.measure(text, writingInto: buffers.advances.base) {
                 let advances = buffers.advances.prefix(2 * count)
                 var cached: [CachedGlyph] = []
                 if glyphs != nil {
                     for c in 0..<count {
                         cached.append(
-                            CachedGlyph(glyph: ascii.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
+                            CachedGlyph(glyph: table.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
                     }
                 }
                 cached.withUnsafeBufferPointer { emit(advances, $0) }

@@ -199,7 +199,7 @@ final class ExactnessTests: XCTestCase {
     }
 
     /// Words of printable ASCII and Chinese punctuation measured from the face's tables
-    /// (`AsciiKerning`) against HarfBuzz shaping the same word, in both text faces and both plans
+    /// (`KernedAlphabet`) against HarfBuzz shaping the same word, in both text faces and both plans
     /// the path serves (Latin runs, and Han runs, which digits and punctuation after Chinese take):
     /// every ordered pair of ASCII characters, every pair of a punctuation character with an
     /// ASCII or punctuation character, and 3 000 random words per table (a third of them with
@@ -213,10 +213,10 @@ final class ExactnessTests: XCTestCase {
         for slot in [FontSlot.primary, .bold] {
             let file = fonts.file(slot)
             for script in [UnicodeScript.latin, .han] {
-                let table = try XCTUnwrap(fonts.asciiKerning(slot, script), "\(slot) \(script.code): no ASCII table")
+                let table = try XCTUnwrap(fonts.kernedAlphabet(slot, script), "\(slot) \(script.code): no ASCII table")
                 var words: [[UInt16]] = []
                 let ascii = Array(UInt16(0x21)...0x7E)
-                let punctuation = AsciiKerning.extraUnits
+                let punctuation = KernedAlphabet.extraUnits
                 for a in ascii { for b in ascii { words.append([a, b]) } }
                 for p in punctuation {
                     for b in ascii + punctuation { words.append([p, b]) }

@@ -208,7 +208,7 @@ final class RealEngineTests: XCTestCase {
         var rng = SplitMix64(seed: 7)
         for _ in 0..<3000 {
             // Cyrillic: words that are shaped and cached (printable ASCII words mostly take the
-            // face's tables instead, `AsciiKerning`).
+            // face's tables instead, `KernedAlphabet`).
             let word = String((0..<8).map { _ in Character(UnicodeScalar(UInt32(0x430 + rng.next() % 32))!) })
             _ = m.prepare(AttributedText(word + " " + word.uppercased(), size: 15))
         }

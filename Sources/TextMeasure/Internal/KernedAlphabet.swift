@@ -1,12 +1,13 @@
 import UnicodeText
 
-/// Words of printable ASCII measured without shaping, for one face and one shaping plan (script):
-/// each character's hmtx advance plus the pair adjustment the plan's kerning gives it before the
-/// next character, exactly what HarfBuzz gives the word, read from the face once at load.
+/// Words of a fixed alphabet (printable ASCII and the punctuation of Chinese text) measured without
+/// shaping, for one face and one shaping plan (script): each character's hmtx advance plus the pair
+/// adjustment the plan's kerning gives it before the next character, exactly what HarfBuzz gives
+/// the word, read from the face once at load.
 ///
 /// Why it is exact, and when it is not used (the face decides, `make` checks):
-/// - GPOS: every lookup of the plan that touches an ASCII glyph must be pair positioning whose
-///   second value record is empty (then each adjacent pair adjusts its first glyph's advance only,
+/// - GPOS: every lookup of the plan that touches a glyph of the alphabet must be pair positioning
+///   whose second value record is empty (then each adjacent pair adjusts its first glyph's advance only,
 ///   and adjustments of several lookups add up). A character another GPOS lookup touches is off
 ///   the path.
 /// - GSUB: a ligature lookup forbids the character pairs its ligatures start with (a word
@@ -29,7 +30,7 @@ import UnicodeText
 /// the same rules. A character of the alphabet has a slot: its code unit below 0x80, else 128 plus
 /// its index in `extraUnits`. Ligatures are tracked between ASCII characters; a punctuation
 /// character any substitution touches is off the path.
-final class AsciiKerning: Sendable {
+final class KernedAlphabet: Sendable {
     /// Per slot: 0 off the path, `unkerned` for a character no pair adjustment involves as first
     /// glyph, else 1 + its index among the kerned characters.
     private let entry: [UInt8]
@@ -120,7 +121,7 @@ final class AsciiKerning: Sendable {
         var values: [UInt64: Int32] = [:]
     }
 
-    static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> AsciiKerning? {
+    static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> KernedAlphabet? {
         var measured = MeasuredPairs()
         return make(font: font, script: script, touchedByAnyPlan: touchedByAnyPlan, measured: &measured)
     }
@@ -128,7 +129,7 @@ final class AsciiKerning: Sendable {
     /// `make`, reading and adding to the pair adjustments measured for another plan of the face.
     static func make(
         font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64], measured: inout MeasuredPairs
-    ) -> AsciiKerning? {
+    ) -> KernedAlphabet? {
         let plan = font.planLookups(script: script)
         // Each character's glyph after the plan's substitutions: its nominal glyph, or the
         // substitute of the one single-substitution lookup that alone touches it.
@@ -282,7 +283,7 @@ final class AsciiKerning: Sendable {
                 guard shaped[p.at + 1].xAdvance &- advanceOf[kernedChars[b]] == kern[b * (k + 1) + k] else { return nil }
             }
         }
-        return AsciiKerning(
+        return KernedAlphabet(
             entry: entry, glyph: glyphOf, advance: advanceOf, kern: kern, kernedCount: k, ligatureStarts: ligatureStarts)
     }
 
