@@ -1,7 +1,7 @@
 import UnicodeText
 
-// Word measuring and caching: a pending word is measured from the face's word tables (`KernedAlphabet`), the shaped-word
-// cache or HarfBuzz, and its clusters are appended.
+// Word measuring and caching: a pending word is measured from the face's word tables
+// (`KernedAlphabet`), the shaped-word cache or HarfBuzz, and its clusters are appended.
 extension TextMeasurer {
     /// Measures the pending word (from the cache or by shaping), appends its clusters and empties it.
     @inline(__always)
