@@ -301,7 +301,7 @@ package enum StatusTextBuilder {
             var j = i + 1
             while j < range.upperBound && s[j] != close && s[j] != open && s[j] != space { j += 1 }
             if j < range.upperBound && s[j] == close && j > i + 1 {
-                if let image = known.imageName(for: string(s, i..<(j + 1))) {
+                if let image = known.imageName(utf8: UnsafeBufferPointer(rebasing: s[i..<(j + 1)])) {
                     out.append(TextPiece(range: i..<(j + 1), kind: .emoticon(images.count)))
                     images.append(image)
                     i = j + 1
