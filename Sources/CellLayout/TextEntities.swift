@@ -72,7 +72,7 @@ package enum StatusTextBuilder {
     ) -> AttributedText {
         var text = text
         if let pageID, !pageID.isEmpty {
-            text = removingTrailingURL(text, urls: urls.filter { $0.pageID == pageID })
+            text = removingTrailingURL(text, urls: urls, pageID: pageID)
         }
         return text.withUTF8 { units in
             build(units, urls: urls, topics: topics, prefixName: prefixName, style: style)
@@ -301,7 +301,7 @@ package enum StatusTextBuilder {
             var j = i + 1
             while j < range.upperBound && s[j] != close && s[j] != open && s[j] != space { j += 1 }
             if j < range.upperBound && s[j] == close && j > i + 1 {
-                if let image = known.imageName(for: string(s, i..<(j + 1))) {
+                if let image = known.imageName(utf8: UnsafeBufferPointer(rebasing: s[i..<(j + 1)])) {
                     out.append(TextPiece(range: i..<(j + 1), kind: .emoticon(images.count)))
                     images.append(image)
                     i = j + 1
@@ -316,40 +316,67 @@ package enum StatusTextBuilder {
         }
     }
 
-    /// `text` without a short URL of `urls` that ends it (trailing white space ignored) and the white
-    /// space before that URL; `text` itself when none does.
-    private static func removingTrailingURL(_ text: String, urls: [URLEntity]) -> String {
-        let scalars = text.unicodeScalars
-        var end = scalars.endIndex
-        while end > scalars.startIndex, scalars[scalars.index(before: end)].properties.isWhitespace {
-            end = scalars.index(before: end)
-        }
-        let body = text[..<end]
-        for url in urls where !url.shortURL.isEmpty && endsWithBytes(body, url.shortURL) && body.hasSuffix(url.shortURL) {
-            // `hasSuffix` matched characters: the URL is the body's last `count` characters (its
-            // scalars may differ from the text's, by canonical equivalence).
-            var cut = body.index(body.endIndex, offsetBy: -url.shortURL.count)
-            while cut > scalars.startIndex, scalars[scalars.index(before: cut)].properties.isWhitespace {
-                cut = scalars.index(before: cut)
+    /// `text` without a short URL of `urls` pointing at `pageID` that ends it (trailing white
+    /// space ignored) and the white space before that URL; `text` itself when none does. The
+    /// URL ends the text when it is the text's last characters (`hasSuffix`).
+    ///
+    /// A short URL is ASCII: the text ends with it as characters exactly when it ends with its
+    /// bytes and a character starts at the first of them (every ASCII character is its own
+    /// grapheme cluster but CR LF, the same in both, and no other characters are canonically
+    /// equivalent to ASCII ones), which is tested by bytes and one boundary check: comparing
+    /// characters from the end and counting them back cost ~17 000 instructions a card (0.9 M of
+    /// 1 030 cold cells). Another URL is compared as characters.
+    private static func removingTrailingURL(_ text: String, urls: [URLEntity], pageID: String) -> String {
+        var text = text
+        let end = text.withUTF8 { whiteSpaceStart(before: $0.count, in: $0) }
+        for url in urls where url.pageID == pageID && !url.shortURL.isEmpty {
+            var short = url.shortURL
+            let n = short.utf8.count
+            guard short.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) else {
+                let body = text[..<text.utf8.index(text.utf8.startIndex, offsetBy: end)]
+                guard body.hasSuffix(url.shortURL) else { continue }
+                // The URL is the body's last `count` characters (its scalars may differ from the
+                // text's, by canonical equivalence).
+                let start = body.index(body.endIndex, offsetBy: -url.shortURL.count)
+                return prefix(text, before: text.utf8.distance(from: text.utf8.startIndex, to: start))
             }
-            return String(text[..<cut])
+            guard n <= end else { continue }
+            let bytesEqual = text.withUTF8 { t in short.withUTF8 { u in memcmp(t.baseAddress! + (end - n), u.baseAddress!, n) == 0 } }
+            guard bytesEqual, text.utf8.index(text.utf8.startIndex, offsetBy: end - n).samePosition(in: text) != nil else { continue }
+            return prefix(text, before: end - n)
         }
         return text
     }
 
-    /// Whether `s`'s UTF-8 ends with `suffix`'s: `Substring.hasSuffix` compares characters one
-    /// by one (grapheme breaking, canonical equivalence) and most candidates differ, so this byte
-    /// test runs first. A text that ends with a string (as characters) ends with its bytes when
-    /// the string is ASCII (no other characters are canonically equivalent to ASCII ones); any
-    /// other string is left to `hasSuffix` alone.
-    private static func endsWithBytes(_ s: Substring, _ suffix: String) -> Bool {
-        var suffix = suffix
-        return suffix.withUTF8 { tail in
-            guard tail.allSatisfy({ $0 < 0x80 }) else { return true }
-            let bytes = s.utf8
-            guard bytes.count >= tail.count else { return false }
-            return bytes.suffix(tail.count).elementsEqual(tail)
+    /// `text` up to the white space that ends `text[..<offset]` (a UTF-8 offset on a scalar boundary).
+    private static func prefix(_ text: String, before offset: Int) -> String {
+        var text = text
+        let cut = text.withUTF8 { whiteSpaceStart(before: offset, in: $0) }
+        return String(text[..<text.utf8.index(text.utf8.startIndex, offsetBy: cut)])
+    }
+
+    /// The start of the white space (`Unicode.Scalar.Properties.isWhitespace`) that ends
+    /// `s[..<end]`, scalar by scalar from `end` (a scalar boundary of valid UTF-8): `end` when
+    /// none does.
+    static func whiteSpaceStart(before end: Int, in s: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = end
+        while end > 0 {
+            var start = end - 1
+            while s[start] & 0xC0 == 0x80 { start -= 1 }
+            let b = s[start]
+            let white: Bool
+            if b < 0x80 {
+                white = b == space || (0x09...0x0D).contains(b)
+            } else {
+                var decoder = UTF8()
+                var bytes = s[start..<end].makeIterator()
+                guard case .scalarValue(let scalar) = decoder.decode(&bytes) else { return end }
+                white = scalar.properties.isWhitespace
+            }
+            if !white { return end }
+            end = start
         }
+        return end
     }
 
     private static let at: UInt8 = 0x40, open: UInt8 = 0x5B, close: UInt8 = 0x5D, space: UInt8 = 0x20, hash: UInt8 = 0x23

@@ -22,25 +22,29 @@ public enum StringBytes {
     @inlinable
     public static func hash(_ string: String, into h: UInt64) -> UInt64 {
         var s = string
+        return s.withUTF8 { hash($0, into: h) }
+    }
+
+    /// `h` with `bytes` mixed in, 8 at a time (the same value as `hash(_:into:)` of a string of
+    /// these bytes).
+    @inlinable
+    public static func hash(_ bytes: UnsafeBufferPointer<UInt8>, into h: UInt64) -> UInt64 {
         var h = h
-        s.withUTF8 { bytes in
-            let n = bytes.count
-            guard n > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return }
-            var i = 0
-            while i + 8 <= n {
-                h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                i += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-                shift += 8
-                i += 1
-            }
-            h = mix(h, tail ^ UInt64(n))
+        let n = bytes.count
+        guard n > 0, let base = UnsafeRawPointer(bytes.baseAddress) else { return h }
+        var i = 0
+        while i + 8 <= n {
+            h = mix(h, base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
         }
-        return h
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        return mix(h, tail ^ UInt64(n))
     }
 
     /// Whether the two strings have the same UTF-8 bytes.

@@ -106,6 +106,29 @@ final class EntityTests: XCTestCase {
         XCTAssertEqual(build("正文 http://t.cn/e\u{301}", urls: accented, removing: "p1").string, "正文")
     }
 
+    /// The trailing card URL found by bytes: white space of every kind around it (ASCII and
+    /// not: U+3000, U+00A0, U+2028), a text that is only the URL, a URL longer than the text,
+    /// and the entry that ends the text among several with the page id.
+    func testTrailingCardURLByBytes() {
+        let urls = [
+            URLEntity(shortURL: "http://t.cn/a", title: "甲", pageID: "p1"),
+            URLEntity(shortURL: "http://t.cn/b", title: "乙", pageID: "p1"),
+            URLEntity(shortURL: "http://t.cn/c", title: "丙", pageID: "p2"),
+        ]
+        XCTAssertEqual(build("正文\u{3000}\t http://t.cn/b\u{3000}\n\u{A0}", urls: urls, removing: "p1").string, "正文")
+        XCTAssertEqual(build("正文\u{2028}http://t.cn/a", urls: urls, removing: "p1").string, "正文")
+        XCTAssertEqual(build("http://t.cn/a  ", urls: urls, removing: "p1").string, "")
+        XCTAssertEqual(build("http://t.cn/a", urls: urls, removing: "p1").utf16Count, 0)
+        XCTAssertEqual(build("t.cn/a", urls: urls, removing: "p1").string, "t.cn/a")
+        XCTAssertEqual(build("看 http://t.cn/a 和 http://t.cn/b", urls: urls, removing: "p1").string, "看 \u{FFFC}甲 和")
+        // The entry of another page id is not removed, and the end must be the whole URL.
+        XCTAssertEqual(build("看 http://t.cn/c", urls: urls, removing: "p1").string, "看 \u{FFFC}丙")
+        XCTAssertEqual(build("看 xhttp://t.cn/a", urls: urls, removing: "p1").string, "看 x")
+        XCTAssertEqual(build("看 http://t.cn/ab", urls: urls, removing: "p1").string, "看 \u{FFFC}甲b")
+        // A combining mark after the URL makes its last letter another character: kept.
+        XCTAssertEqual(build("看 http://t.cn/a\u{301}", urls: urls, removing: "p1").string, "看 \u{FFFC}甲\u{301}")
+    }
+
     /// `findAll` (memchr + memcmp) against a byte-by-byte scan: non-overlapping matches left to
     /// right, within the range only, on seeded random texts over a small alphabet (so that
     /// overlapping and repeated needles such as "aa" in "aaaa" come up often).

@@ -104,6 +104,39 @@ final class EmoticonTests: XCTestCase {
         XCTAssertFalse(t.contains("微笑"))
     }
 
+    /// The look-up by UTF-8 bytes answers as the look-up by string: every built-in code (one-,
+    /// two- and three-byte scalars), misses, codes added by a merge, and keys or candidates that
+    /// are canonically equivalent without equal bytes (a decomposed "é", the Kelvin sign "K").
+    func testLookUpByBytes() {
+        func byBytes(_ t: EmoticonTable, _ code: String) -> String? {
+            var code = code
+            return code.withUTF8 { t.imageName(utf8: $0) }
+        }
+        let builtIn = EmoticonTable.builtIn
+        for code in builtIn.codes {
+            XCTAssertEqual(byBytes(builtIn, code), builtIn.imageName(for: code), code)
+            XCTAssertNotNil(byBytes(builtIn, code), code)
+        }
+        for miss in ["", "[", "[]", "[微]", "[微笑", "微笑]", "[微笑 ]", "[Doge]", "[doge", "[é]", "[😀]", "[\u{3400}]"] {
+            XCTAssertNil(byBytes(builtIn, miss), miss)
+        }
+        var merged = builtIn
+        merged.merge(EmoticonTable(imageNames: ["[新]": "new.png", "[微笑]": "smile2.png"]))
+        XCTAssertEqual(byBytes(merged, "[新]"), "new.png")
+        XCTAssertEqual(byBytes(merged, "[微笑]"), "smile2.png", "the merged table wins")
+        XCTAssertEqual(byBytes(merged, "[哈哈]"), "d_haha.png")
+        XCTAssertEqual(merged, merged, "equality over the codes")
+
+        let accents = EmoticonTable(imageNames: ["[\u{E9}]": "e.png", "[\u{212A}]": "kelvin.png", "[中]": "zhong.png"])
+        for code in ["[\u{E9}]", "[e\u{301}]", "[K]", "[\u{212A}]", "[中]", "[中\u{301}]", "[E]"] {
+            XCTAssertEqual(byBytes(accents, code), accents.imageName(for: code), code.debugDescription)
+        }
+        XCTAssertEqual(byBytes(accents, "[e\u{301}]"), "e.png", "canonically equivalent to a key")
+        XCTAssertEqual(byBytes(accents, "[K]"), "kelvin.png", "canonically equivalent to a key")
+        let decomposed = EmoticonTable(imageNames: ["[e\u{301}]": "e.png"])
+        XCTAssertEqual(byBytes(decomposed, "[\u{E9}]"), "e.png", "a decomposed key found from the composed candidate")
+    }
+
     func testCorpusBundle() throws {
         guard let corpus = TestPaths.sharedCorpus else { throw XCTSkip(TestPaths.sharedCorpusSkipMessage) }
         let bundle = corpus.appendingPathComponent("emoticons/EmoticonWeibo.bundle")

@@ -83,6 +83,27 @@ final class AttributedTextBuilderTests: XCTestCase {
             XCTAssertEqual(n, s.utf16.count, s.debugDescription)
         }
     }
+
+    /// The count on pieces longer than the 127 words summed per lane round (1 016 bytes): runs
+    /// of one scalar kind (a four-byte one fills a lane fastest) and random mixes, at lengths
+    /// around the round boundaries.
+    func testUTF16CountOfLongUTF8Pieces() {
+        var rng = SplitMix64(seed: 0x1016)
+        let scalars: [Unicode.Scalar] = ["a", "é", "中", "😀", "\u{10FFFF}"]
+        for scalar in scalars {
+            for count in [253, 254, 255, 508, 1015, 1016, 1017, 2032, 2040, 3000] {
+                let s = String(repeating: String(Character(scalar)), count: count)
+                var copy = s
+                XCTAssertEqual(copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }, s.utf16.count, "\(count) × \(scalar)")
+            }
+        }
+        for length in [1015, 1016, 1017, 1023, 1024, 2031, 2032, 2033, 4100] {
+            var s = ""
+            while s.utf8.count < length { s.unicodeScalars.append(scalars[Int(rng.next() % UInt64(scalars.count))]) }
+            var copy = s
+            XCTAssertEqual(copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }, s.utf16.count, "\(length) bytes")
+        }
+    }
 }
 
 /// The prepared-text cache's key (`TextKey`), made from an attributed text.
