@@ -49,7 +49,7 @@ public struct EmoticonTable: Sendable, Hashable {
     /// that are their own canonical decomposition and never combine (ASCII, CJK ideographs), so
     /// that canonically equivalent means equal bytes. Any other candidate goes to the dictionary.
     /// - Complexity: O(code) on average.
-    public func imageName(utf8 code: UnsafeBufferPointer<UInt8>) -> String? {
+    package func imageName(utf8 code: UnsafeBufferPointer<UInt8>) -> String? {
         if let name = index.imageName(code) { return name }
         if index.keysArePlain && CodeIndex.isPlain(code) { return nil }
         return imageNames[String(decoding: code, as: UTF8.self)]
