@@ -86,15 +86,18 @@ public struct PixelGrid: Hashable, Sendable {
 
     /// `x.rounded()` (to nearest, ties away from zero), computed inline. On x86-64 without SSE4.1
     /// `rounded()` is a call into libm's `round` (~20 instructions plus the call, dozens of times
-    /// per cell); here the truncation is a conversion to `Int64`, and the fraction `x − trunc(x)`
-    /// is exact for |x| < 2⁵², so the result is bit-identical, the sign of zero included. Larger
-    /// magnitudes (already integers), infinities and NaN go to `rounded()`.
+    /// per cell). Here, for |x| < 2⁵², adding 2⁵² to |x| lands where the doubles are exactly the
+    /// integers, so the sum rounds |x| to the nearest integer (ties to even) and subtracting 2⁵²
+    /// again is exact; a tie that went down to the even neighbour goes up instead (`n − |x|` is
+    /// exact, its magnitude at most ½). The result is bit-identical, the sign of zero included,
+    /// in ~11 instructions where a conversion through `Int64` took ~22 (its range checks).
+    /// Larger magnitudes (already integers), infinities and NaN go to `rounded()`.
     @inlinable @inline(__always) static func roundHalfAwayFromZero(_ x: Double) -> Double {
-        guard abs(x) < 0x1p52 else { return x.rounded() }
-        let t = Double(Int64(x))
-        let f = x - t
-        let r = f >= 0.5 ? t + 1 : (f <= -0.5 ? t - 1 : t)
-        return Double(signOf: x, magnitudeOf: r)
+        let magnitude = abs(x)
+        guard magnitude < 0x1p52 else { return x.rounded() }
+        var n = (magnitude + 0x1p52) - 0x1p52
+        if n - magnitude == -0.5 { n += 1 }
+        return Double(signOf: x, magnitudeOf: n)
     }
 
     /// True when `v` lies on the grid.

@@ -105,8 +105,28 @@ extension PreparedText {
         var lastBreak = -1  // last cluster (>= start) after which the line may break
         var contentAtBreak = 0.0
         var lastHard = false  // the last line ended at a hard break
+        let overflowWidth = maxWidth + limit
+        let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
         while i < n {
+            // The common run: clusters that neither hang nor end a line by force, and fit. The
+            // steps below do the same for them; as a loop of its own they keep the line's few
+            // values in registers (~22 → ~15 instructions a cluster, −0.8 M of a 5-pass cold
+            // profile's 112 M).
+            while i < n {
+                let c = cl[i]
+                if c.flags & (ClusterFlags.hanging | ClusterFlags.mandatoryAfter) != 0 { break }
+                let t = total + rule.advance(c, at: total)
+                if t > overflowWidth { break }
+                total = t
+                content = t
+                if (c.flags | breakAll) & ClusterFlags.breakAfter != 0 {
+                    lastBreak = i
+                    contentAtBreak = t
+                }
+                i += 1
+            }
+            if i == n { break }
             let a = rule.advance(cl[i], at: total)
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {

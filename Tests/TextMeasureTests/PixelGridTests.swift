@@ -15,6 +15,8 @@ final class PixelGridTests: XCTestCase {
             0x1p52, -0x1p52, 0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p53, 0x1p63, -0x1p63, 0x1p64, 1e300, -1e300,
             .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
             .infinity, -.infinity,
+            // Ties and integers just below 2⁵², where the sum with 2⁵² is near the top of its binade.
+            0x1p51 + 0.5, -(0x1p51 + 0.5), 0x1p52 - 1.5, -(0x1p52 - 1.5), 0x1p52 - 1, (0x1p52 - 1).nextDown,
         ]
         for k in -2000...2000 {
             let tie = Double(k) + 0.5
