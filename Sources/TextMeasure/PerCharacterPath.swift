@@ -284,13 +284,7 @@ extension TextMeasurer {
                 word.font = runFonts.font(slot)
                 word.script = script
             }
-            if word.count == buffers.wordEnds.capacity {
-                buffers.wordEnds.reserve(word.count + 1, keeping: word.count)
-                buffers.wordBreakAfter.reserve(word.count + 1, keeping: word.count)
-            }
-            buffers.wordEnds[word.count] = Int32(end)
-            buffers.wordBreakAfter[word.count] = breakAfter
-            word.count += 1
+            word.append(end: end, breakAfter: breakAfter, &buffers)
             if oversized {
                 var limit = start + Self.maxShapedClusterUnits
                 if u[limit - 1] & 0xFC00 == 0xD800 { limit -= 1 }
@@ -317,13 +311,7 @@ extension TextMeasurer {
                         // Digits and punctuation are Common: the current script.
                         guard let current = lastStrong, word.script == current else { break }
                     }
-                    if word.count == buffers.wordEnds.capacity {
-                        buffers.wordEnds.reserve(word.count + 1, keeping: word.count)
-                        buffers.wordBreakAfter.reserve(word.count + 1, keeping: word.count)
-                    }
-                    buffers.wordEnds[word.count] = Int32(next)
-                    buffers.wordBreakAfter[word.count] = next < n && breaks[next].contains(lineAllowedFlag)
-                    word.count += 1
+                    word.append(end: next, breakAfter: next < n && breaks[next].contains(lineAllowedFlag), &buffers)
                     start = next
                 }
             }

@@ -133,6 +133,18 @@ struct WordState {
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
     /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
     var shapeLimit: Int?
+
+    /// Adds a cluster that ends at `end` to the word (its end and break flag in `buffers`).
+    @inline(__always)
+    mutating func append(end: Int, breakAfter: Bool, _ buffers: inout PrepareBuffers) {
+        if count == buffers.wordEnds.capacity {
+            buffers.wordEnds.reserve(count + 1, keeping: count)
+            buffers.wordBreakAfter.reserve(count + 1, keeping: count)
+        }
+        buffers.wordEnds[count] = Int32(end)
+        buffers.wordBreakAfter[count] = breakAfter
+        count += 1
+    }
 }
 
 extension GlyphStorage {
