@@ -4,46 +4,41 @@ import TextMeasure
 // Storage behind the cell's public values: the shared prepared text of a text box, the hit
 // rects with their first rect inline, and the property wrapper that keeps rare blocks out of line.
 
-/// A prepared text kept for drawing, shared by reference (a cell's layouts at several widths and
-/// the prepared cell hold the same one); two are equal when their text and advances are.
-package final class PreparedTextBox: Sendable, Equatable {
+/// A prepared text kept for drawing, with the layout and placement caches its cells keep in it.
+/// A value of one reference: the prepared text's object, which a cell's layouts at several widths
+/// and the prepared cell share; two are equal when their text and advances are.
+package struct PreparedTextBox: Sendable, Equatable {
     package let prepared: PreparedText
-    /// The address of the first cluster (0 for none), for prefetching: the array is immutable.
-    let clustersAddress: UInt
+
+    package init(_ prepared: consuming PreparedText) {
+        self.prepared = prepared
+    }
+
+    /// The address of the first cluster (0 for none), for prefetching: the records are immutable.
+    var clustersAddress: UInt { prepared.clustersAddress }
+
     /// Bytes held by the prepared text (shared labels, such as toolbar counts from the label
     /// cache, are counted by every holder).
     /// The kept layout (`layout`) is counted at its largest, `keptLineLimit` lines; a text with
     /// entities or inline objects also counts a kept placement (`keepPlacement`): one hit per
     /// entity and one frame per object (an entity that wraps holds a rect more per extra line).
-    /// Stored, computed once when the box is made: the prepared-cell cache sizes every cell it
-    /// inserts by its boxes, labels shared by many cells among them (~165 instructions a box).
-    package let residentBytes: Int
-
-    package init(_ prepared: consuming PreparedText) {
-        clustersAddress = prepared.clustersAddress
-        residentBytes = Self.residentBytes(of: prepared)
-        self.prepared = prepared
-    }
-
-    /// `residentBytes` of a box holding `prepared`.
-    private static func residentBytes(of prepared: borrowing PreparedText) -> Int {
-        let entities = prepared.text.entities.count, objects = prepared.text.attachments.count
+    package var residentBytes: Int {
+        let text = prepared.text
+        let entities = text.entities.count, objects = text.attachments.count
         let placement =
             entities + objects == 0
             ? 0
             : KeptLayout.placementBytes + entities * MemoryLayout<EntityHit>.stride
                 + objects * MemoryLayout<ImageFrame>.stride
         return prepared.residentBytes + KeptLayout.residentBytes
-            + (keptLineLimit(of: prepared) - 1) * MemoryLayout<TextLine>.stride + placement
+            + (keptLineLimit - 1) * MemoryLayout<TextLine>.stride + placement
     }
 
     /// The most lines a kept layout of several lines may have: about the lines of the text at a
     /// width of 250 points (its hard breaks, plus one per 250 points of advance; a phone's text
     /// column is wider), so that what a box keeps stays proportional to its text. (A layout with
     /// more lines is not kept.)
-    var keptLineLimit: Int { Self.keptLineLimit(of: prepared) }
-
-    private static func keptLineLimit(of prepared: borrowing PreparedText) -> Int {
+    var keptLineLimit: Int {
         let byWidth = prepared.totalAdvance.isFinite ? min(prepared.totalAdvance / 250, Double(prepared.clusterCount)) : 0
         return 1 + Int(prepared.hardBreakCount) + Int(max(0, byWidth))
     }
@@ -55,24 +50,15 @@ package final class PreparedTextBox: Sendable, Equatable {
     /// its width. Kept by the second layout, not the first: a cell laid out once (a cold cell)
     /// makes no object for it, and a box laid out again keeps one from then on; the first kept
     /// layout stays (a box arranged at several widths answers the others by laying out).
-    /// The word is 0 (no layout yet), `seenOnce` (one was given, none kept), or the address of a
-    /// retained `KeptLayout`, released in `deinit`. (An atomic word rather than an
-    /// `AtomicLazyReference`, whose `load` is not inlined across modules and looks up generic
-    /// metadata on every call.)
-    private let keptWord = Atomic<UInt>(0)
+    /// The word (the prepared text's first holder word) is 0 (no layout yet), `seenOnce` (one was
+    /// given, none kept), or the address of a retained `KeptLayout`, released with the text.
+    private var keptWord: UnsafeMutablePointer<Atomic<UInt>> { prepared.holderWords }
     private static let seenOnce: UInt = 1
 
-    /// The entity and object frames of a kept layout, placed once (see
-    /// `keptPlacement`): 0, or the address of a retained `KeptPlacement`, set at most once and
-    /// released in `deinit`.
-    private let placement = Atomic<UInt>(0)
-
-    deinit {
-        let word = keptWord.load(ordering: .acquiring)
-        if word > Self.seenOnce { Self.kept(word).release() }
-        let placed = placement.load(ordering: .acquiring)
-        if placed != 0 { Self.placed(placed).release() }
-    }
+    /// The entity and object frames of a kept layout, placed once (see `keptPlacement`): the
+    /// second holder word, 0 or the address of a retained `KeptPlacement`, set at most once and
+    /// released with the text.
+    private var placement: UnsafeMutablePointer<Atomic<UInt>> { prepared.holderWords + 1 }
 
     /// The `KeptPlacement` whose address is `word` (not 0).
     @inline(__always) private static func placed(_ word: UInt) -> Unmanaged<KeptPlacement> {
@@ -87,7 +73,7 @@ package final class PreparedTextBox: Sendable, Equatable {
     /// Thread-safety: safe to call concurrently.
     @inline(__always)
     func keptPlacement(_ layout: borrowing TextLayout, frame: Rect, grid: PixelGrid) -> ([EntityHit], [ImageFrame])? {
-        let word = placement.load(ordering: .acquiring)
+        let word = placement.pointee.load(ordering: .acquiring)
         if word == 0 { return nil }
         return Self.placed(word)._withUnsafeGuaranteedRef { p in
             p.frame == frame && p.grid == grid && p.layout == layout ? (p.entities, p.attachments) : nil
@@ -102,12 +88,12 @@ package final class PreparedTextBox: Sendable, Equatable {
     func keepPlacement(
         _ layout: borrowing TextLayout, frame: Rect, grid: PixelGrid, entities: [EntityHit], attachments: [ImageFrame]
     ) {
-        guard entities.count + attachments.count > 0, keptWord.load(ordering: .relaxed) > Self.seenOnce,
-            placement.load(ordering: .relaxed) == 0
+        guard entities.count + attachments.count > 0, keptWord.pointee.load(ordering: .relaxed) > Self.seenOnce,
+            placement.pointee.load(ordering: .relaxed) == 0
         else { return }
         let made = Unmanaged.passRetained(
             KeptPlacement(layout: copy layout, frame: frame, grid: grid, entities: entities, attachments: attachments))
-        if !placement.compareExchange(
+        if !placement.pointee.compareExchange(
             expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing
         ).exchanged {
             made.release()  // another thread kept its own first
@@ -127,7 +113,7 @@ package final class PreparedTextBox: Sendable, Equatable {
     /// - Complexity: O(1) when answered from the kept layout, else `PreparedText.layout`'s.
     /// Thread-safety: safe to call concurrently.
     func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
-        let word = keptWord.load(ordering: .acquiring)
+        let word = keptWord.pointee.load(ordering: .acquiring)
         if word > Self.seenOnce {
             let kept = Self.kept(word)
             if kept._withUnsafeGuaranteedRef({ $0.answers(options, truncationToken) }) {
@@ -144,14 +130,14 @@ package final class PreparedTextBox: Sendable, Equatable {
             let oneLine = layout.lines.count == 1 && layout.fullLineCount == 1
             if word == 0 {
                 // The first answer only marks the box (another thread may have marked it).
-                _ = keptWord.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
+                _ = keptWord.pointee.compareExchange(expected: 0, desired: Self.seenOnce, ordering: .relaxed)
             } else if oneLine || (layout.lines.count <= keptLineLimit && !options.width.isNaN) {
                 let made = Unmanaged.passRetained(
                     oneLine
                         ? KeptLayout(layout, options: options, width: prepared.unwrappedWidth)
                         : KeptLayout(layout, exactly: options, truncationToken: truncationToken))
                 let desired = UInt(bitPattern: made.toOpaque())
-                if !keptWord.compareExchange(expected: Self.seenOnce, desired: desired, ordering: .acquiringAndReleasing).exchanged {
+                if !keptWord.pointee.compareExchange(expected: Self.seenOnce, desired: desired, ordering: .acquiringAndReleasing).exchanged {
                     made.release()  // another thread kept its own first
                 }
             }
@@ -162,6 +148,18 @@ package final class PreparedTextBox: Sendable, Equatable {
     /// `prepared.lineMetrics(options)`, on the stored text in place.
     func lineMetrics(_ options: LayoutOptions) -> (lineCount: Int, height: Double, fullHeight: Double) {
         prepared.lineMetrics(options)
+    }
+
+    /// True when both are the same prepared text (one object), not only equal ones.
+    package static func === (a: PreparedTextBox, b: PreparedTextBox) -> Bool { a.prepared.isSameStorage(as: b.prepared) }
+
+    /// `===` of optional boxes: both nil, or the same prepared text.
+    static func same(_ a: PreparedTextBox?, _ b: PreparedTextBox?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (x?, y?): x === y
+        default: false
+        }
     }
 
     package static func == (a: PreparedTextBox, b: PreparedTextBox) -> Bool {
@@ -223,7 +221,7 @@ private final class KeptLayout: Sendable {
     @inline(__always) func answers(_ options: LayoutOptions, _ truncationToken: PreparedTextBox?) -> Bool {
         guard grid == options.grid && lineHeight == options.lineHeight else { return false }
         if isExact {
-            return width == options.width && maxLines == options.maxLines && wrap == options.wrap && token === truncationToken
+            return width == options.width && maxLines == options.maxLines && wrap == options.wrap && PreparedTextBox.same(token, truncationToken)
         }
         return width <= options.width
     }

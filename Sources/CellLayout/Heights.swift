@@ -102,7 +102,7 @@ extension StackedArranger {
 // any result.
 
 /// The memory `PreparedCell.heights` reads, as addresses: the parts object, the main and retweet
-/// text boxes and the starts of their cluster arrays (0 where absent). The objects are immutable
+/// texts' objects (their fields) and the starts of their clusters (0 where absent). The objects are immutable
 /// and owned by the cell's content, so the addresses stay valid as long as the cell.
 struct HeightsMemory: Sendable {
     var parts: UInt = 0
@@ -115,11 +115,11 @@ struct HeightsMemory: Sendable {
         guard case .stacked(let shared) = content else { return }
         parts = UInt(bitPattern: Unmanaged.passUnretained(shared).toOpaque())
         if let t = shared.value.text {
-            textBox = UInt(bitPattern: Unmanaged.passUnretained(t).toOpaque())
+            textBox = t.prepared.objectAddress
             textClusters = t.clustersAddress
         }
         if let rt = shared.value.retweet {
-            retweetBox = UInt(bitPattern: Unmanaged.passUnretained(rt.text).toOpaque())
+            retweetBox = rt.text.prepared.objectAddress
             retweetClusters = rt.text.clustersAddress
         }
     }

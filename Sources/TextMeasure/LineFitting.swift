@@ -306,9 +306,11 @@ extension PreparedText {
     public var naturalWidth: Double {
         var total = 0.0, content = 0.0
         let rule = advances
-        for c in clusters {
-            total += rule.advance(c, at: total)
-            if c.flags & ClusterFlags.hanging == 0 { content = total }
+        clusters.withUnsafeBufferPointer { cl in
+            for c in cl {
+                total += rule.advance(c, at: total)
+                if c.flags & ClusterFlags.hanging == 0 { content = total }
+            }
         }
         return content
     }

@@ -1,4 +1,6 @@
 internal import CPrefetch
+import Synchronization
+
 /// Prepared text: everything about a text that does not depend on the width.
 ///
 /// `TextMeasuring.prepare` segments, itemizes and shapes once; `layout(width:options:)` is
@@ -6,62 +8,79 @@ internal import CPrefetch
 /// same prepared text at another width costs a few nanoseconds per cluster and gives exactly the
 /// lines a fresh prepare + layout gives.
 ///
-/// Storage is one array of 16-byte records: the clusters, then the line-end corrections (one
-/// allocation for both, made at its exact size when the text is finished). A cluster is a grapheme
-/// cluster (or an inline object): the unit that is never split across lines. Thread-safety: an
-/// immutable value, safe to share across threads.
-public struct PreparedText: Sendable {
-    /// The source text.
-    public let text: AttributedText
+/// Storage is one object (`PreparedStorage`): the text's fields in its header, then two words its
+/// holders may keep caches in, then 16-byte records, the clusters followed by the line-end
+/// corrections, made at their exact size when the text is finished. A copy of the value retains
+/// that one object. A cluster is a grapheme cluster (or an inline object): the unit that is never
+/// split across lines. Thread-safety: an immutable value, safe to share across threads (checked
+/// by hand: `ManagedBuffer` is not `Sendable`; the object is written only while it is made, and
+/// its holder words only atomically).
+public struct PreparedText: @unchecked Sendable {
+    /// The text's one object.
+    package let storage: PreparedStorage
 
-    /// The clusters in text order, then the line-end corrections (`lineEndCorrections`).
-    private var records: [Cluster] = []
-    /// How many of `records` are clusters.
-    private var storedClusterCount = 0
+    fileprivate init(storage: PreparedStorage) { self.storage = storage }
+
+    /// The fields, read in place in the object's header (the arrays and the text are yielded,
+    /// not copied: a copy retains each array it holds).
+    @inline(__always) private var fields: UnsafeMutablePointer<PreparedFields> { storage.fields }
+
+    /// The source text.
+    public var text: AttributedText { _read { yield fields.pointee.text } }
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
-    package var runFonts: [RunFont] = []
+    package var runFonts: [RunFont] { _read { yield fields.pointee.runFonts } }
     /// Glyphs, kept only when the measurer was asked to retain them (for rendering).
-    package var glyphs: GlyphStorage?
+    package var glyphs: GlyphStorage? { _read { yield fields.pointee.glyphs } }
     /// Sum of the cluster advances and number of hard breaks (to size the lines array of a layout).
-    package var totalAdvance = 0.0
-    package var hardBreakCount: Int32 = 0
+    package var totalAdvance: Double { fields.pointee.totalAdvance }
+    package var hardBreakCount: Int32 { fields.pointee.hardBreakCount }
     /// Code points no font of the cascade covers (measured as the primary font's .notdef).
-    public package(set) var missingGlyphCount = 0
+    public var missingGlyphCount: Int { fields.pointee.missingGlyphCount }
     /// The text's tab stops in points (`TabStops` resolved with the base font): the distance
     /// between stops and the least advance of a tab. 0 when the text has no tab.
-    package var tabInterval = 0.0
-    package var tabMinimum = 0.0
+    package var tabInterval: Double { fields.pointee.tabInterval }
+    package var tabMinimum: Double { fields.pointee.tabMinimum }
 
     /// Where line fitting finds each cluster's advance: a tab's depends on its position on the line.
     var advances: TabAdvances { TabAdvances(interval: tabInterval, minimum: tabMinimum) }
 
-    package init(text: AttributedText) { self.text = text }
+    /// The records: clusters, then line-end corrections.
+    @inline(__always) private var records: UnsafeMutablePointer<Cluster> { storage.records }
+    private var storedClusterCount: Int { fields.pointee.clusterCount }
+    private var recordCount: Int { fields.pointee.recordCount }
 
     /// The clusters, in text order.
-    package var clusters: ArraySlice<Cluster> { records[..<storedClusterCount] }
+    package var clusters: PreparedRecords { PreparedRecords(storage: storage, start: 0, count: storedClusterCount) }
 
     /// Cluster `i` (`0 <= i < clusterCount`).
-    @inline(__always) package func cluster(_ i: Int) -> Cluster { records[i] }
+    @inline(__always) package func cluster(_ i: Int) -> Cluster {
+        precondition(i >= 0 && i < storedClusterCount, "cluster index out of range")
+        return records[i]
+    }
 
     /// Sparse corrections of a line's width when it ends after a cluster inside a shaped word
     /// (the kerning between that cluster and the next one is dropped), sorted by cluster: a
     /// record per correction, the cluster's index in `end` and the delta in points in `advance`.
-    var lineEndCorrections: ArraySlice<Cluster> { records[storedClusterCount...] }
+    var lineEndCorrections: PreparedRecords {
+        PreparedRecords(storage: storage, start: storedClusterCount, count: recordCount - storedClusterCount)
+    }
 
     /// Whether the text has any line-end correction.
-    var hasLineEndCorrections: Bool { records.count > storedClusterCount }
+    var hasLineEndCorrections: Bool { recordCount > storedClusterCount }
 
     /// The width correction when a line ends after cluster `i` (0 for most clusters).
     /// - Complexity: O(log k) over the k corrections.
     func lineEndCorrection(after i: Int) -> Double {
-        guard hasLineEndCorrections else { return 0 }
-        var lo = storedClusterCount, hi = records.count
+        let total = recordCount
+        var lo = storedClusterCount, hi = total
+        guard lo < hi else { return 0 }
+        let r = records
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(records[mid].end) < i { lo = mid + 1 } else { hi = mid }
+            if Int(r[mid].end) < i { lo = mid + 1 } else { hi = mid }
         }
-        return lo < records.count && Int(records[lo].end) == i ? records[lo].advance : 0
+        return lo < total && Int(r[lo].end) == i ? r[lo].advance : 0
     }
 
     /// Number of clusters.
@@ -69,40 +88,152 @@ public struct PreparedText: Sendable {
 
     /// UTF-16 range of cluster `i`.
     package func utf16Range(ofCluster i: Int) -> Range<Int> {
-        (i == 0 ? 0 : Int(records[i - 1].end))..<Int(records[i].end)
+        (i == 0 ? 0 : Int(cluster(i - 1).end))..<Int(cluster(i).end)
     }
 
     /// Width of cluster `i` in points. A tab's width depends on where it lands on a line (see
     /// `TabStops`; `TextLayout.clusterPositions` places it): this is its least width.
-    package func advance(ofCluster i: Int) -> Double { records[i].advance }
+    package func advance(ofCluster i: Int) -> Double { cluster(i).advance }
 
     /// True when cluster `i` is a tab.
-    package func isTab(_ i: Int) -> Bool { records[i].flags & ClusterFlags.tab != 0 }
+    package func isTab(_ i: Int) -> Bool { cluster(i).flags & ClusterFlags.tab != 0 }
 
     /// True when cluster `i` is an inline object.
-    package func isAttachment(_ i: Int) -> Bool { records[i].flags & ClusterFlags.attachment != 0 }
+    package func isAttachment(_ i: Int) -> Bool { cluster(i).flags & ClusterFlags.attachment != 0 }
 
     /// True when cluster `i` hangs at a line end (a space or a line separator).
-    package func isHanging(_ i: Int) -> Bool { records[i].flags & ClusterFlags.hanging != 0 }
+    package func isHanging(_ i: Int) -> Bool { cluster(i).flags & ClusterFlags.hanging != 0 }
 
     /// The font and size cluster `i` was measured with.
-    package func font(ofCluster i: Int) -> RunFont { runFonts[Int(records[i].fontRef)] }
+    package func font(ofCluster i: Int) -> RunFont { runFonts[Int(cluster(i).fontRef)] }
 
     /// The index of the cluster that contains UTF-16 offset `offset` (or `clusterCount` at the end).
     /// - Complexity: O(log n).
     package func cluster(containing offset: Int) -> Int {
         var lo = 0, hi = storedClusterCount
+        let r = records
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(records[mid].end) <= offset { lo = mid + 1 } else { hi = mid }
+            if Int(r[mid].end) <= offset { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
     /// Approximate bytes held by this value (for cache budgets).
-    public var residentBytes: Int {
-        64 + storedClusterCount * MemoryLayout<Cluster>.stride + runFonts.count * 48 + text.utf16Count * 2
-            + (glyphs?.residentBytes ?? 0)
+    public var residentBytes: Int { fields.pointee.residentBytes }
+
+    /// The words kept with the text for its holders' caches (`PreparedStorage.holderWords`).
+    package var holderWords: UnsafeMutablePointer<Atomic<UInt>> { storage.holderWords }
+
+    /// The address of the text's object (its fields), for prefetching while the text is held.
+    package var objectAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
+
+    /// True when both values are the same prepared text (one object), not only equal ones.
+    package func isSameStorage(as other: PreparedText) -> Bool { storage === other.storage }
+}
+
+/// The fields of a prepared text, in the header of its one object.
+package struct PreparedFields {
+    var text: AttributedText
+    /// How many of the records are clusters, and how many records there are.
+    var clusterCount = 0
+    var recordCount = 0
+    var runFonts: [RunFont] = []
+    var glyphs: GlyphStorage?
+    var totalAdvance = 0.0
+    var hardBreakCount: Int32 = 0
+    var missingGlyphCount = 0
+    var tabInterval = 0.0
+    var tabMinimum = 0.0
+    /// `PreparedText.residentBytes`, computed once when the text is finished.
+    var residentBytes = 0
+
+    init(text: AttributedText) { self.text = text }
+}
+
+/// The one object of a prepared text: `PreparedFields` in the header; in the tail, the holder
+/// words (two `Atomic<UInt>` in the first 16-byte element), then the records.
+///
+/// The holder words are for caches that a holder of the text keeps with it (the cell layout's
+/// kept layout and placement): each is 0, 1, or the address of an object retained for the
+/// word, which this object releases when it is freed. (A subclass of `ManagedBuffer` has no
+/// stored properties of its own, and its header must be copyable: the atomics live in the tail.)
+package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
+    /// Makes the object of a text with `fields` and the records `clusters` then `corrections`.
+    static func make(
+        _ fields: consuming PreparedFields, _ clusters: UnsafeBufferPointer<Cluster>, _ corrections: UnsafeBufferPointer<Cluster>
+    ) -> PreparedStorage {
+        var fields = consume fields
+        fields.clusterCount = clusters.count
+        fields.recordCount = clusters.count + corrections.count
+        fields.residentBytes =
+            64 + (1 + fields.recordCount) * MemoryLayout<Cluster>.stride + fields.runFonts.count * 48 + fields.text.utf16Count * 2
+            + (fields.glyphs?.residentBytes ?? 0)
+        let total = fields.recordCount
+        // Moved into the header, not copied (a copy retains each array the fields hold).
+        var moving: PreparedFields? = consume fields
+        let made = unsafeDowncast(create(minimumCapacity: 1 + total) { _ in moving.take().unsafelyUnwrapped }, to: PreparedStorage.self)
+        made.withUnsafeMutablePointerToElements { e in
+            let words = UnsafeMutableRawPointer(e).bindMemory(to: Atomic<UInt>.self, capacity: 2)
+            words.initialize(to: Atomic(0))
+            (words + 1).initialize(to: Atomic(0))
+            let r = e + 1
+            if let base = clusters.baseAddress { r.update(from: base, count: clusters.count) }
+            if let base = corrections.baseAddress { (r + clusters.count).update(from: base, count: corrections.count) }
+        }
+        return made
+    }
+
+    deinit {
+        let words = holderWords
+        for i in 0..<2 {
+            let w = words[i].load(ordering: .acquiring)
+            if w > 1 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: w).unsafelyUnwrapped).release() }
+        }
+        words.deinitialize(count: 2)
+    }
+
+    /// The header's fields (the object does not move).
+    @inline(__always) var fields: UnsafeMutablePointer<PreparedFields> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    /// The two holder words.
+    @inline(__always) var holderWords: UnsafeMutablePointer<Atomic<UInt>> {
+        withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Atomic<UInt>.self) }
+    }
+
+    /// The first record.
+    @inline(__always) var records: UnsafeMutablePointer<Cluster> {
+        withUnsafeMutablePointerToElements { $0 + 1 }
+    }
+}
+
+/// A range of a prepared text's records (its clusters, or its line-end corrections), holding
+/// the text's object. (Pointers into the object are used only while a method of the value that
+/// holds it runs: the value keeps the object alive meanwhile.)
+package struct PreparedRecords: RandomAccessCollection {
+    private let storage: PreparedStorage
+    private let start: Int
+    package let count: Int
+
+    fileprivate init(storage: PreparedStorage, start: Int, count: Int) {
+        self.storage = storage
+        self.start = start
+        self.count = count
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+    package subscript(i: Int) -> Cluster {
+        precondition(i >= 0 && i < count, "record index out of range")
+        return storage.records[start + i]
+    }
+
+    /// `body` on the records in place.
+    @inline(__always)
+    package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Cluster>) -> R) -> R {
+        body(UnsafeBufferPointer(start: storage.records + start, count: count))
     }
 }
 
@@ -221,7 +352,8 @@ package struct GlyphStorage: Sendable, Equatable {
 /// corrections cost no allocation of their own. A builder is finished once (`finish` or
 /// `take`); a copy of one MUST NOT be finished as well (its blocks would be freed twice).
 package struct PreparedTextBuilder {
-    private var prepared: PreparedText
+    /// The fields of the text being built (its records are in the blocks until it is finished).
+    private var prepared: PreparedFields
     /// The clusters so far (`count` of them) and the corrections (`correctionCount`).
     private var built: ScratchBuffer<Cluster>
     private var count = 0
@@ -256,7 +388,7 @@ package struct PreparedTextBuilder {
         text: AttributedText, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>,
         ownsBlocks: Bool
     ) {
-        prepared = PreparedText(text: text)
+        prepared = PreparedFields(text: text)
         built = clusters
         // A cluster holds at least one code unit (an inline object holds its U+FFFC).
         built.reserve(text.utf16Count)
@@ -404,17 +536,12 @@ package struct PreparedTextBuilder {
     /// The prepared text, its run fonts in an array of its own.
     package consuming func finish() -> PreparedText {
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { Array($0) } }
-        storeRecords()
+        let made = PreparedText(storage: PreparedStorage.make(prepared, built.prefix(count), corrections.prefix(correctionCount)))
         if ownsBlocks {
             built.free()
             corrections.free()
         }
-        return prepared
-    }
-
-    /// Copies the clusters and corrections into the prepared text's array.
-    private mutating func storeRecords() {
-        prepared.setRecords(built.prefix(count), corrections.prefix(correctionCount))
+        return made
     }
 
     /// Takes the run fonts from `table` when it holds an equal list (most texts use one of a few
@@ -428,10 +555,10 @@ package struct PreparedTextBuilder {
     /// back in `clusters` and `corrections`. (Kept small, so that the caller's builder is moved
     /// out, not copied.)
     consuming func take(returning clusters: inout ScratchBuffer<Cluster>, _ corrections: inout ScratchBuffer<Cluster>) -> PreparedText {
-        storeRecords()
+        let made = PreparedText(storage: PreparedStorage.make(prepared, built.prefix(count), self.corrections.prefix(correctionCount)))
         clusters = built
         corrections = self.corrections
-        return prepared
+        return made
     }
 }
 
@@ -458,20 +585,6 @@ struct PlainClusterSink {
         totalAdvance += advance
         next.initialize(to: Cluster(advance: advance, end: Int32(end), fontRef: fontRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
         next += 1
-    }
-}
-
-extension PreparedText {
-    /// Makes the records array: `clusters`, then `corrections`. (Reserved, then appended: the
-    /// array's uninitialized-capacity initializer is not specialized here, and looked up its
-    /// generic metadata on every call.)
-    fileprivate mutating func setRecords(_ clusters: UnsafeBufferPointer<Cluster>, _ corrections: UnsafeBufferPointer<Cluster>) {
-        storedClusterCount = clusters.count
-        let total = clusters.count + corrections.count
-        guard total > 0 else { return }
-        records.reserveCapacity(total)
-        records.append(contentsOf: clusters)
-        if !corrections.isEmpty { records.append(contentsOf: corrections) }
     }
 }
 
@@ -503,10 +616,10 @@ struct InlineRunFonts {
 }
 
 extension PreparedText {
-    /// The address of the cluster array's first element (0 when empty): the storage of an
-    /// immutable prepared text does not move, so callers may keep it for prefetching.
+    /// The address of the first cluster (0 when there is none): the object of an immutable
+    /// prepared text does not move, so callers may keep it for prefetching while they hold the text.
     package var clustersAddress: UInt {
-        records.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        clusterCount == 0 ? 0 : UInt(bitPattern: storage.records)
     }
 }
 
