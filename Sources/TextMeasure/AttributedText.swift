@@ -89,7 +89,7 @@ public struct AttributeRun: Hashable, Sendable {
 public struct AttributedText: Hashable, Sendable {
     public private(set) var string: String
     public private(set) var utf16Count: Int
-    public private(set) var runs: [AttributeRun]
+    public private(set) var runs: AttributeRuns
     public private(set) var attachments: [InlineObject]
     public private(set) var entities: [TextEntity]
     /// Where tabs (U+0009) advance to. The default is Pango's: a stop every 8 space widths of
@@ -102,7 +102,7 @@ public struct AttributedText: Hashable, Sendable {
     public init(_ string: String = "", attributes: TextAttributes) {
         self.string = string
         utf16Count = string.utf16.count
-        runs = [AttributeRun(range: 0..<utf16Count, attributes: attributes)]
+        runs = AttributeRuns(AttributeRun(range: 0..<utf16Count, attributes: attributes))
         attachments = []
         entities = []
     }
@@ -174,7 +174,9 @@ extension AttributedText {
 package struct AttributedTextBuilder {
     private var bytes: [UInt8] = []
     private var utf16Count = 0
-    private var runs: [AttributeRun]
+    private var runs: AttributeRuns
+    /// Room to reserve for the runs after the first, when a second one starts.
+    private let moreRuns: Int
     private var attachments: [InlineObject] = []
     private var entities: [TextEntity] = []
 
@@ -200,9 +202,8 @@ package struct AttributedTextBuilder {
         attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8], runs runCount: Int, attachments attachmentCount: Int,
         entities entityCount: Int
     ) {
-        runs = []
-        runs.reserveCapacity(max(1, runCount))
-        runs.append(AttributeRun(range: 0..<0, attributes: attributes))
+        runs = AttributeRuns(AttributeRun(range: 0..<0, attributes: attributes))
+        moreRuns = max(0, runCount - 1)
         if attachmentCount > 0 { attachments.reserveCapacity(attachmentCount) }
         if entityCount > 0 { entities.reserveCapacity(entityCount) }
         // Moved, not copied: a second reference to the storage would make `removeAll` allocate.
@@ -297,7 +298,7 @@ package struct AttributedTextBuilder {
         let start = utf16Count
         guard n > 0 else { return start..<start }
         utf16Count += n
-        runs.extend(from: start, to: utf16Count, attributes: attributes)
+        runs.extend(from: start, to: utf16Count, attributes: attributes, reserving: moreRuns)
         return start..<utf16Count
     }
 
@@ -335,7 +336,7 @@ package struct AttributedTextBuilder {
 
 extension AttributedText {
     /// The parts as `AttributedTextBuilder` computed them.
-    fileprivate init(string: String, utf16Count: Int, runs: [AttributeRun], attachments: [InlineObject], entities: [TextEntity]) {
+    fileprivate init(string: String, utf16Count: Int, runs: AttributeRuns, attachments: [InlineObject], entities: [TextEntity]) {
         self.string = string
         self.utf16Count = utf16Count
         self.runs = runs
@@ -344,16 +345,68 @@ extension AttributedText {
     }
 }
 
-extension [AttributeRun] {
+/// The attribute runs of an `AttributedText`, in text order. The first run is stored in the value
+/// itself: most texts (names, times, counts, labels) have one run and need no array for it.
+public struct AttributeRuns: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+    private var first: AttributeRun
+    /// The runs after the first.
+    private var rest: [AttributeRun] = []
+
+    /// One run.
+    public init(_ first: AttributeRun) { self.first = first }
+
+    /// - Precondition: `runs` is not empty.
+    public init(_ runs: some Sequence<AttributeRun>) {
+        var i = runs.makeIterator()
+        guard let first = i.next() else { preconditionFailure("an attributed text has at least one run") }
+        self.first = first
+        while let r = i.next() { rest.append(r) }
+    }
+
+    /// - Precondition: at least one run.
+    public init(arrayLiteral runs: AttributeRun...) { self.init(runs) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { 1 + rest.count }
+    public subscript(i: Int) -> AttributeRun {
+        get {
+            if i == 0 { return first }
+            return rest[i - 1]
+        }
+        set {
+            if i == 0 { first = newValue } else { rest[i - 1] = newValue }
+        }
+    }
+
+    public static func == (a: AttributeRuns, b: AttributeRuns) -> Bool { a.first == b.first && a.rest == b.rest }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for r in self { hasher.combine(r) }
+    }
+
     /// Covers `start..<end`, appended text: the empty text's one empty run becomes it, a last run
-    /// with the same attributes grows over it, else a new run starts.
-    fileprivate mutating func extend(from start: Int, to end: Int, attributes: TextAttributes) {
-        if count == 1 && self[0].range.isEmpty {
-            self[0] = AttributeRun(range: 0..<end, attributes: attributes)
-        } else if self[count - 1].attributes == attributes {
-            self[count - 1].range = self[count - 1].range.lowerBound..<end
+    /// with the same attributes grows over it, else a new run starts (the first one after the
+    /// first reserves room for `reserving` runs).
+    fileprivate mutating func extend(from start: Int, to end: Int, attributes: TextAttributes, reserving: Int = 0) {
+        if rest.isEmpty {
+            if first.range.isEmpty {
+                first = AttributeRun(range: 0..<end, attributes: attributes)
+                return
+            }
+            if first.attributes == attributes {
+                first.range = first.range.lowerBound..<end
+                return
+            }
+            if reserving > 1 { rest.reserveCapacity(reserving) }
+            rest.append(AttributeRun(range: start..<end, attributes: attributes))
+            return
+        }
+        let last = rest.count - 1
+        if rest[last].attributes == attributes {
+            rest[last].range = rest[last].range.lowerBound..<end
         } else {
-            append(AttributeRun(range: start..<end, attributes: attributes))
+            rest.append(AttributeRun(range: start..<end, attributes: attributes))
         }
     }
 }
