@@ -318,7 +318,16 @@ package struct AttributedTextBuilder {
         let string = Self.string(valid: kept, isASCII: utf16Count == kept.count)
         kept.removeAll(keepingCapacity: true)
         swap(&buffer, &kept)
-        return AttributedText(string: string, utf16Count: utf16Count, runs: runs, attachments: attachments, entities: entities)
+        // The arrays are moved out too (a copy would retain each, and the builder release them).
+        var movedRuns = AttributeRuns(AttributeRun(range: 0..<0, attributes: runs[0].attributes))
+        var movedAttachments: [InlineObject] = []
+        var movedEntities: [TextEntity] = []
+        swap(&movedRuns, &runs)
+        swap(&movedAttachments, &attachments)
+        swap(&movedEntities, &entities)
+        let count = utf16Count
+        utf16Count = 0
+        return AttributedText(string: string, utf16Count: count, runs: movedRuns, attachments: movedAttachments, entities: movedEntities)
     }
 
     /// A string of `bytes`, which are valid UTF-8: every append takes valid and whole UTF-8, so
