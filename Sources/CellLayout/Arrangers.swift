@@ -28,9 +28,9 @@ extension PreparedTextBox {
         }
         var hits: [EntityHit] = []
         var objects: [ImageFrame] = []
-        let entities = prepared.text.entities
-        let attachments = prepared.text.attachments
-        if !entities.isEmpty || !attachments.isEmpty {
+        if prepared.entityCount + prepared.attachmentCount > 0 {
+            let entities = prepared.text.entities
+            let attachments = prepared.text.attachments
             // A box arranged again at the same frame shares what it placed before.
             if let kept = keptPlacement(layout, frame: frame, grid: grid) {
                 (hits, objects) = kept

@@ -23,8 +23,7 @@ package struct PreparedTextBox: Sendable, Equatable {
     /// entities or inline objects also counts a kept placement (`keepPlacement`): one hit per
     /// entity and one frame per object (an entity that wraps holds a rect more per extra line).
     package var residentBytes: Int {
-        let text = prepared.text
-        let entities = text.entities.count, objects = text.attachments.count
+        let entities = prepared.entityCount, objects = prepared.attachmentCount
         let placement =
             entities + objects == 0
             ? 0

@@ -86,12 +86,20 @@ public struct AttributeRun: Hashable, Sendable {
 /// Invariants (kept by the mutating API): runs are sorted, contiguous and cover the whole string
 /// (an empty string has one empty run carrying the default attributes); every inline object sits on
 /// a U+FFFC of the string; entity ranges lie inside the string.
-public struct AttributedText: Hashable, Sendable {
+///
+/// Storage: the string, the first run, and one object (`TextParts`) for the other runs, the inline
+/// objects and the entities, made only when the text has any of them. `runs`, `attachments` and
+/// `entities` are random-access views of them.
+/// Thread-safety: a value; the parts object is shared between copies and never mutated while
+/// shared (copy-on-write), so it is safe to send (checked by hand: `ManagedBuffer` is not
+/// `Sendable`).
+public struct AttributedText: Hashable, @unchecked Sendable {
     public private(set) var string: String
     public private(set) var utf16Count: Int
-    public private(set) var runs: AttributeRuns
-    public private(set) var attachments: [InlineObject]
-    public private(set) var entities: [TextEntity]
+    /// The first run (the base attributes), stored in the value.
+    private var firstRun: AttributeRun
+    /// The other runs, the inline objects and the entities (nil when there are none).
+    private var parts: TextParts?
     /// Where tabs (U+0009) advance to. The default is Pango's: a stop every 8 space widths of
     /// the base font, measured from the line start.
     public var tabStops: TabStops = .pango
@@ -102,13 +110,35 @@ public struct AttributedText: Hashable, Sendable {
     public init(_ string: String = "", attributes: TextAttributes) {
         self.string = string
         utf16Count = string.utf16.count
-        runs = AttributeRuns(AttributeRun(range: 0..<utf16Count, attributes: attributes))
-        attachments = []
-        entities = []
+        firstRun = AttributeRun(range: 0..<utf16Count, attributes: attributes)
     }
 
+    /// The attribute runs, sorted, contiguous and covering the string.
+    public var runs: Runs { Runs(first: firstRun, parts: parts) }
+    /// The inline objects, in text order.
+    public var attachments: Attachments { Attachments(parts: parts) }
+    /// The marked ranges, in the order they were added.
+    public var entities: Entities { Entities(parts: parts) }
+
+    /// `attachments.count` and `entities.count`, read without making the views.
+    package var attachmentCount: Int { parts.objectCount }
+    package var entityCount: Int { parts.entityCount }
+
     /// Attributes of the first run: the paragraph's base font (used for empty lines).
-    public var baseAttributes: TextAttributes { runs[0].attributes }
+    public var baseAttributes: TextAttributes { firstRun.attributes }
+
+    public static func == (a: AttributedText, b: AttributedText) -> Bool {
+        a.string == b.string && a.utf16Count == b.utf16Count && a.tabStops == b.tabStops
+            && a.runs == b.runs && a.attachments == b.attachments && a.entities == b.entities
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(string)
+        hasher.combine(runs)
+        hasher.combine(attachments)
+        hasher.combine(entities)
+        hasher.combine(tabStops)
+    }
 
     /// Appends text with the given attributes (merged with the last run when they are equal).
     /// - Returns: the UTF-16 range of the appended text.
@@ -119,7 +149,7 @@ public struct AttributedText: Hashable, Sendable {
         guard n > 0 else { return start..<start }
         string += text
         utf16Count += n
-        runs.extend(from: start, to: utf16Count, attributes: attributes)
+        Self.extend(&firstRun, &parts, from: start, to: utf16Count, attributes: attributes)
         return start..<utf16Count
     }
 
@@ -130,7 +160,7 @@ public struct AttributedText: Hashable, Sendable {
         width: Double, ascent: Double, descent: Double, name: String, attributes: TextAttributes
     ) -> Range<Int> {
         let range = append(String(Self.attachmentCharacter), attributes: attributes)
-        attachments.append(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
+        parts.appendObject(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
         return range
     }
 
@@ -138,7 +168,33 @@ public struct AttributedText: Hashable, Sendable {
     /// - Precondition: the range lies inside the string.
     public mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
         precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
-        entities.append(TextEntity(range: range, kind: kind, value: value))
+        parts.appendEntity(TextEntity(range: range, kind: kind, value: value))
+    }
+
+    /// Covers `start..<end`, appended text: the empty text's one empty run becomes it, a last run
+    /// with the same attributes grows over it, else a new run starts (in `parts`, made with room
+    /// for `moreRuns` runs when it is made here).
+    fileprivate static func extend(
+        _ first: inout AttributeRun, _ parts: inout TextParts?, from start: Int, to end: Int, attributes: TextAttributes,
+        moreRuns: Int = 1, objects: Int = 0, entities: Int = 0
+    ) {
+        let more = parts.runCount
+        if more == 0 {
+            if first.range.isEmpty {
+                first = AttributeRun(range: 0..<end, attributes: attributes)
+            } else if first.attributes == attributes {
+                first.range = first.range.lowerBound..<end
+            } else {
+                if parts == nil { parts = TextParts.make(runs: max(1, moreRuns), objects: objects, entities: entities) }
+                parts.appendRun(AttributeRun(range: start..<end, attributes: attributes))
+            }
+            return
+        }
+        if parts.unsafelyUnwrapped.runs[more - 1].attributes == attributes {
+            parts.extendLastRun(to: end)
+        } else {
+            parts.appendRun(AttributeRun(range: start..<end, attributes: attributes))
+        }
     }
 }
 
@@ -174,11 +230,13 @@ extension AttributedText {
 package struct AttributedTextBuilder {
     private var bytes: [UInt8] = []
     private var utf16Count = 0
-    private var runs: AttributeRuns
-    /// Room to reserve for the runs after the first, when a second one starts.
+    private var firstRun: AttributeRun
+    private var parts: TextParts?
+    /// The counts the parts object is made with when the text first needs it: runs after the
+    /// first, inline objects, entities.
     private let moreRuns: Int
-    private var attachments: [InlineObject] = []
-    private var entities: [TextEntity] = []
+    private let objectCount: Int
+    private let entityCount: Int
 
     /// - Parameters:
     ///   - attributes: the attributes of the empty text (its one empty run) until something is appended.
@@ -202,10 +260,10 @@ package struct AttributedTextBuilder {
         attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8], runs runCount: Int, attachments attachmentCount: Int,
         entities entityCount: Int
     ) {
-        runs = AttributeRuns(AttributeRun(range: 0..<0, attributes: attributes))
+        firstRun = AttributeRun(range: 0..<0, attributes: attributes)
         moreRuns = max(0, runCount - 1)
-        if attachmentCount > 0 { attachments.reserveCapacity(attachmentCount) }
-        if entityCount > 0 { entities.reserveCapacity(entityCount) }
+        objectCount = max(0, attachmentCount)
+        self.entityCount = max(0, entityCount)
         // Moved, not copied: a second reference to the storage would make `removeAll` allocate.
         bytes = consume buffer
         bytes.removeAll(keepingCapacity: true)
@@ -283,14 +341,21 @@ package struct AttributedTextBuilder {
     ) -> Range<Int> {
         bytes.append(contentsOf: [0xEF, 0xBF, 0xBC] as [UInt8])  // U+FFFC
         let range = extend(by: 1, attributes)
-        attachments.append(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
+        makeParts()
+        parts.appendObject(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
         return range
     }
 
     /// - Precondition: the range lies inside the text so far.
     package mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
         precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
-        entities.append(TextEntity(range: range, kind: kind, value: value))
+        makeParts()
+        parts.appendEntity(TextEntity(range: range, kind: kind, value: value))
+    }
+
+    /// Makes the parts object at the counts given at the start, if there is none yet.
+    private mutating func makeParts() {
+        if parts == nil { parts = TextParts.make(runs: moreRuns, objects: objectCount, entities: entityCount) }
     }
 
     /// The UTF-16 count and runs after appending `n` units (as `AttributedText.append`).
@@ -298,7 +363,9 @@ package struct AttributedTextBuilder {
         let start = utf16Count
         guard n > 0 else { return start..<start }
         utf16Count += n
-        runs.extend(from: start, to: utf16Count, attributes: attributes, reserving: moreRuns)
+        AttributedText.extend(
+            &firstRun, &parts, from: start, to: utf16Count, attributes: attributes, moreRuns: moreRuns, objects: objectCount,
+            entities: entityCount)
         return start..<utf16Count
     }
 
@@ -318,16 +385,12 @@ package struct AttributedTextBuilder {
         let string = Self.string(valid: kept, isASCII: utf16Count == kept.count)
         kept.removeAll(keepingCapacity: true)
         swap(&buffer, &kept)
-        // The arrays are moved out too (a copy would retain each, and the builder release them).
-        var movedRuns = AttributeRuns(AttributeRun(range: 0..<0, attributes: runs[0].attributes))
-        var movedAttachments: [InlineObject] = []
-        var movedEntities: [TextEntity] = []
-        swap(&movedRuns, &runs)
-        swap(&movedAttachments, &attachments)
-        swap(&movedEntities, &entities)
+        // The parts are moved out too (a copy would retain them, and the builder release them).
+        let first = firstRun
+        firstRun = AttributeRun(range: 0..<0, attributes: first.attributes)
         let count = utf16Count
         utf16Count = 0
-        return AttributedText(string: string, utf16Count: count, runs: movedRuns, attachments: movedAttachments, entities: movedEntities)
+        return AttributedText(string: string, utf16Count: count, firstRun: first, parts: parts.take())
     }
 
     /// A string of `bytes`, which are valid UTF-8: every append takes valid and whole UTF-8, so
@@ -345,77 +408,10 @@ package struct AttributedTextBuilder {
 
 extension AttributedText {
     /// The parts as `AttributedTextBuilder` computed them.
-    fileprivate init(string: String, utf16Count: Int, runs: AttributeRuns, attachments: [InlineObject], entities: [TextEntity]) {
+    fileprivate init(string: String, utf16Count: Int, firstRun: AttributeRun, parts: TextParts?) {
         self.string = string
         self.utf16Count = utf16Count
-        self.runs = runs
-        self.attachments = attachments
-        self.entities = entities
-    }
-}
-
-/// The attribute runs of an `AttributedText`, in text order. The first run is stored in the value
-/// itself: most texts (names, times, counts, labels) have one run and need no array for it.
-public struct AttributeRuns: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
-    private var first: AttributeRun
-    /// The runs after the first.
-    private var rest: [AttributeRun] = []
-
-    /// One run.
-    public init(_ first: AttributeRun) { self.first = first }
-
-    /// - Precondition: `runs` is not empty.
-    public init(_ runs: some Sequence<AttributeRun>) {
-        var i = runs.makeIterator()
-        guard let first = i.next() else { preconditionFailure("an attributed text has at least one run") }
-        self.first = first
-        while let r = i.next() { rest.append(r) }
-    }
-
-    /// - Precondition: at least one run.
-    public init(arrayLiteral runs: AttributeRun...) { self.init(runs) }
-
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { 1 + rest.count }
-    public subscript(i: Int) -> AttributeRun {
-        get {
-            if i == 0 { return first }
-            return rest[i - 1]
-        }
-        set {
-            if i == 0 { first = newValue } else { rest[i - 1] = newValue }
-        }
-    }
-
-    public static func == (a: AttributeRuns, b: AttributeRuns) -> Bool { a.first == b.first && a.rest == b.rest }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(count)
-        for r in self { hasher.combine(r) }
-    }
-
-    /// Covers `start..<end`, appended text: the empty text's one empty run becomes it, a last run
-    /// with the same attributes grows over it, else a new run starts (the first one after the
-    /// first reserves room for `reserving` runs).
-    fileprivate mutating func extend(from start: Int, to end: Int, attributes: TextAttributes, reserving: Int = 0) {
-        if rest.isEmpty {
-            if first.range.isEmpty {
-                first = AttributeRun(range: 0..<end, attributes: attributes)
-                return
-            }
-            if first.attributes == attributes {
-                first.range = first.range.lowerBound..<end
-                return
-            }
-            if reserving > 1 { rest.reserveCapacity(reserving) }
-            rest.append(AttributeRun(range: start..<end, attributes: attributes))
-            return
-        }
-        let last = rest.count - 1
-        if rest[last].attributes == attributes {
-            rest[last].range = rest[last].range.lowerBound..<end
-        } else {
-            rest.append(AttributeRun(range: start..<end, attributes: attributes))
-        }
+        self.firstRun = firstRun
+        self.parts = parts
     }
 }

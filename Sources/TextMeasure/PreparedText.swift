@@ -119,6 +119,11 @@ public struct PreparedText: @unchecked Sendable {
         return lo
     }
 
+    /// The text's inline objects and entities, counted in place (`text.attachments.count` and
+    /// `text.entities.count` without a copy of the text).
+    package var attachmentCount: Int { fields.pointee.text.attachmentCount }
+    package var entityCount: Int { fields.pointee.text.entityCount }
+
     /// Approximate bytes held by this value (for cache budgets).
     public var residentBytes: Int { fields.pointee.residentBytes }
 
