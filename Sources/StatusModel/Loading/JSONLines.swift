@@ -124,14 +124,14 @@ package final class JSONLinesReader {
     }
 
     /// Lines, non-blank lines, and the longest line (its length and 0-based position) in `bytes`.
-    static func countLines(_ bytes: UnsafeBufferPointer<UInt8>) -> (lines: Int, statuses: Int, longest: Int, longestLine: Int) {
+    static func countLines(_ bytes: UnsafeBufferPointer<UInt8>) -> LineCounts {
         var lines = 0
         var statuses = 0
         var longest = 0
         var longestLine = 0
         var start = 0
         let n = bytes.count
-        guard let base = bytes.baseAddress else { return (0, 0, 0, 0) }
+        guard let base = bytes.baseAddress else { return LineCounts(lines: 0, statuses: 0, longest: 0, longestLine: 0) }
         while start < n {
             let end: Int
             if let hit = memchr(base + start, 0x0A, n - start) {
@@ -149,7 +149,18 @@ package final class JSONLinesReader {
             lines += 1
             start = end + 1
         }
-        return (lines, statuses, longest, longestLine)
+        return LineCounts(lines: lines, statuses: statuses, longest: longest, longestLine: longestLine)
+    }
+
+    /// What `countLines` finds: the lines, the lines that hold a status (not only whitespace), the
+    /// longest line's length in bytes and its index. (A struct, not a labelled tuple: returned
+    /// through the generic `withUnsafeBufferPointer`, a labelled tuple's type is built at run time
+    /// by the runtime's demangler, which AddressSanitizer reports as a bad free.)
+    struct LineCounts {
+        var lines: Int
+        var statuses: Int
+        var longest: Int
+        var longestLine: Int
     }
 }
 
