@@ -152,6 +152,11 @@ extension AttributedText {
         }
     }
 
+    // `Attachments` and `Entities` are the same view over different regions. They are two
+    // concrete types rather than one generic one on purpose: as a generic `Region<Element>`
+    // (measured), a cold corpus cell took 0.8 % more instructions, its uses in other modules
+    // not all specialized.
+
     /// The inline objects, in text order: a view of the text's parts object.
     public struct Attachments: RandomAccessCollection, Hashable, @unchecked Sendable {
         /// Held for `base`, which points into it.
