@@ -183,8 +183,8 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
             words.initialize(to: Atomic(0))
             (words + 1).initialize(to: Atomic(0))
             let r = e + 1
-            if let base = clusters.baseAddress { r.update(from: base, count: clusters.count) }
-            if let base = corrections.baseAddress { (r + clusters.count).update(from: base, count: corrections.count) }
+            if let base = clusters.baseAddress { r.initialize(from: base, count: clusters.count) }
+            if let base = corrections.baseAddress { (r + clusters.count).initialize(from: base, count: corrections.count) }
         }
         return made
     }
