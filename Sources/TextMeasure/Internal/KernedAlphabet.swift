@@ -109,10 +109,6 @@ final class KernedAlphabet: Sendable {
     /// The glyph of a code unit on the path.
     func glyph(of unit: UInt16) -> UInt32 { glyph[Self.slot(unit)] }
 
-    /// The table of `font` for runs of `script`, or nil when the face's lookups for that plan do
-    /// not allow it (see the type's documentation).
-    /// - Parameter touchedByAnyPlan: one bit per glyph id, set for the glyphs some lookup of some
-    ///   plan reads or writes (`FontFile.glyphsTouched(by:)`): the separator is taken outside it.
     /// Pair adjustments measured for a face, by glyph pair (`first << 32 | second`), valid for
     /// the plans whose GPOS lookups are `gpos`: a second plan with the same positioning lookups
     /// (Noto Sans CJK's Latin and Han plans) reads them instead of shaping the pairs again.
@@ -121,12 +117,13 @@ final class KernedAlphabet: Sendable {
         var values: [UInt64: Int32] = [:]
     }
 
-    static func make(font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64]) -> KernedAlphabet? {
-        var measured = MeasuredPairs()
-        return make(font: font, script: script, touchedByAnyPlan: touchedByAnyPlan, measured: &measured)
-    }
-
-    /// `make`, reading and adding to the pair adjustments measured for another plan of the face.
+    /// The table of `font` for runs of `script`, or nil when the face's lookups for that plan do
+    /// not allow it (see the type's documentation).
+    /// - Parameters:
+    ///   - touchedByAnyPlan: one bit per glyph id, set for the glyphs some lookup of some plan
+    ///     reads or writes (`FontFile.glyphsTouched(by:)`): the separator is taken outside it.
+    ///   - measured: the pair adjustments measured for the face's other plans (start empty),
+    ///     read when this plan's GPOS lookups are theirs, and added to.
     static func make(
         font: FontFile, script: UnicodeScript, touchedByAnyPlan: [UInt64], measured: inout MeasuredPairs
     ) -> KernedAlphabet? {
