@@ -197,8 +197,8 @@ struct LabelName: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The table's hash, from the stored one (see `NameLabel._rawHashValue(seed:)`).
-    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: StringBytes.mix(hash, UInt64(UInt(bitPattern: seed)))) }
+    /// The table's hash, from the stored one (`StringBytes.seededHash`).
+    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
 
     static func == (a: LabelName, b: LabelName) -> Bool {
         a.hash == b.hash && a.count == b.count && a.size.bitPattern == b.size.bitPattern && a.role == b.role
@@ -235,10 +235,9 @@ struct NameLabel: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The table's hash: the stored hash mixed with the table's seed in one step. `Dictionary`
-    /// asks every key for this (`Hashable`'s underscored requirement); its default runs a whole
-    /// `Hasher` over `hash(into:)`, ~135 of the ~300 instructions of a label look-up.
-    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: StringBytes.mix(hash, UInt64(UInt(bitPattern: seed)))) }
+    /// The table's hash, from the stored one (`StringBytes.seededHash`: the default was ~135 of
+    /// the ~300 instructions of a label look-up).
+    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
 
     static func == (a: NameLabel, b: NameLabel) -> Bool {
         a.hash == b.hash && a.verified == b.verified && a.memberRank == b.memberRank && a.size.bitPattern == b.size.bitPattern

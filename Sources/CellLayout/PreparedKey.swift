@@ -20,9 +20,7 @@ package struct PreparedKey: Hashable, Sendable {
     /// `Hasher` run (~150 instructions, and `BoundedCache` hashes a key twice per look-up and
     /// per insert: for its shard, and in the shard's table). `Hashable`'s underscored
     /// requirement, which `Dictionary` and `hashValue` use.
-    package func _rawHashValue(seed: Int) -> Int {
-        Int(truncatingIfNeeded: StringBytes.mix(word, UInt64(UInt(bitPattern: seed))))
-    }
+    package func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(word, seed: seed) }
 
     private var word: UInt64 { fingerprint ^ UInt64(bitPattern: statusID) &* 0x9e37_79b9_7f4a_7c15 }
 }
