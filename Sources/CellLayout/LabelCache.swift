@@ -106,22 +106,26 @@ final class LabelCache: Sendable {
         /// See `LabelCache.label(_:count:size:role:measurer:)`.
         func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
             let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
-            if let hit = shard.withLock({ $0.labels.hit(name) }) { return hit }
-            let text = AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
-            let p = PreparedTextBox(measurer.prepareUncached(text))
-            let dropped = shard.withLock {
-                $0.labels.insert(p, for: name, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
+            return cached(name, in: \.labels, measurer: measurer) {
+                AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
             }
-            withExtendedLifetime(dropped) {}
-            return p
         }
 
         /// See `LabelCache.name(_:measurer:make:)`.
         func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
-            if let hit = shard.withLock({ $0.names.hit(key) }) { return hit }
+            cached(key, in: \.names, measurer: measurer, make: make)
+        }
+
+        /// The entry of `key` in `table`, or `make()` prepared by `measurer` and stored there. The
+        /// lock is held for the table accesses only; a dropped full table is freed after it.
+        @inline(__always)
+        private func cached<Key>(
+            _ key: Key, in table: WritableKeyPath<State, Table<Key>>, measurer: any TextMeasuring, make: () -> AttributedText
+        ) -> PreparedTextBox {
+            if let hit = shard.withLock({ $0[keyPath: table].hit(key) }) { return hit }
             let p = PreparedTextBox(measurer.prepareUncached(make()))
             let dropped = shard.withLock {
-                $0.names.insert(p, for: key, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
+                $0[keyPath: table].insert(p, for: key, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
             }
             withExtendedLifetime(dropped) {}
             return p
