@@ -218,15 +218,10 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
 /// the text's object. (Pointers into the object are used only while a method of the value that
 /// holds it runs: the value keeps the object alive meanwhile.)
 package struct PreparedRecords: RandomAccessCollection {
-    private let storage: PreparedStorage
-    private let start: Int
+    // Made by `PreparedText` through the memberwise initializer (file-private, as these are).
+    fileprivate let storage: PreparedStorage
+    fileprivate let start: Int
     package let count: Int
-
-    fileprivate init(storage: PreparedStorage, start: Int, count: Int) {
-        self.storage = storage
-        self.start = start
-        self.count = count
-    }
 
     package var startIndex: Int { 0 }
     package var endIndex: Int { count }
