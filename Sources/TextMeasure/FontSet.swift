@@ -148,6 +148,22 @@ public final class FontSet: Sendable {
         return script == .latin ? tables.latin : script == .han ? tables.han : nil
     }
 
+    /// Measures `text` with the table of `kernedAlphabet(slot, script)`, read in place (a table
+    /// returned from that call is retained and released once per word): false when there is no
+    /// table or the word is off its path (`KernedAlphabet.measure`).
+    @inline(__always) func measureKerned(
+        _ slot: FontSlot, _ script: UnicodeScript, _ text: UnsafeBufferPointer<UInt16>,
+        writingInto advances: UnsafeMutablePointer<Int32>
+    ) -> Bool {
+        switch (slot, script) {
+        case (.primary, .latin): return alphabetPrimary.latin?.measure(text, writingInto: advances) ?? false
+        case (.primary, .han): return alphabetPrimary.han?.measure(text, writingInto: advances) ?? false
+        case (.bold, .latin): return alphabetBold.latin?.measure(text, writingInto: advances) ?? false
+        case (.bold, .han): return alphabetBold.han?.measure(text, writingInto: advances) ?? false
+        default: return false
+        }
+    }
+
     /// True when the face of `slot` maps `scalar` to a glyph.
     @inline(__always) func covers(_ slot: FontSlot, _ scalar: UInt32, bits: CoverageBits) -> Bool {
         scalar < 0x10000 ? bits.contains(scalar) : file(slot).nominalGlyph(scalar) != nil
@@ -228,6 +244,16 @@ public final class FontSet: Sendable {
                     + "and the FeedLayout package's own)")
         }
         return try load(directory: dir)
+    }
+
+    /// Units per em of the face of a slot (read in place: `file(slot).upem` retains the file).
+    @inline(__always) func upem(_ slot: FontSlot) -> Int32 {
+        switch slot {
+        case .primary, .object: return primary.upem
+        case .bold: return bold.upem
+        case .emoji: return emoji.upem
+        case .fallback: return fallback.upem
+        }
     }
 
     func file(_ slot: FontSlot) -> FontFile {

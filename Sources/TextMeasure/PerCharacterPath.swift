@@ -20,6 +20,8 @@ extension TextMeasurer {
         var builder = PreparedTextBuilder(
             text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize),
             clusters: buffers.clusters, corrections: buffers.corrections)
+        // Nil exactly when `retainsGlyphs` is false. Branches test the flag: testing the optional
+        // copies it, retaining and releasing each of its five arrays.
         var glyphs: GlyphStorage? = retainsGlyphs ? GlyphStorage() : nil
         let runs = text.runs
         var run = 0
@@ -84,7 +86,7 @@ extension TextMeasurer {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
                     let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
-                    if glyphs != nil {
+                    if retainsGlyphs {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
                         glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
                     }
@@ -95,7 +97,7 @@ extension TextMeasurer {
                     start = end
                     // The inert one-unit clusters that follow in the same run take the same path and
                     // change nothing else: a tight loop over most of a Chinese text.
-                    if glyphs == nil {
+                    if !retainsGlyphs {
                         let limit = min(runEnd, n)
                         let scale = runFonts.textScale
                         var sink = builder.beginPlainClusters(max(0, limit - start))

@@ -134,27 +134,31 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         units.reserve(count)
         let out = units.base
         let written = string.withUTF8 { b -> Int in
+            // A `String` is valid UTF-8: every sequence is whole. Writes stop at `count` units.
+            guard let p = b.baseAddress else { return 0 }
             let n = b.count
             var i = 0, o = 0
             while i < n && o < count {
-                let c0 = UInt32(b[i])
+                let c0 = UInt32(p[i])
                 if c0 < 0x80 {
-                    out[o] = UInt16(c0)
-                    i += 1; o += 1
+                    out[o] = UInt16(truncatingIfNeeded: c0)
+                    i &+= 1
+                } else if c0 >= 0xE0 && c0 < 0xF0 {
+                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
+                    i &+= 3
                 } else if c0 < 0xE0 {
-                    out[o] = UInt16((c0 & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F))
-                    i += 2; o += 1
-                } else if c0 < 0xF0 {
-                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F))
-                    i += 3; o += 1
+                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x1F) << 6 | UInt32(p[i &+ 1] & 0x3F))
+                    i &+= 2
                 } else {
-                    let v = (c0 & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
-                        | UInt32(b[i + 3] & 0x3F)
-                    guard o + 1 < count else { break }
-                    out[o] = UInt16(0xD800 + ((v - 0x10000) >> 10))
-                    out[o + 1] = UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))
-                    i += 4; o += 2
+                    guard o &+ 1 < count else { break }
+                    let v = (c0 & 0x07) << 18 | UInt32(p[i &+ 1] & 0x3F) << 12 | UInt32(p[i &+ 2] & 0x3F) << 6
+                        | UInt32(p[i &+ 3] & 0x3F)
+                    out[o] = UInt16(truncatingIfNeeded: 0xD800 &+ ((v &- 0x10000) >> 10))
+                    o &+= 1
+                    out[o] = UInt16(truncatingIfNeeded: 0xDC00 &+ ((v &- 0x10000) & 0x3FF))
+                    i &+= 4
                 }
+                o &+= 1
             }
             return i == n ? o : -1
         }

@@ -26,8 +26,7 @@ extension TextMeasurer {
         let breakAfter = buffers.wordBreakAfter.prefix(count)
         let wordEnd = min(Int(ends[count - 1]), word.shapeLimit ?? .max)
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
-        let file = fonts.file(word.slot)
-        let k = word.font.size / Double(file.upem)
+        let k = word.font.size / Double(fonts.upem(word.slot))
         let firstCluster = clusterIndex
 
         // `advances` holds each cluster's advance, then each cluster's line-end correction.
@@ -43,7 +42,7 @@ extension TextMeasurer {
             for c in 0..<count - 1 where advances[count + c] != 0 {
                 builder.addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
             }
-            if glyphs != nil {
+            if retainsGlyphs {
                 for g in shaped {
                     glyphs!.append(
                         glyph: g.glyph, cluster: firstCluster + Int(g.cluster), advance: Double(g.xAdvance) * k,
@@ -55,20 +54,21 @@ extension TextMeasurer {
         // Printable ASCII and Chinese punctuation in a text face: advances and pair kerning from
         // the face's tables, no shaping and no cache (`KernedAlphabet`, exact by construction and
         // by test).
-        if count == text.count && word.shapeLimit == nil && !shapesWholeRuns,
-            let table = fonts.kernedAlphabet(word.slot, word.script)
-        {
+        if count == text.count && word.shapeLimit == nil && !shapesWholeRuns {
             buffers.advances.reserve(2 * count)
-            if table.measure(text, writingInto: buffers.advances.base) {
+            if fonts.measureKerned(word.slot, word.script, text, writingInto: buffers.advances.base) {
                 let advances = buffers.advances.prefix(2 * count)
-                var cached: [CachedGlyph] = []
-                if glyphs != nil {
+                if !retainsGlyphs {
+                    emit(advances, UnsafeBufferPointer(start: nil, count: 0))
+                } else {
+                    let table = fonts.kernedAlphabet(word.slot, word.script)!
+                    var cached: [CachedGlyph] = []
                     for c in 0..<count {
                         cached.append(
                             CachedGlyph(glyph: table.glyph(of: text[c]), cluster: Int32(c), xAdvance: advances[c], xOffset: 0, yOffset: 0))
                     }
+                    cached.withUnsafeBufferPointer { emit(advances, $0) }
                 }
-                cached.withUnsafeBufferPointer { emit(advances, $0) }
                 clusterIndex += count
                 return
             }
@@ -82,6 +82,7 @@ extension TextMeasurer {
         }
         // Shape the word on its own (no context), so the result depends on the word only and can
         // be cached and reused anywhere.
+        let file = fonts.file(word.slot)
         var shaped: [ShapedGlyph] = []
         swap(&shaped, &scratch.shaped)
         defer { swap(&shaped, &scratch.shaped) }

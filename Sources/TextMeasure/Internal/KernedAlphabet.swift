@@ -83,26 +83,41 @@ final class KernedAlphabet: Sendable {
     /// lays them out) and returns true, or returns false when some character is off the path or a
     /// ligature could form.
     func measure(_ text: UnsafeBufferPointer<UInt16>, writingInto advances: UnsafeMutablePointer<Int32>) -> Bool {
+        // One pass: each character's slot is found once, and checked (on the path, no ligature
+        // with the next) as the next one is read. `advances` is the caller's scratch, so a word
+        // found off the path midway leaves it partly written.
         let n = text.count
         guard n > 0 else { return false }
-        for u in text where entry[Self.slot(u)] == 0 { return false }
-        for i in 0..<(n - 1) where text[i] | text[i + 1] < 0x80 {
-            let pair = Int(text[i]) << 7 | Int(text[i + 1])
-            if ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { return false }
+        let extraSlot = Self.extraSlot
+        @inline(__always) func slot(_ u: UInt16) -> Int {
+            if u < 0x80 { return Int(u) }
+            let i = Int(u) &- Int(Self.extraBase)
+            return i >= 0 && i < extraSlot.count ? Int(extraSlot[i]) : 0
         }
-        var e = entry[Self.slot(text[0])]
-        for i in 0..<n {
-            let u = Self.slot(text[i])
-            let next = i + 1 < n ? entry[Self.slot(text[i + 1])] : 0
-            var k: Int32 = 0
-            if e != Self.unkerned && i + 1 < n {
-                let column = next == Self.unkerned ? kernedCount : Int(next) - 1
-                k = kern[(Int(e) - 1) * (kernedCount + 1) + column]
+        var s = slot(text[0])
+        var e = entry[s]
+        guard e != 0 else { return false }
+        let columns = kernedCount + 1
+        for i in 0..<(n - 1) {
+            let a = text[i], b = text[i + 1]
+            let t = slot(b)
+            let next = entry[t]
+            guard next != 0 else { return false }
+            if a | b < 0x80 {
+                let pair = Int(a) << 7 | Int(b)
+                if ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0 { return false }
             }
-            advances[i] = advance[u] &+ k
+            var k: Int32 = 0
+            if e != Self.unkerned {
+                k = kern[(Int(e) - 1) * columns + (next == Self.unkerned ? kernedCount : Int(next) - 1)]
+            }
+            advances[i] = advance[s] &+ k
             advances[n + i] = 0 &- k
+            s = t
             e = next
         }
+        advances[n - 1] = advance[s]
+        advances[2 * n - 1] = 0
         return true
     }
 
