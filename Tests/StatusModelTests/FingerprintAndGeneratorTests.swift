@@ -68,6 +68,22 @@ final class FingerprintTests: XCTestCase {
         XCTAssertTrue(s.isRetweet)
     }
 
+    func testCopiesShareFieldsAndMutationsStayLocal() {
+        XCTAssertEqual(MemoryLayout<Status>.size, 16, "a status is one reference to its fields and its fingerprint")
+        let a = base
+        var b = a
+        b.text = "改了"
+        b.user.name = "别人"
+        XCTAssertEqual(a.text, base.text, "a mutated copy leaves the original alone")
+        XCTAssertEqual(a.user.name, base.user.name)
+        XCTAssertNotEqual(a, b)
+        b.text = base.text
+        b.user.name = base.user.name
+        XCTAssertEqual(a, b, "equal fields make equal statuses, in whichever object they are")
+        XCTAssertEqual(a.hashValue, b.hashValue)
+        XCTAssertEqual(Set([a, b]).count, 1)
+    }
+
     func testFingerprintIsPinnedAcrossRunsAndMachines() {
         // A literal: if this changes, caches keyed by fingerprint written by earlier builds are invalid.
         XCTAssertEqual(base.contentFingerprint, 0x3F08_5D1F_EF89_21CA)

@@ -4,52 +4,113 @@ import Foundation
 ///
 /// Value type; immutable once loaded; `Sendable`, so feeds may be laid out on any thread.
 /// Fields the source format does not provide take the defaults documented on each property.
+///
+/// The fields live in one immutable object that copies share: copying a status (a loop over a
+/// feed, a row kept by a table) is one retain, where copying the fields themselves retained
+/// each of its two dozen strings and arrays. The getters are inlinable, so that a
+/// caller in another module reads a field in place rather than through a call that returns a
+/// copy. Setting a field makes a new object (and recomputes `contentFingerprint`, which is
+/// O(size of the status) anyway).
 public struct Status: Sendable, Hashable {
+    @usableFromInline var box: StatusBox
+
     /// The status id (`id` in the Weibo API, `Id` in the classic plist).
-    public var id: Int64
+    public var id: Int64 {
+        @inlinable get { box.fields.id }
+        set { update(\.id, newValue, refreshing: false) }
+    }
     /// When the status was posted; nil when the source only gave an unparseable display string.
-    public var createdAt: Date? { didSet { refreshFingerprint() } }
+    public var createdAt: Date? {
+        @inlinable get { box.fields.createdAt }
+        set { update(\.createdAt, newValue) }
+    }
     /// The created-at string exactly as the source gave it (the classic plist's `createdAt`
     /// such as "2小时前"); nil for formats that carry a machine date.
-    public var createdAtText: String? { didSet { refreshFingerprint() } }
+    public var createdAtText: String? {
+        @inlinable get { box.fields.createdAtText }
+        set { update(\.createdAtText, newValue) }
+    }
     /// The client name: the text of the API's `source` HTML anchor (the classic plist's plain
     /// `source`). Empty when absent.
-    public var source: String { didSet { refreshFingerprint() } }
+    public var source: String {
+        @inlinable get { box.fields.source }
+        set { update(\.source, newValue) }
+    }
     /// The status text, unmodified (entities are resolved by the layout).
-    public var text: String { didSet { refreshFingerprint() } }
+    public var text: String {
+        @inlinable get { box.fields.text }
+        set { update(\.text, newValue) }
+    }
     /// The author. For a deleted retweet (`deleted` set in the API) this is `User.unknown`.
-    public var user: User { didSet { refreshFingerprint() } }
+    public var user: User {
+        @inlinable get { box.fields.user }
+        set { update(\.user, newValue) }
+    }
     /// True when the API marks the status as deleted (`deleted`: "1").
-    public var isDeleted: Bool { didSet { refreshFingerprint() } }
+    public var isDeleted: Bool {
+        @inlinable get { box.fields.isDeleted }
+        set { update(\.isDeleted, newValue) }
+    }
     /// The retweeted (reposted) status, if any; never itself a retweet in practice, but nesting is allowed.
     public var retweetedStatus: Status? {
-        get { retweetBox?.status }
-        set { retweetBox = newValue.map(RetweetBox.init) }
+        @inlinable get { box.fields.retweet?.status }
+        set { update(\.retweet, newValue.map(RetweetBox.init)) }
     }
     /// Pictures in display order (`pic_ids` order).
-    public var pictures: [Picture] { didSet { refreshFingerprint() } }
+    public var pictures: [Picture] {
+        @inlinable get { box.fields.pictures }
+        set { update(\.pictures, newValue) }
+    }
     /// Short URLs in the text (`url_struct`); a retweet without its own inherits its parent's.
-    public var urlEntities: [URLEntity] { didSet { refreshFingerprint() } }
+    public var urlEntities: [URLEntity] {
+        @inlinable get { box.fields.urlEntities }
+        set { update(\.urlEntities, newValue) }
+    }
     /// `#topic#` entities (`topic_struct`).
-    public var topics: [Topic] { didSet { refreshFingerprint() } }
+    public var topics: [Topic] {
+        @inlinable get { box.fields.topics }
+        set { update(\.topics, newValue) }
+    }
     /// The first tag (`tag_struct[0]`), if any.
-    public var tag: Tag? { didSet { refreshFingerprint() } }
+    public var tag: Tag? {
+        @inlinable get { box.fields.tag }
+        set { update(\.tag, newValue) }
+    }
     /// The card (`page_info`); a retweet without its own inherits its parent's.
-    public var pageInfo: PageInfo? { didSet { refreshFingerprint() } }
+    public var pageInfo: PageInfo? {
+        @inlinable get { box.fields.pageInfo }
+        set { update(\.pageInfo, newValue) }
+    }
     /// The title bar above the status (`title`), e.g. "热门".
-    public var titleBar: TitleBar? { didSet { refreshFingerprint() } }
+    public var titleBar: TitleBar? {
+        @inlinable get { box.fields.titleBar }
+        set { update(\.titleBar, newValue) }
+    }
     /// Repost count (`reposts_count`, never negative; 0 when absent).
-    public var repostsCount: Int { didSet { refreshFingerprint() } }
+    public var repostsCount: Int {
+        @inlinable get { box.fields.repostsCount }
+        set { update(\.repostsCount, newValue) }
+    }
     /// Comment count (`comments_count`, never negative; 0 when absent).
-    public var commentsCount: Int { didSet { refreshFingerprint() } }
+    public var commentsCount: Int {
+        @inlinable get { box.fields.commentsCount }
+        set { update(\.commentsCount, newValue) }
+    }
     /// Like count (`attitudes_count`, never negative; 0 when absent).
-    public var attitudesCount: Int { didSet { refreshFingerprint() } }
+    public var attitudesCount: Int {
+        @inlinable get { box.fields.attitudesCount }
+        set { update(\.attitudesCount, newValue) }
+    }
     /// Whether the viewer liked the status (`attitudes_status` == 1).
-    public var liked: Bool { didSet { refreshFingerprint() } }
+    public var liked: Bool {
+        @inlinable get { box.fields.liked }
+        set { update(\.liked, newValue) }
+    }
     /// The member badge image name of the classic format (`mbtype`), e.g. "vip"; nil otherwise.
-    public var memberBadge: String? { didSet { refreshFingerprint() } }
-
-    private var retweetBox: RetweetBox? { didSet { refreshFingerprint() } }
+    public var memberBadge: String? {
+        @inlinable get { box.fields.memberBadge }
+        set { update(\.memberBadge, newValue) }
+    }
 
     /// A hash of every field that affects this status's layout, stable across runs and machines.
     ///
@@ -59,10 +120,16 @@ public struct Status: Sendable, Hashable {
     /// caches keyed by content look it up once per row and per request.
     public private(set) var contentFingerprint: UInt64 = 0
 
-    private mutating func refreshFingerprint() { contentFingerprint = computeFingerprint() }
+    /// Sets one field in a new box (copies share the old one), then the fingerprint.
+    private mutating func update<T>(_ field: WritableKeyPath<StatusFields, T>, _ value: T, refreshing: Bool = true) {
+        var fields = box.fields
+        fields[keyPath: field] = value
+        box = StatusBox(fields)
+        if refreshing { contentFingerprint = computeFingerprint() }
+    }
 
     /// The retweet's fingerprint, without copying the retweet out of its box.
-    var retweetFingerprint: UInt64? { retweetBox?.status.contentFingerprint }
+    var retweetFingerprint: UInt64? { box.fields.retweet?.status.contentFingerprint }
 
     /// Creates a status; every field but `id`, `text` and `user` has an empty default.
     public init(
@@ -72,45 +139,62 @@ public struct Status: Sendable, Hashable {
         pageInfo: PageInfo? = nil, titleBar: TitleBar? = nil, repostsCount: Int = 0,
         commentsCount: Int = 0, attitudesCount: Int = 0, liked: Bool = false, memberBadge: String? = nil
     ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.createdAtText = createdAtText
-        self.source = source
-        self.text = text
-        self.user = user
-        self.isDeleted = isDeleted
-        self.retweetBox = retweetedStatus.map(RetweetBox.init)
-        self.pictures = pictures
-        self.urlEntities = urlEntities
-        self.topics = topics
-        self.tag = tag
-        self.pageInfo = pageInfo
-        self.titleBar = titleBar
-        self.repostsCount = repostsCount
-        self.commentsCount = commentsCount
-        self.attitudesCount = attitudesCount
-        self.liked = liked
-        self.memberBadge = memberBadge
+        box = StatusBox(StatusFields(
+            id: id, createdAt: createdAt, createdAtText: createdAtText, source: source, text: text, user: user,
+            isDeleted: isDeleted, retweet: retweetedStatus.map(RetweetBox.init), pictures: pictures,
+            urlEntities: urlEntities, topics: topics, tag: tag, pageInfo: pageInfo, titleBar: titleBar,
+            repostsCount: repostsCount, commentsCount: commentsCount, attitudesCount: attitudesCount, liked: liked,
+            memberBadge: memberBadge))
         contentFingerprint = computeFingerprint()
     }
 
     /// True when the status reposts another one.
-    public var isRetweet: Bool { retweetBox != nil }
+    @inlinable public var isRetweet: Bool { box.fields.retweet != nil }
 
     /// `body` applied to the retweeted status read in place, or nil when there is none.
-    /// `retweetedStatus` returns a copy, which retains every string and array of the status.
     package func withRetweetedStatus<R>(_ body: (Status) throws -> R) rethrows -> R? {
-        guard let box = retweetBox else { return nil }
-        return try body(box.status)
+        guard let retweet = box.fields.retweet else { return nil }
+        return try body(retweet.status)
     }
 }
 
+/// The stored fields of a `Status`.
+@usableFromInline struct StatusFields: Sendable, Hashable {
+    @usableFromInline var id: Int64
+    @usableFromInline var createdAt: Date?
+    @usableFromInline var createdAtText: String?
+    @usableFromInline var source: String
+    @usableFromInline var text: String
+    @usableFromInline var user: User
+    @usableFromInline var isDeleted: Bool
+    @usableFromInline var retweet: RetweetBox?
+    @usableFromInline var pictures: [Picture]
+    @usableFromInline var urlEntities: [URLEntity]
+    @usableFromInline var topics: [Topic]
+    @usableFromInline var tag: Tag?
+    @usableFromInline var pageInfo: PageInfo?
+    @usableFromInline var titleBar: TitleBar?
+    @usableFromInline var repostsCount: Int
+    @usableFromInline var commentsCount: Int
+    @usableFromInline var attitudesCount: Int
+    @usableFromInline var liked: Bool
+    @usableFromInline var memberBadge: String?
+}
+
+/// The immutable object a status's copies share.
+@usableFromInline final class StatusBox: Sendable, Hashable {
+    @usableFromInline let fields: StatusFields
+    init(_ fields: StatusFields) { self.fields = fields }
+    @usableFromInline static func == (a: StatusBox, b: StatusBox) -> Bool { a === b || a.fields == b.fields }
+    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+}
+
 /// Immutable box giving `Status` a recursive stored property with value semantics.
-private final class RetweetBox: Sendable, Hashable {
-    let status: Status
+@usableFromInline final class RetweetBox: Sendable, Hashable {
+    @usableFromInline let status: Status
     init(_ status: Status) { self.status = status }
-    static func == (a: RetweetBox, b: RetweetBox) -> Bool { a === b || a.status == b.status }
-    func hash(into hasher: inout Hasher) { hasher.combine(status) }
+    @usableFromInline static func == (a: RetweetBox, b: RetweetBox) -> Bool { a === b || a.status == b.status }
+    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(status) }
 }
 
 /// The author of a status.
