@@ -197,13 +197,13 @@ package enum StatusTextBuilder {
     private static func split(_ b: inout ParseBuffers.Arrays, _ find: (Range<Int>, inout [TextPiece]) -> Void) {
         // Taken out, not copied: a second reference would make the first append copy the storage.
         var scratch = b.take(\.spare), matches = b.take(\.matches)
-        scratch.removeAll(keepingCapacity: true)
+        scratch.removeAllKeepingCapacity()
         for piece in b.pieces {
             guard case .plain = piece.kind, !piece.range.isEmpty else {
                 if !piece.range.isEmpty { scratch.append(piece) }
                 continue
             }
-            matches.removeAll(keepingCapacity: true)
+            matches.removeAllKeepingCapacity()
             find(piece.range, &matches)
             var at = piece.range.lowerBound
             for m in matches {
@@ -419,7 +419,7 @@ final class ParseBuffers {
     /// `largestKept` elements are dropped with it.
     func giveBack(_ a: inout Arrays) {
         func keep<T>(_ array: inout [T]) {
-            if array.capacity > Self.largestKept { array = [] } else { array.removeAll(keepingCapacity: true) }
+            if array.capacity > Self.largestKept { array = [] } else { array.removeAllKeepingCapacity() }
         }
         keep(&a.pieces)
         keep(&a.spare)
@@ -455,7 +455,7 @@ struct FewNeedles {
     /// - Parameter storage: an empty array whose capacity is reused.
     init(_ storage: consuming [UInt8]) {
         self.storage = consume storage
-        self.storage.removeAll(keepingCapacity: true)
+        self.storage.removeAllKeepingCapacity()
     }
 
     var isEmpty: Bool { first == (0, 0, 0, 0) }
@@ -465,7 +465,7 @@ struct FewNeedles {
     /// - Returns: false (and no needles) when there are more than `maxCount` or their bytes
     ///   exceed `maxBytes`.
     mutating func set<S: Sequence>(_ needles: S) -> Bool where S.Element == (String, Bool) {
-        storage.removeAll(keepingCapacity: true)
+        storage.removeAllKeepingCapacity()
         count = 0
         first = (0, 0, 0, 0)
         for (string, hashes) in needles {

@@ -1,3 +1,5 @@
+import FeedLayoutSupport
+
 /// Attributed text: a string, attribute runs over UTF-16 ranges, inline objects and entity ranges.
 
 /// The weight of a run's font: regular and bold come from the two faces of the font manifest.
@@ -266,7 +268,7 @@ package struct AttributedTextBuilder {
         self.entityCount = max(0, entityCount)
         // Moved, not copied: a second reference to the storage would make `removeAll` allocate.
         bytes = consume buffer
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAllKeepingCapacity()
         bytes.reserveCapacity(capacity)
     }
 
