@@ -325,7 +325,7 @@ public struct CellLayoutEngine: Sendable {
         let toolbar = ToolbarPartsList(repost, comment, button(.like, status.attitudesCount, "赞"))
 
         return StackedParts(
-            sharedMetrics: labels.metrics(m, style: style.name), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
+            sharedMetrics: labels.metrics(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels))

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FeedLayoutSupport
 import TextMeasure
 
@@ -63,8 +68,9 @@ final class LabelCache: Sendable {
     struct State: Sendable {
         var labels = Table<LabelName>()
         var names = Table<NameLabel>()
-        /// The metrics of each style prepared so far on this shard, shared by its cells.
-        var stackedMetrics: [String: Shared<StackedMetrics>] = [:]
+        /// The metrics of the styles prepared lately on this shard (at most
+        /// `LabelCache.metricsKept`, the latest last), shared by their cells.
+        var stackedMetrics: [Shared<StackedMetrics>] = []
     }
 
     static let shardCount = 8
@@ -93,12 +99,14 @@ final class LabelCache: Sendable {
         let cache: LabelCache
         fileprivate let shard: Locked<State>
 
-        /// See `LabelCache.metrics(_:style:)`.
-        func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
+        /// See `LabelCache.metrics(_:)`.
+        func metrics(_ m: StackedMetrics) -> Shared<StackedMetrics> {
             shard.withLock { s in
-                if let box = s.stackedMetrics[style], box.value == m { return box }
+                // Newest first: a feed lays out its cells in one or two styles.
+                for box in s.stackedMetrics.reversed() where LabelCache.same(box.value, m) { return box }
                 let box = Shared(m)
-                s.stackedMetrics[style] = box
+                if s.stackedMetrics.count == LabelCache.metricsKept { s.stackedMetrics.removeFirst() }
+                s.stackedMetrics.append(box)
                 return box
             }
         }
@@ -132,10 +140,23 @@ final class LabelCache: Sendable {
         }
     }
 
-    /// One shared instance of `m` per style name and shard (a style whose metrics changed under
-    /// the same name gets a new instance). - Complexity: O(1) plus one comparison of the metrics.
-    func metrics(_ m: StackedMetrics, style: String) -> Shared<StackedMetrics> {
-        forThisThread().metrics(m, style: style)
+    /// One shared instance of metrics equal to `m` per shard, among the latest `metricsKept`.
+    /// - Complexity: O(1): at most `metricsKept` comparisons of the metrics.
+    func metrics(_ m: StackedMetrics) -> Shared<StackedMetrics> {
+        forThisThread().metrics(m)
+    }
+
+    /// How many distinct metrics a shard keeps.
+    static let metricsKept = 4
+
+    /// Equal metrics: bit for bit (the same style value passed again, its strings the same
+    /// storage: one `memcmp`), else field by field. Hashing the style's name for a dictionary
+    /// and comparing every field took about 450 instructions per cell.
+    static func same(_ a: StackedMetrics, _ b: StackedMetrics) -> Bool {
+        let identical = withUnsafeBytes(of: a) { x in
+            withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+        return identical || a == b
     }
 
     /// The prepared label `CountFormat.label(count, word: word)` at `size` in `role`, from the

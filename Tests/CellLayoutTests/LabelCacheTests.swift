@@ -30,6 +30,33 @@ final class LabelCacheTests: XCTestCase {
 
     /// Cells of the same user share one prepared name; a name with other icons (verified,
     /// member rank) or another role is another label; a shared name lays out as a fresh engine's.
+    func testStylesMetricsAreSharedByValue() {
+        let cache = LabelCache()
+        var weibo = StackedMetrics()
+        weibo.sourcePrefix = "发布于客户端的来源："
+        let box = cache.metrics(weibo)
+        XCTAssertTrue(box === cache.metrics(weibo), "the same value again")
+        // Equal, with a string in other storage (too long to be stored inline): found field by
+        // field, not bit for bit.
+        var rebuilt = StackedMetrics()
+        rebuilt.sourcePrefix = String(weibo.sourcePrefix.unicodeScalars.map(Character.init))
+        XCTAssertTrue(box === cache.metrics(rebuilt))
+        var wider = weibo
+        wider.padding += 1
+        let other = cache.metrics(wider)
+        XCTAssertFalse(other === box)
+        XCTAssertEqual(other.value, wider)
+        XCTAssertTrue(box === cache.metrics(weibo), "two styles are kept side by side")
+        // Older metrics give way to newer ones beyond `metricsKept`.
+        for k in 1...LabelCache.metricsKept {
+            var m = weibo
+            m.padding += Double(10 * k)
+            _ = cache.metrics(m)
+        }
+        XCTAssertFalse(box === cache.metrics(weibo))
+        XCTAssertEqual(cache.metrics(weibo).value, weibo)
+    }
+
     func testNamesAreSharedByContent() throws {
         let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
         func user(verified: Int = -1, rank: Int = 0, type: Int = 0) -> User {
@@ -164,8 +191,8 @@ final class LabelCacheTests: XCTestCase {
                 let first = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
                 let again = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
                 XCTAssertTrue(first === again)
-                let box = cache.metrics(metrics, style: "weibo")
-                XCTAssertTrue(box === cache.metrics(metrics, style: "weibo"))
+                let box = cache.metrics(metrics)
+                XCTAssertTrue(box === cache.metrics(metrics))
                 seen[k].label = first
                 seen[k].metrics = box
                 seen[k].thread = currentThreadIndex
