@@ -143,9 +143,17 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 if c0 < 0x80 {
                     out[o] = UInt16(truncatingIfNeeded: c0)
                     i &+= 1
-                } else if c0 >= 0xE0 && c0 < 0xF0 {
-                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
-                    i &+= 3
+                } else if c0 & 0xF0 == 0xE0 {
+                    // Three-byte sequences (CJK) come in runs: decoded in a loop of their own.
+                    var c = c0
+                    repeat {
+                        out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
+                        i &+= 3
+                        o &+= 1
+                        guard i < n && o < count else { break }
+                        c = UInt32(p[i])
+                    } while c & 0xF0 == 0xE0
+                    continue
                 } else if c0 < 0xE0 {
                     out[o] = UInt16(truncatingIfNeeded: (c0 & 0x1F) << 6 | UInt32(p[i &+ 1] & 0x3F))
                     i &+= 2
