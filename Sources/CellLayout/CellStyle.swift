@@ -7,6 +7,11 @@ import TextMeasure
 /// one pass), `stacked` (the block stack of docs/cell-spec.md section 2) and `list` (the friend-list
 /// row of docs/cell-spec.md section 3: a fixed height). A new style picks one of them and sets its
 /// own constants (fonts, paddings, grid, block heights) and colours.
+///
+/// The fields live in one immutable object that copies share, so passing a style (`style:
+/// .weibo` in every `layout` call copies the static value) is one retain rather than one per
+/// string of its metrics and palette; the getters are inlinable, so a field is read in place.
+/// Setting a field makes a new object.
 public struct CellStyle: Sendable, Hashable {
     /// How the parts are arranged, with the constants of that arrangement.
     public enum Arrangement: Sendable, Hashable {
@@ -15,24 +20,45 @@ public struct CellStyle: Sendable, Hashable {
         case list(ListMetrics)
     }
 
+    @usableFromInline var box: CellStyleBox
+
     /// The style's name (used in dumps and cache keys).
-    public var name: String
-    public var arrangement: Arrangement
-    public var palette: Palette
+    public var name: String {
+        @inlinable get { box.fields.name }
+        set { update(\.name, newValue) }
+    }
+    public var arrangement: Arrangement {
+        @inlinable get { box.fields.arrangement }
+        set { update(\.arrangement, newValue) }
+    }
+    public var palette: Palette {
+        @inlinable get { box.fields.palette }
+        set { update(\.palette, newValue) }
+    }
     /// The read-more token appended to a text cut by a line limit.
-    public var readMoreToken: String
+    public var readMoreToken: String {
+        @inlinable get { box.fields.readMoreToken }
+        set { update(\.readMoreToken, newValue) }
+    }
     /// Section headers and footers of a table in this style.
-    public var sections: SectionMetrics
+    public var sections: SectionMetrics {
+        @inlinable get { box.fields.sections }
+        set { update(\.sections, newValue) }
+    }
 
     public init(
         name: String, arrangement: Arrangement, palette: Palette, readMoreToken: String = "...全文",
         sections: SectionMetrics = .standard
     ) {
-        self.name = name
-        self.arrangement = arrangement
-        self.palette = palette
-        self.readMoreToken = readMoreToken
-        self.sections = sections
+        box = CellStyleBox(
+            CellStyleFields(name: name, arrangement: arrangement, palette: palette, readMoreToken: readMoreToken, sections: sections))
+    }
+
+    /// Sets one field in a new object (copies share the old one).
+    private mutating func update<T>(_ field: WritableKeyPath<CellStyleFields, T>, _ value: T) {
+        var fields = box.fields
+        fields[keyPath: field] = value
+        box = CellStyleBox(fields)
     }
 
     /// The original tutorial cell (docs/cell-spec.md, section 1).
@@ -46,6 +72,23 @@ public struct CellStyle: Sendable, Hashable {
     /// Its read-more token is the ellipsis that ends a cut name or signature.
     public static let friend = CellStyle(
         name: "friend", arrangement: .list(.friend), palette: .friend, readMoreToken: "…", sections: .friendGroups)
+}
+
+/// The stored fields of a `CellStyle`.
+@usableFromInline struct CellStyleFields: Sendable, Hashable {
+    @usableFromInline var name: String
+    @usableFromInline var arrangement: CellStyle.Arrangement
+    @usableFromInline var palette: Palette
+    @usableFromInline var readMoreToken: String
+    @usableFromInline var sections: SectionMetrics
+}
+
+/// The immutable object a style's copies share.
+@usableFromInline final class CellStyleBox: Sendable, Hashable {
+    @usableFromInline let fields: CellStyleFields
+    init(_ fields: CellStyleFields) { self.fields = fields }
+    @usableFromInline static func == (a: CellStyleBox, b: CellStyleBox) -> Bool { a === b || a.fields == b.fields }
+    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }
 
 /// Section headers and footers of a table in a style: fixed-height one-line headers (title

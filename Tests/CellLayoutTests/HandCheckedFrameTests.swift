@@ -231,6 +231,25 @@ final class HandCheckedFrameTests: XCTestCase {
         XCTAssertEqual(c.height, 8 + 56 + 37 + 35 + 2)
     }
 
+    func testStylesAreValuesThatShareTheirFields() {
+        XCTAssertEqual(MemoryLayout<CellStyle>.size, 8, "a style is one reference to its fields")
+        var roomy = CellStyle.weibo
+        roomy.readMoreToken = "…更多"
+        roomy.name = "roomy"
+        XCTAssertEqual(CellStyle.weibo.readMoreToken, "...全文", "a changed copy leaves the original alone")
+        XCTAssertEqual(CellStyle.weibo.name, "weibo")
+        XCTAssertNotEqual(roomy, .weibo)
+        var again = roomy
+        again.readMoreToken = CellStyle.weibo.readMoreToken
+        again.name = "weibo"
+        XCTAssertEqual(again, .weibo, "equal fields make equal styles, in whichever object they are")
+        XCTAssertEqual(again.hashValue, CellStyle.weibo.hashValue)
+        let rebuilt = CellStyle(name: "weibo", arrangement: .stacked(.weibo), palette: .weibo)
+        XCTAssertEqual(
+            engine().layout(weiboStatus(), width: 375, style: rebuilt, scale: 2),
+            engine().layout(weiboStatus(), width: 375, style: .weibo, scale: 2))
+    }
+
     func testAThirdStyleIsOnlyData() {
         var metrics = StackedMetrics.weibo
         metrics.padding = 16
