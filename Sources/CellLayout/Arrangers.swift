@@ -366,19 +366,25 @@ struct StackedArranger {
         var out: [PictureFrame] = []
         out.reserveCapacity(pictures.count)
         var bounds = Rect(x: m.padding, y: top, width: 0, height: 0)
-        for (i, p) in pictures.enumerated() {
-            let f = PictureGrid.frame(i, of: pictures[...], len: len, contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
-                .offsetBy(dx: m.padding, dy: top)
-            var badge: ImageFrame?
-            let kind = p.isGIF ? "gif" : (p.width > 0 && Double(p.height) > m.longPictureRatio * Double(p.width) ? "long" : nil)
-            if let kind, f.width >= m.pictureBadgeWidth, f.height >= m.pictureBadgeHeight {
-                badge = ImageFrame(name: kind, frame: grid.round(Rect(
-                    x: f.maxX - m.pictureBadgeWidth, y: f.maxY - m.pictureBadgeHeight,
-                    width: m.pictureBadgeWidth, height: m.pictureBadgeHeight)))
+        let all = pictures[...]
+        // The pictures are read in place: iterating the array copies each one, retaining its
+        // id and URL (about 1 000 instructions of a warm cell with pictures).
+        pictures.withUnsafeBufferPointer { ps in
+            for i in ps.indices {
+                let f = PictureGrid.frame(i, of: all, len: len, contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
+                    .offsetBy(dx: m.padding, dy: top)
+                var badge: ImageFrame?
+                let w = ps[i].width, h = ps[i].height
+                let kind = ps[i].isGIF ? "gif" : (w > 0 && Double(h) > m.longPictureRatio * Double(w) ? "long" : nil)
+                if let kind, f.width >= m.pictureBadgeWidth, f.height >= m.pictureBadgeHeight {
+                    badge = ImageFrame(name: kind, frame: grid.round(Rect(
+                        x: f.maxX - m.pictureBadgeWidth, y: f.maxY - m.pictureBadgeHeight,
+                        width: m.pictureBadgeWidth, height: m.pictureBadgeHeight)))
+                }
+                out.append(PictureFrame(pictureID: ps[i].id, frame: f, badge: badge))
+                bounds = Rect(
+                    x: bounds.minX, y: top, width: max(bounds.width, f.maxX - bounds.minX), height: max(bounds.height, f.maxY - top))
             }
-            out.append(PictureFrame(pictureID: p.id, frame: f, badge: badge))
-            bounds = Rect(
-                x: bounds.minX, y: top, width: max(bounds.width, f.maxX - bounds.minX), height: max(bounds.height, f.maxY - top))
         }
         return PictureGridLayout(frame: bounds, pictures: out)
     }
