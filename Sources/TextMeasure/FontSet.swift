@@ -150,7 +150,9 @@ public final class FontSet: Sendable {
 
     /// Measures `text` with the table of `kernedAlphabet(slot, script)`, read in place (a table
     /// returned from that call is retained and released once per word): false when there is no
-    /// table or the word is off its path (`KernedAlphabet.measure`).
+    /// table or the word is off its path (`KernedAlphabet.measure`). It repeats the selection of
+    /// `kernedAlphabet` on purpose: one function passing the table to a closure retained it too
+    /// (0.6 % more instructions per cold cell).
     @inline(__always) func measureKerned(
         _ slot: FontSlot, _ script: UnicodeScript, _ text: UnsafeBufferPointer<UInt16>,
         writingInto advances: UnsafeMutablePointer<Int32>

@@ -88,19 +88,13 @@ final class KernedAlphabet: Sendable {
         // found off the path midway leaves it partly written.
         let n = text.count
         guard n > 0 else { return false }
-        let extraSlot = Self.extraSlot
-        @inline(__always) func slot(_ u: UInt16) -> Int {
-            if u < 0x80 { return Int(u) }
-            let i = Int(u) &- Int(Self.extraBase)
-            return i >= 0 && i < extraSlot.count ? Int(extraSlot[i]) : 0
-        }
-        var s = slot(text[0])
+        var s = Self.slot(text[0])
         var e = entry[s]
         guard e != 0 else { return false }
         let columns = kernedCount + 1
         for i in 0..<(n - 1) {
             let a = text[i], b = text[i + 1]
-            let t = slot(b)
+            let t = Self.slot(b)
             let next = entry[t]
             guard next != 0 else { return false }
             if a | b < 0x80 {
