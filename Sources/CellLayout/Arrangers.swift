@@ -44,7 +44,9 @@ extension PreparedTextBox {
                             hits[hits.count - 1].hitRects.append(place(rect))
                         } else {
                             current = e
-                            hits.append(EntityHit(kind: entities[e].kind, value: entities[e].value, hitRects: HitRects(place(rect))))
+                            // Read once: each subscript copies the entity (a retain of its value).
+                            let entity = entities[e]
+                            hits.append(EntityHit(kind: entity.kind, value: entity.value, hitRects: HitRects(place(rect))))
                         }
                     }
                 }

@@ -97,13 +97,16 @@ extension Optional where Wrapped == TextParts {
         p.counts.pointee.runs += 1
     }
 
-    mutating func appendObject(_ object: InlineObject) {
+    // The object and the entity are taken (`consuming`) and moved into place: borrowed, each
+    // was copied in (a retain of its name or value) and the caller's destroyed (a release).
+
+    mutating func appendObject(_ object: consuming InlineObject) {
         let p = reserving(objects: 1)
         (p.objects + p.counts.pointee.objects).initialize(to: object)
         p.counts.pointee.objects += 1
     }
 
-    mutating func appendEntity(_ entity: TextEntity) {
+    mutating func appendEntity(_ entity: consuming TextEntity) {
         let p = reserving(entities: 1)
         (p.entities + p.counts.pointee.entities).initialize(to: entity)
         p.counts.pointee.entities += 1
