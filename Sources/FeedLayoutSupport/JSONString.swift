@@ -34,8 +34,7 @@ package enum JSONString {
 
     /// Appends `s` as a JSON string literal to `out`.
     package static func append(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { utf8 in
+        StringBytes.withUTF8(s) { utf8 in
             // Written into scratch memory (on the stack when small), then copied once: making
             // `out` room of the worst-case size first would fill it with zeros to shrink it again.
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound(utf8.count)) { scratch in
@@ -47,8 +46,7 @@ package enum JSONString {
 
     /// `s` as a JSON string literal.
     package static func literal(_ s: String) -> String {
-        var s = s
-        return s.withUTF8 { utf8 in
+        StringBytes.withUTF8(s) { utf8 in
             String(unsafeUninitializedCapacity: bound(utf8.count)) { buffer in
                 write(utf8, to: buffer.baseAddress!) - buffer.baseAddress!
             }

@@ -311,8 +311,7 @@ struct JSONBytes: ~Copyable {
     /// Appends a JSON string literal (`JSONString`: UTF-8 as is, controls, quotes, backslashes,
     /// U+2028/U+2029 and U+FEFF escaped). Makes its own room.
     mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
+        StringBytes.withUTF8(s) { utf8 in
             reserve(JSONString.bound(utf8.count))
             end = JSONString.write(utf8, to: end)
         }

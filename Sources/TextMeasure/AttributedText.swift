@@ -322,8 +322,7 @@ extension AttributedTextBuilder {
 
     @discardableResult
     package mutating func append(_ string: String, attributes: TextAttributes) -> Range<Int> {
-        var string = string
-        return string.withUTF8 { append(utf8: $0, attributes: attributes) }
+        StringBytes.withUTF8(string) { append(utf8: $0, attributes: attributes) }
     }
 
     /// `first` then `second` in the same attributes, as one append of their concatenation (no

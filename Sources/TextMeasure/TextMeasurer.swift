@@ -129,11 +129,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// Writes the UTF-16 code units of the text's string (decoded from its UTF-8) into `units` and
     /// returns their count.
     private static func fillUTF16(_ text: AttributedText, into units: inout ScratchBuffer<UInt16>) -> Int {
-        var string = text.string
         let count = text.utf16Count
         units.reserve(count)
         let out = units.base
-        let written = string.withUTF8 { b -> Int in
+        let written = StringBytes.withUTF8(text.string) { b -> Int in
             // A `String` is valid UTF-8: every sequence is whole. Writes stop at `count` units.
             guard let p = b.baseAddress else { return 0 }
             let n = b.count
