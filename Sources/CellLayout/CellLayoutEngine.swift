@@ -327,7 +327,7 @@ public struct CellLayoutEngine: Sendable {
         let toolbar = ToolbarPartsList(repost, comment, button(.like, status.attitudesCount, "赞"))
 
         return StackedParts(
-            sharedMetrics: labels.metrics(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
+            sharedMetrics: style.box.stackedMetrics ?? Shared(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
             timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels))
@@ -523,8 +523,9 @@ struct ToolbarPartsList: Sendable {
 }
 
 struct StackedParts: Sendable {
-    /// The style's metrics, one instance shared by every cell the engine prepares in that style
-    /// (a copy per cell would be ~0.5 KB more per prepared cell, read on every layout).
+    /// The style's metrics, the one instance its style value holds (`CellStyleBox`), shared by
+    /// every cell prepared in that style (a copy per cell would be ~0.5 KB more per prepared
+    /// cell, read on every layout).
     let sharedMetrics: Shared<StackedMetrics>
     var metrics: StackedMetrics { _read { yield sharedMetrics.value } }
     var title: PreparedTextBox?

@@ -86,7 +86,14 @@ public struct CellStyle: Sendable, Hashable {
 /// The immutable object a style's copies share.
 @usableFromInline final class CellStyleBox: Sendable, Hashable {
     @usableFromInline let fields: CellStyleFields
-    init(_ fields: CellStyleFields) { self.fields = fields }
+    /// A stacked arrangement's metrics in an object of their own, which the style's prepared
+    /// cells share (nil for the other arrangements).
+    let stackedMetrics: Shared<StackedMetrics>?
+
+    init(_ fields: CellStyleFields) {
+        self.fields = fields
+        if case .stacked(let m) = fields.arrangement { stackedMetrics = Shared(m) } else { stackedMetrics = nil }
+    }
     @usableFromInline static func == (a: CellStyleBox, b: CellStyleBox) -> Bool { a === b || a.fields == b.fields }
     @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FeedLayoutSupport
 import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
 /// "3万"), the read-more token and the card ellipsis; the names of stacked cells (a feed shows the
-/// same users again and again: 74 names in the corpus's 206 statuses); and each style's metrics,
-/// shared by its cells.
+/// same users again and again: 74 names in the corpus's 206 statuses).
 ///
 /// - Key: a `LabelName` (a word, a count, a size and a role), not the label's text: a label is
 ///   `CountFormat.label(count, word:)` in one style, so its name is enough to make it, and a cell
@@ -68,9 +62,6 @@ final class LabelCache: Sendable {
     struct State: Sendable {
         var labels = Table<LabelName>()
         var names = Table<NameLabel>()
-        /// The metrics of the styles prepared lately on this shard (at most
-        /// `LabelCache.metricsKept`, the latest last), shared by their cells.
-        var stackedMetrics: [Shared<StackedMetrics>] = []
     }
 
     static let shardCount = 8
@@ -99,18 +90,6 @@ final class LabelCache: Sendable {
         let cache: LabelCache
         fileprivate let shard: Locked<State>
 
-        /// See `LabelCache.metrics(_:)`.
-        func metrics(_ m: StackedMetrics) -> Shared<StackedMetrics> {
-            shard.withLock { s in
-                // Newest first: a feed lays out its cells in one or two styles.
-                for box in s.stackedMetrics.reversed() where LabelCache.same(box.value, m) { return box }
-                let box = Shared(m)
-                if s.stackedMetrics.count == LabelCache.metricsKept { s.stackedMetrics.removeFirst() }
-                s.stackedMetrics.append(box)
-                return box
-            }
-        }
-
         /// See `LabelCache.label(_:count:size:role:measurer:)`.
         func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
             let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
@@ -138,25 +117,6 @@ final class LabelCache: Sendable {
             withExtendedLifetime(dropped) {}
             return p
         }
-    }
-
-    /// One shared instance of metrics equal to `m` per shard, among the latest `metricsKept`.
-    /// - Complexity: O(1): at most `metricsKept` comparisons of the metrics.
-    func metrics(_ m: StackedMetrics) -> Shared<StackedMetrics> {
-        forThisThread().metrics(m)
-    }
-
-    /// How many distinct metrics a shard keeps.
-    static let metricsKept = 4
-
-    /// Equal metrics: bit for bit (the same style value passed again, its strings the same
-    /// storage: one `memcmp`), else field by field. Hashing the style's name for a dictionary
-    /// and comparing every field took about 450 instructions per cell.
-    static func same(_ a: StackedMetrics, _ b: StackedMetrics) -> Bool {
-        let identical = withUnsafeBytes(of: a) { x in
-            withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
-        }
-        return identical || a == b
     }
 
     /// The prepared label `CountFormat.label(count, word: word)` at `size` in `role`, from the

@@ -28,35 +28,34 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(fresh.layout(status(1, reposts: 0), width: 375, style: .weibo, scale: 2, maxTextLines: 3), a)
     }
 
-    /// Cells of the same user share one prepared name; a name with other icons (verified,
-    /// member rank) or another role is another label; a shared name lays out as a fresh engine's.
-    func testStylesMetricsAreSharedByValue() {
-        let cache = LabelCache()
-        var weibo = StackedMetrics()
-        weibo.sourcePrefix = "发布于客户端的来源："
-        let box = cache.metrics(weibo)
-        XCTAssertTrue(box === cache.metrics(weibo), "the same value again")
-        // Equal, with a string in other storage (too long to be stored inline): found field by
-        // field, not bit for bit.
-        var rebuilt = StackedMetrics()
-        rebuilt.sourcePrefix = String(weibo.sourcePrefix.unicodeScalars.map(Character.init))
-        XCTAssertTrue(box === cache.metrics(rebuilt))
-        var wider = weibo
-        wider.padding += 1
-        let other = cache.metrics(wider)
-        XCTAssertFalse(other === box)
-        XCTAssertEqual(other.value, wider)
-        XCTAssertTrue(box === cache.metrics(weibo), "two styles are kept side by side")
-        // Older metrics give way to newer ones beyond `metricsKept`.
-        for k in 1...LabelCache.metricsKept {
-            var m = weibo
-            m.padding += Double(10 * k)
-            _ = cache.metrics(m)
+    /// The cells of a style share its metrics: the one object its value holds. Copies of the
+    /// value hold the same object; a style with a field set holds its own (with the new
+    /// values); a style that does not stack cells holds none.
+    func testCellsShareTheirStylesMetrics() {
+        let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        func metrics(_ id: Int64, _ style: CellStyle) -> Shared<StackedMetrics>? {
+            guard case .stacked(let parts) = e.prepare(status(id, reposts: 0), style: style).content else { return nil }
+            return parts.value.sharedMetrics
         }
-        XCTAssertFalse(box === cache.metrics(weibo))
-        XCTAssertEqual(cache.metrics(weibo).value, weibo)
+        let style = CellStyle.weibo
+        let first = metrics(1, style)
+        XCTAssertNotNil(first)
+        XCTAssertTrue(first === metrics(2, style), "two cells of one style")
+        let copy = style
+        XCTAssertTrue(first === metrics(3, copy), "a copy of the style value")
+        guard case .stacked(var wider) = style.arrangement else { return XCTFail("weibo stacks its cells") }
+        wider.padding += 1
+        var other = style
+        other.arrangement = .stacked(wider)
+        let second = metrics(4, other)
+        XCTAssertFalse(second === first)
+        XCTAssertEqual(second?.value, wider)
+        XCTAssertTrue(second === metrics(5, other))
+        XCTAssertNil(metrics(6, .classic))
     }
 
+    /// Cells of the same user share one prepared name; a name with other icons (verified,
+    /// member rank) or another role is another label; a shared name lays out as a fresh engine's.
     func testNamesAreSharedByContent() throws {
         let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
         func user(verified: Int = -1, rank: Int = 0, type: Int = 0) -> User {
@@ -174,11 +173,9 @@ final class LabelCacheTests: XCTestCase {
     func testLabelsAreKeptPerThreadWithEqualValues() {
         let cache = LabelCache()
         let m = FixedAdvanceMeasurer()
-        let metrics = StackedMetrics()
         /// What one thread saw (each thread writes only its own).
         final class Seen: @unchecked Sendable {
             var label: PreparedTextBox?
-            var metrics: Shared<StackedMetrics>?
             var thread = -1
         }
         let seen = [Seen(), Seen()]
@@ -191,10 +188,7 @@ final class LabelCacheTests: XCTestCase {
                 let first = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
                 let again = cache.label("转发", size: 12, role: .cellToolbar, measurer: m)
                 XCTAssertTrue(first === again)
-                let box = cache.metrics(metrics)
-                XCTAssertTrue(box === cache.metrics(metrics))
                 seen[k].label = first
-                seen[k].metrics = box
                 seen[k].thread = currentThreadIndex
                 Thread.sleep(forTimeInterval: 0.05)
                 done.leave()
@@ -206,9 +200,6 @@ final class LabelCacheTests: XCTestCase {
         let a = try! XCTUnwrap(seen[0].label), b = try! XCTUnwrap(seen[1].label)
         XCTAssertFalse(a === b)
         XCTAssertEqual(a, b)
-        let ma = try! XCTUnwrap(seen[0].metrics), mb = try! XCTUnwrap(seen[1].metrics)
-        XCTAssertFalse(ma === mb)
-        XCTAssertEqual(ma.value, mb.value)
         let stats = cache.statistics
         XCTAssertEqual(stats.misses, 2)
         XCTAssertEqual(stats.hits, 2)
