@@ -325,7 +325,7 @@ package final class InteractiveViewer {
                 case .live(let feed):
                     Self.report("first-frame", milliseconds: ms, detail: "measured \(feed.measuredCount) of \(feed.preview.rowCount)")
                 case .table(let table):
-                    let rows = table.document.numberOfRows
+                    let rows = table.document.geometry.numberOfRows
                     Self.report("first-frame", milliseconds: ms, detail: "measured \(rows) of \(rows)")
                 }
             }
