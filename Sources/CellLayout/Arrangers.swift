@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import StatusModel
 import TextMeasure
 
@@ -171,7 +172,7 @@ struct ListArranger {
         }
         let nameH = nameLayout.size.height
         let detailH = detailLayout?.size.height ?? 0
-        let total = nameH + (detailLayout == nil ? 0 : m.lineGap + detailH)
+        let total = nameH + (detailLayout.isNone ? 0 : m.lineGap + detailH)
         let top = (height - total) / 2
         let nameFrame = grid.round(Rect(x: x, y: top, width: min(nameLayout.size.width, grid.ceil(room)), height: nameH))
         let name = makeTextBox(parts.name, nameLayout, frame: nameFrame, grid: grid)
@@ -309,7 +310,7 @@ struct StackedArranger {
             tag = TagLayout(
                 frame: band, isPlace: t.isPlace, icon: icon,
                 label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid))
-        } else if pictures != nil || card != nil {
+        } else if pictures.isSome || card.isSome {
             _ = push(.padding, m.gapWithoutTag)
         }
 

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import TextMeasure
 
 /// The precomputed geometry of one status cell: its height and every part's frame.
@@ -70,16 +71,16 @@ public struct CellGeometry: Sendable, Equatable {
     /// The content blocks present (retweet, pictures, card, tag, title and their nested kinds).
     package var contentKinds: Set<ContentKind> {
         var s: Set<ContentKind> = []
-        if titleBar != nil { s.insert(.title) }
-        if text != nil { s.insert(.text) }
+        if titleBar.isSome { s.insert(.title) }
+        if text.isSome { s.insert(.text) }
         if let r = retweet {
             s.insert(.retweet)
-            if r.pictures != nil { s.insert(.retweetPictures) }
-            if r.card != nil { s.insert(.retweetCard) }
+            if r.pictures.isSome { s.insert(.retweetPictures) }
+            if r.card.isSome { s.insert(.retweetCard) }
         }
-        if pictures != nil { s.insert(.pictures) }
-        if card != nil { s.insert(.card) }
-        if tag != nil { s.insert(.tag) }
+        if pictures.isSome { s.insert(.pictures) }
+        if card.isSome { s.insert(.card) }
+        if tag.isSome { s.insert(.tag) }
         return s
     }
 }

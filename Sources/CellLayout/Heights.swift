@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import StatusModel
 import TextMeasure
 
@@ -36,7 +37,7 @@ extension StackedArranger {
     func heights() -> (height: Double, expandedHeight: Double) {
         var y = 0.0
         y += m.topGap
-        if parts.title != nil { y += m.titleHeight }
+        if parts.title.isSome { y += m.titleHeight }
         y += m.profileHeight
         var extra = 0.0
         if let p = parts.text {

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import TextMeasure
 
 // Approximate memory held by prepared and laid-out cells, for caches with byte budgets: the
@@ -36,13 +37,13 @@ extension CellGeometry {
         // and the rare blocks it keeps out of line (a 16-byte object header each).
         var bytes = MemoryLayout<CellGeometry>.stride + 32 + blocks.count * MemoryLayout<CellBlock>.stride
         if let toolbar { bytes += 32 + toolbar.buttons.count * MemoryLayout<ToolbarButton>.stride }
-        if titleBar != nil { bytes += 16 + MemoryLayout<TitleBarLayout>.stride }
+        if titleBar.isSome { bytes += 16 + MemoryLayout<TitleBarLayout>.stride }
         if let retweet {
             bytes += 16 + MemoryLayout<RetweetLayout>.stride
-            if retweet.card != nil { bytes += 16 + MemoryLayout<CardLayout>.stride }
+            if retweet.card.isSome { bytes += 16 + MemoryLayout<CardLayout>.stride }
         }
-        if card != nil { bytes += 16 + MemoryLayout<CardLayout>.stride }
-        if tag != nil { bytes += 16 + MemoryLayout<TagLayout>.stride }
+        if card.isSome { bytes += 16 + MemoryLayout<CardLayout>.stride }
+        if tag.isSome { bytes += 16 + MemoryLayout<TagLayout>.stride }
         // A text box's own arrays (the box itself is inside its parent): lines (shared with the
         // prepared text box when the text is one line, counted anyway), entities with their
         // rects, inline objects; and a truncated text's token frame, kept out of line.

@@ -13,6 +13,7 @@
 // (the display string) and `mbtype_image` (the member badge image name).
 // Everything else defaults (documented on the model's properties). A present key with a wrong
 // type or an unusable value is always an error, never silently replaced by the default.
+import FeedLayoutSupport
 import Foundation
 
 enum StatusDecoder {
@@ -75,7 +76,7 @@ enum StatusDecoder {
         // entities of the reposted text on the outer status).
         if var r = retweet {
             if r.urlEntities.isEmpty { r.urlEntities = urls }
-            if r.pageInfo == nil { r.pageInfo = card }
+            if r.pageInfo.isNone { r.pageInfo = card }
             retweet = r
         }
         return Status(

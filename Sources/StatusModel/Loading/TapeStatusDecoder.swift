@@ -14,6 +14,7 @@
 // Measured with callgrind on 10 000 generated statuses (nine pictures each): decoding the tape
 // into statuses cost about 40 instructions per input byte with the generic decoder alone, 18
 // with this one first.
+import FeedLayoutSupport
 import Foundation
 
 /// Keys of one kind of object, matched by length and first eight bytes as one word (the rest of
@@ -190,7 +191,7 @@ struct TapeStatusDecoder {
                 retweet = r
             }
             if urls.isEmpty { urls = inheritedURLs }
-            if card == nil { card = inheritedCard }
+            if card.isNone { card = inheritedCard }
             var title: TitleBar?
             if present(at(.title)) {
                 guard let t = titleBar(at(.title)) else { return nil }

@@ -7,6 +7,8 @@
 // arrays with their count. Fields that never reach the screen (ids, avatar URLs, page URLs) are
 // left out on purpose, so two statuses that look the same share a fingerprint.
 
+import FeedLayoutSupport
+
 /// A 64-bit hasher with fixed constants: the same input gives the same value on every run and
 /// machine. Each word is absorbed by xor, multiply by an odd constant and xor-shift (every step is
 /// a bijection of the state, so two inputs that differ in one word never collide), then the state
@@ -123,13 +125,13 @@ extension Status {
         }
         h.combine(topics.count)
         for t in topics { h.combine(t.title) }
-        h.combine(tag != nil)
+        h.combine(tag.isSome)
         if let tag {
             h.combine(tag.name)
             h.combine(tag.type)
             h.combine(tag.iconURL.isEmpty)
         }
-        h.combine(pageInfo != nil)
+        h.combine(pageInfo.isSome)
         if let c = pageInfo {
             h.combine(c.title)
             h.combine(c.desc)
@@ -141,7 +143,7 @@ extension Status {
             h.combine(c.hasButton)
             h.combine(c.pageID)
         }
-        h.combine(titleBar != nil)
+        h.combine(titleBar.isSome)
         if let t = titleBar {
             h.combine(t.text)
             h.combine(t.iconURL.isEmpty)
