@@ -215,14 +215,15 @@ extension JSONBytes {
             rect(t)
         }
         raw(",\"entities\":[")
-        for (i, e) in box.entities.enumerated() {
+        let entities = box.entities
+        for i in entities.indices {
             reserve(literal: 40)
             if i > 0 { put(byte: UInt8(ascii: ",")) }
             put("{\"kind\":\"")
-            entityKind(e.kind)
+            entityKind(entities[i].kind)
             put("\",\"value\":")
-            string(e.value)
-            let rects = e.hitRects
+            string(entities[i].value)
+            let rects = entities[i].hitRects
             let count = rects.endIndex
             reserve(literal: 16 + count, rects: count)
             put(",\"rects\":[")
@@ -233,9 +234,10 @@ extension JSONBytes {
             put("]}")
         }
         raw("],\"attachments\":[")
-        for (i, a) in box.attachments.enumerated() {
+        let attachments = box.attachments
+        for i in attachments.indices {
             if i > 0 { byte(UInt8(ascii: ",")) }
-            image(a)
+            image(attachments[i])
         }
         raw("]}")
     }
@@ -245,15 +247,17 @@ extension JSONBytes {
         put("{\"frame\":")
         putRect(g.frame)
         put(",\"items\":[")
-        for (i, p) in g.pictures.enumerated() {
+        // By index, as the toolbar's buttons: iterating copies each picture frame.
+        let pictures = g.pictures
+        for i in pictures.indices {
             reserve(literal: 16)
             if i > 0 { put(byte: UInt8(ascii: ",")) }
             put("{\"id\":")
-            string(p.pictureID)
+            string(pictures[i].pictureID)
             reserve(literal: 16, rects: 1)
             put(",\"frame\":")
-            putRect(p.frame)
-            if let b = p.badge {
+            putRect(pictures[i].frame)
+            if let b = pictures[i].badge {
                 raw(",\"badge\":")
                 image(b)
             }
