@@ -40,12 +40,9 @@ package struct StableHasher: Sendable {
     package mutating func combine(_ v: Int) { combine(UInt64(bitPattern: Int64(v))) }
     package mutating func combine(_ v: Bool) { combine(UInt64(v ? 1 : 0)) }
 
+    /// The string's UTF-8 bytes, read in place (`StringBytes.withUTF8`).
     package mutating func combine(_ s: String) {
-        // Native strings (every decoded one) are read in place; a bridged one is copied first.
-        if s.utf8.withContiguousStorageIfAvailable({ combine(utf8: $0) }) == nil {
-            var s = s
-            s.withUTF8 { combine(utf8: $0) }
-        }
+        StringBytes.withUTF8(s) { combine(utf8: $0) }
     }
 
     /// The bytes of a string, as `combine(_: String)` absorbs them.
