@@ -66,20 +66,36 @@ public final class FontSet: Sendable {
         bold = files["bold"]!
         emoji = files["emoji"]!
         fallback = files["fallback"]!
-        // Before anything shapes: the plans words use most end up first in each face's list.
-        for f in [primary, bold, fallback] { f.keepShapingPlans(scripts: true) }
-        emoji.keepShapingPlans(scripts: false)
-        (simplePrimary, alphabetPrimary) = Self.fastPaths(primary)
-        (simpleBold, alphabetBold) = Self.fastPaths(bold)
+        // Each face is analysed on its own HarfBuzz objects, in the same order as alone, so the
+        // faces are analysed at once (the two text faces take most of the time). First, before
+        // anything shapes with a face: its kept plans (those words use most end up first in its
+        // list), then the text faces' fast paths and the scripts whose plans they serve.
+        let textFaces = [primary, bold]
+        let analysed = Self.concurrently(4) { i -> ((SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?)), ScriptSet)? in
+            switch i {
+            case 0, 1:
+                let f = textFaces[i]
+                f.keepShapingPlans(scripts: true)
+                var matching = ScriptSet()
+                let paths = Self.fastPaths(f)
+                for script in UnicodeScript.all where f.planMatchesTables(script: script) { matching.insert(script) }
+                return (paths, matching)
+            case 2:
+                files["fallback"]!.keepShapingPlans(scripts: true)
+                return nil
+            default:
+                files["emoji"]!.keepShapingPlans(scripts: false)
+                return nil
+            }
+        }
+        let (primaryAnalysis, boldAnalysis) = (analysed[0]!, analysed[1]!)
+        (simplePrimary, alphabetPrimary) = primaryAnalysis.0
+        (simpleBold, alphabetBold) = boldAnalysis.0
         coverage = [
             .primary: CoverageBits(font: primary), .bold: CoverageBits(font: bold), .emoji: CoverageBits(font: emoji),
             .fallback: CoverageBits(font: fallback),
         ]
-        var scripts = ScriptSet()
-        for script in UnicodeScript.all
-        where [files["primary"]!, files["bold"]!].allSatisfy({ $0.planMatchesTables(script: script) }) {
-            scripts.insert(script)
-        }
+        let scripts = primaryAnalysis.1.intersection(boldAnalysis.1)
         tableScripts = scripts
         func spaces(_ f: FontFile) -> [Int32] {
             var out = [Int32](repeating: f.spaceAdvance, count: 256)
@@ -93,8 +109,9 @@ public final class FontSet: Sendable {
             }
             return out
         }
-        spacePrimary = spaces(files["primary"]!)
-        spaceBold = spaces(files["bold"]!)
+        let spaced = Self.concurrently(2) { spaces(textFaces[$0]) }
+        spacePrimary = spaced[0]
+        spaceBold = spaced[1]
         var widened = ScriptSet()
         for script in UnicodeScript.all {
             let raw = Int(script.rawValue)
@@ -104,6 +121,23 @@ public final class FontSet: Sendable {
         let last = files["fallback"]!
         hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
         for f in [primary, bold, emoji, fallback] { f.endPlanAnalysis() }
+    }
+
+    /// `body(0) … body(count - 1)`, run at once on up to `count` threads (the loading work of
+    /// separate faces), results in index order.
+    private static func concurrently<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        results.initialize(repeating: nil)
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        nonisolated(unsafe) let out = results
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let run = body
+            DispatchQueue.concurrentPerform(iterations: count) { out[$0] = run($0) }
+        }
+        return results.map { $0! }
     }
 
     /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,
@@ -196,14 +230,23 @@ public final class FontSet: Sendable {
         } catch {
             throw .manifestInvalid(path: manifestURL.path, reason: "\(error)")
         }
+        let roles = ["primary", "bold", "emoji", "fallback"]
+        // The files are opened at once (each reads its cmap). Errors are checked in role order
+        // afterwards, so the one reported is the one opening them one by one would meet first.
+        let entries = roles.map { role in manifest.fonts.first { $0.role == role } }
+        let paths = entries.map { $0.map { directory.appendingPathComponent($0.file).path } }
+        let exists = paths.map { $0.map { FileManager.default.fileExists(atPath: $0) } ?? false }
+        let opened = concurrently(roles.count) { i -> Result<FontFile, TextMeasureError>? in
+            guard exists[i], let entry = entries[i], let path = paths[i] else { return nil }
+            return Result { () throws(TextMeasureError) in try FontFile(path: path, faceIndex: entry.faceIndex) }
+        }
         var files: [String: FontFile] = [:]
-        for role in ["primary", "bold", "emoji", "fallback"] {
-            guard let entry = manifest.fonts.first(where: { $0.role == role }) else {
+        for (i, role) in roles.enumerated() {
+            guard let entry = entries[i], let path = paths[i] else {
                 throw .manifestInvalid(path: manifestURL.path, reason: "no font with role \"\(role)\"")
             }
-            let path = directory.appendingPathComponent(entry.file).path
-            guard FileManager.default.fileExists(atPath: path) else { throw .fontMissing(file: path, role: role) }
-            let file = try FontFile(path: path, faceIndex: entry.faceIndex)
+            guard exists[i], let result = opened[i] else { throw .fontMissing(file: path, role: role) }
+            let file = try result.get()
             guard file.familyName == entry.family else {
                 throw .fontInvalid(
                     file: path, reason: "face \(entry.faceIndex) is \"\(file.familyName)\", expected \"\(entry.family)\"")
@@ -293,14 +336,9 @@ public final class FontSet: Sendable {
 /// One bit per BMP code point: does the face's cmap map it (8 KiB per face).
 struct CoverageBits: Sendable {
     let words: [UInt64]
+    /// The code points the cmap lists and maps, read with its glyphs at load (`FontFile`).
     init(font: FontFile) {
-        var w = [UInt64](repeating: 0, count: 0x10000 / 64)
-        // The cmap's own list first (one table walk), each entry confirmed by the lookup the
-        // measurer uses: the same bits as asking all 65 536 code points, at a fraction of the cost.
-        for cp in font.cmapCodePointsInBMP() where font.nominalGlyph(cp) != nil {
-            w[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
-        }
-        words = w
+        words = font.bmpCoverage
     }
     @inline(__always) func contains(_ scalar: UInt32) -> Bool {
         words[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
@@ -371,7 +409,7 @@ struct SimpleAdvanceTable: @unchecked Sendable {
         for (ranges, touchedAllowed) in [(Self.inertRanges, false), (Self.cjkRanges, true)] {
             for range in ranges {
                 for cp in range where Self.isCandidate(cp) {
-                    guard let glyph = font.nominalGlyph(cp), glyph != 0, glyph < 0x10000 else { continue }
+                    guard let glyph = font.bmpNominalGlyph(UInt16(cp)), glyph != 0, glyph < 0x10000 else { continue }
                     let isTouched = Int(glyph >> 6) < touched.count && touched[Int(glyph >> 6)] & (1 << UInt64(glyph & 63)) != 0
                     if TextMeasurer.bracketPair(cp) != nil {
                         if !isTouched { t[Int(cp)] = Self.plainOnly }
@@ -460,5 +498,12 @@ struct ScriptSet: Sendable {
         case 2: words.2 |= bit
         default: words.3 |= bit
         }
+    }
+
+    /// The scripts in both sets.
+    func intersection(_ other: ScriptSet) -> ScriptSet {
+        var r = ScriptSet()
+        r.words = (words.0 & other.words.0, words.1 & other.words.1, words.2 & other.words.2, words.3 & other.words.3)
+        return r
     }
 }

@@ -37,6 +37,10 @@ final class FontFile: @unchecked Sendable {
     fileprivate let shapingFont: OpaquePointer
     /// The nominal glyph of every BMP code point (0: not mapped), read once at load; 128 KiB.
     private let bmpGlyphs: UnsafeMutablePointer<UInt16>
+    /// True when `bmpGlyphs` is the cmap's BMP mapping (every mapped glyph fits 16 bits).
+    private let bmpTableIsExact: Bool
+    /// One bit per BMP code point the face maps (`CoverageBits`).
+    let bmpCoverage: [UInt64]
 
     init(path: String, faceIndex: Int) throws(TextMeasureError) {
         self.path = path
@@ -66,14 +70,89 @@ final class FontFile: @unchecked Sendable {
         spaceGlyph = hb_font_get_nominal_glyph(font, 0x20, &space) != 0 ? space : nil
         spaceAdvance = hb_font_get_glyph_h_advance(font, spaceGlyph ?? 0)
         bmpGlyphs = .allocate(capacity: 0x10000)
-        var fits = true
-        for u in 0..<0x10000 {
-            var glyph: hb_codepoint_t = 0
-            let mapped = hb_font_get_nominal_glyph(font, hb_codepoint_t(u), &glyph) != 0
-            if mapped && (glyph == 0 || glyph > 0xFFFF) { fits = false }
-            bmpGlyphs[u] = mapped ? UInt16(truncatingIfNeeded: glyph) : 0
-        }
+        bmpGlyphs.initialize(repeating: 0, count: 0x10000)
+        var coverage = [UInt64](repeating: 0, count: 0x10000 / 64)
+        let fits = Self.readBMPCmap(face: face, font: font, into: bmpGlyphs, coverage: &coverage)
+        bmpCoverage = coverage
+        bmpTableIsExact = fits
         shapingFont = fits ? feedlayout_create_table_font(font, bmpGlyphs) : hb_font_reference(font)
+    }
+
+    /// Fills `glyphs` with the nominal glyph of every BMP code point the face maps (0 elsewhere)
+    /// and sets `coverage`'s bit of each; returns false when a mapped glyph is 0 or does not fit
+    /// 16 bits (the table cannot stand for the cmap then).
+    ///
+    /// Asking `hb_font_get_nominal_glyph` about all 65 536 code points took about 210 instructions
+    /// each (55 M for the four faces, a sixth of `feedlayout layout` of one corpus file). The
+    /// cmap's own list (`hb_face_collect_unicodes`, one walk of the subtable HarfBuzz looks glyphs
+    /// up in) gives the code points it maps; they are looked up in one batch
+    /// (`hb_font_get_nominal_glyphs`, resumed after a code point it does not map), and the others
+    /// are unmapped. HarfBuzz's list leaves out code points mapped to a glyph id past the face's
+    /// glyph count (a broken cmap; the pinned faces have none): those are unmapped here. A symbol
+    /// cmap (platform 3, encoding 0) maps code points it does not list (its U+F020 serves U+0020
+    /// too): such a face is asked about every code point.
+    private static func readBMPCmap(
+        face: OpaquePointer, font: OpaquePointer, into glyphs: UnsafeMutablePointer<UInt16>, coverage: inout [UInt64]
+    ) -> Bool {
+        var fits = true
+        func record(_ u: Int, _ glyph: hb_codepoint_t) {
+            if glyph == 0 || glyph > 0xFFFF { fits = false }
+            glyphs[u] = UInt16(truncatingIfNeeded: glyph)
+            coverage[u >> 6] |= 1 << UInt64(u & 63)
+        }
+        let set = hb_set_create()
+        defer { hb_set_destroy(set) }
+        hb_face_collect_unicodes(face, set)
+        if hasSymbolCmap(face) {
+            // Coverage stays the listed code points: the cascade does not take a symbol face
+            // for the characters it remaps.
+            for u in 0..<0x10000 {
+                var glyph: hb_codepoint_t = 0
+                guard hb_font_get_nominal_glyph(font, hb_codepoint_t(u), &glyph) != 0 else { continue }
+                if glyph == 0 || glyph > 0xFFFF { fits = false }
+                glyphs[u] = UInt16(truncatingIfNeeded: glyph)
+                if hb_set_has(set, hb_codepoint_t(u)) != 0 { coverage[u >> 6] |= 1 << UInt64(u & 63) }
+            }
+            return fits
+        }
+        // The listed BMP code points in order (`hb_set_next_many`; `hb_set_next_range` cost
+        // thousands of instructions a call on these sets), and their glyphs.
+        let codes = UnsafeMutablePointer<hb_codepoint_t>.allocate(capacity: 0x10000)
+        let found = UnsafeMutablePointer<hb_codepoint_t>.allocate(capacity: 0x10000)
+        defer {
+            codes.deallocate()
+            found.deallocate()
+        }
+        let listed = Int(hb_set_next_many(set, hb_codepoint_t.max, codes, 0x10000))
+        var count = 0
+        while count < listed && codes[count] < 0x10000 { count += 1 }
+        var i = 0
+        while i < count {
+            let done = Int(hb_font_get_nominal_glyphs(
+                font, UInt32(count - i), codes + i, UInt32(MemoryLayout<hb_codepoint_t>.stride),
+                found + i, UInt32(MemoryLayout<hb_codepoint_t>.stride)))
+            for k in i..<(i + done) { record(Int(codes[k]), found[k]) }
+            i += done + 1  // past the code point that is not mapped
+        }
+        return fits
+    }
+
+    /// True when the face's cmap has a symbol subtable (platform 3, encoding 0), which HarfBuzz
+    /// prefers to every other and reads with the symbol remapping.
+    private static func hasSymbolCmap(_ face: OpaquePointer) -> Bool {
+        let blob = hb_face_reference_table(face, hb_tag_from_string("cmap", 4))
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length >= 4 else { return false }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        let tables = u16(2)
+        for i in 0..<tables {
+            let at = 4 + 8 * i
+            guard at + 4 <= bytes.count else { break }
+            if u16(at) == 3 && u16(at + 2) == 0 { return true }
+        }
+        return false
     }
 
     deinit {
@@ -114,17 +193,11 @@ final class FontFile: @unchecked Sendable {
         return (upem, ascender, descender, family)
     }
 
-    /// The BMP code points the font's cmap lists (`hb_face_collect_unicodes`): the candidates of
-    /// `CoverageBits`, which asks `nominalGlyph` for these only instead of all 65 536.
-    func cmapCodePointsInBMP() -> [UInt32] {
-        let set = hb_set_create()
-        defer { hb_set_destroy(set) }
-        hb_face_collect_unicodes(face, set)
-        var out: [UInt32] = []
-        out.reserveCapacity(Int(hb_set_get_population(set)))
-        var i = hb_codepoint_t.max
-        while hb_set_next(set, &i) != 0 && i < 0x10000 { out.append(i) }
-        return out
+    /// The glyph of a BMP code point, as `nominalGlyph` gives it, read from the table made at load.
+    @inline(__always) func bmpNominalGlyph(_ scalar: UInt16) -> UInt32? {
+        guard bmpTableIsExact else { return nominalGlyph(UInt32(scalar)) }
+        let g = bmpGlyphs[Int(scalar)]
+        return g == 0 ? nil : UInt32(g)
     }
 
     /// The glyph of `scalar` in the font's cmap, or nil.
