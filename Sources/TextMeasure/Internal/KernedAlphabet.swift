@@ -30,30 +30,52 @@ import UnicodeText
 /// the same rules. A character of the alphabet has a slot: its code unit below 0x80, else 128 plus
 /// its index in `extraUnits`. Ligatures are tracked between ASCII characters; a punctuation
 /// character any substitution touches is off the path.
-final class KernedAlphabet: Sendable {
+final class KernedAlphabet: @unchecked Sendable {
+    // The tables `measure` reads are plain memory the object owns (freed in `deinit`, never
+    // written after `init`), read without bounds checks: `measure` runs for most words of a
+    // feed, and the checks were about a third of its instructions.
     /// Per slot: 0 off the path, `unkerned` for a character no pair adjustment involves as first
     /// glyph, else 1 + its index among the kerned characters.
-    private let entry: [UInt8]
+    private let entry: UnsafeMutablePointer<UInt8>
     private let glyph: [UInt32]
-    private let advance: [Int32]
+    /// Per slot: the advance in font units.
+    private let advance: UnsafeMutablePointer<Int32>
     /// `kern[a * (kernedCount + 1) + b]`: the adjustment of `a`'s advance before `b`; column
     /// `kernedCount` is the one for every character outside the kerned set.
-    private let kern: [Int32]
+    private let kern: UnsafeMutablePointer<Int32>
     private let kernedCount: Int
-    /// One bit per pair `first << 7 | second` that starts a ligature.
-    private let ligatureStarts: [UInt64]
+    /// One bit per pair `first << 7 | second` that starts a ligature (256 words).
+    private let ligatureStarts: UnsafeMutablePointer<UInt64>
+    /// `Self.extraSlot`, copied: a static array is reached through its lazy initializer's check.
+    private let extraSlots: UnsafeMutablePointer<UInt16>
 
     private static let unkerned: UInt8 = 0xFF
 
     private init(
         entry: [UInt8], glyph: [UInt32], advance: [Int32], kern: [Int32], kernedCount: Int, ligatureStarts: [UInt64]
     ) {
-        self.entry = entry
+        precondition(entry.count == Self.slotCount && advance.count == Self.slotCount && ligatureStarts.count == 256)
+        precondition(kern.count >= kernedCount * (kernedCount + 1))
+        func copy<T>(_ a: [T]) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, a.count))
+            p.initialize(from: a, count: a.count)
+            return p
+        }
+        self.entry = copy(entry)
         self.glyph = glyph
-        self.advance = advance
-        self.kern = kern
+        self.advance = copy(advance)
+        self.kern = copy(kern)
         self.kernedCount = kernedCount
-        self.ligatureStarts = ligatureStarts
+        self.ligatureStarts = copy(ligatureStarts)
+        extraSlots = copy(Self.extraSlot)
+    }
+
+    deinit {
+        entry.deallocate()
+        advance.deallocate()
+        kern.deallocate()
+        ligatureStarts.deallocate()
+        extraSlots.deallocate()
     }
 
     /// The punctuation of Chinese text the alphabet holds besides ASCII (see the type).
@@ -62,14 +84,22 @@ final class KernedAlphabet: Sendable {
     /// `extraSlot[u - extraBase]`: 128 + the index in `extraUnits` of code unit `u`, or 0.
     private static let extraBase: UInt16 = 0xB7
     private static let extraSlot: [UInt16] = {
-        var slots = [UInt16](repeating: 0, count: Int(0xFF66 - extraBase))
+        var slots = [UInt16](repeating: 0, count: extraSlotCount)
         for (i, u) in extraUnits.enumerated() { slots[Int(u - extraBase)] = UInt16(128 + i) }
         return slots
     }()
     static var slotCount: Int { 128 + extraUnits.count }
 
     /// The slot of a code unit, or 0 when it is outside the alphabet.
-    @inline(__always) private static func slot(_ u: UInt16) -> Int {
+    @inline(__always) private func slot(_ u: UInt16) -> Int {
+        if u < 0x80 { return Int(u) }
+        let i = Int(u) &- Int(Self.extraBase)
+        return i >= 0 && i < Self.extraSlotCount ? Int(extraSlots[i]) : 0
+    }
+    private static let extraSlotCount = Int(0xFF66 - extraBase)
+
+    /// `slot(_:)` while making a table.
+    private static func slotWhileMaking(_ u: UInt16) -> Int {
         if u < 0x80 { return Int(u) }
         let i = Int(u) &- Int(extraBase)
         return i >= 0 && i < extraSlot.count ? Int(extraSlot[i]) : 0
@@ -88,13 +118,13 @@ final class KernedAlphabet: Sendable {
         // found off the path midway leaves it partly written.
         let n = text.count
         guard n > 0 else { return false }
-        var s = Self.slot(text[0])
+        var s = slot(text[0])
         var e = entry[s]
         guard e != 0 else { return false }
         let columns = kernedCount + 1
         for i in 0..<(n - 1) {
             let a = text[i], b = text[i + 1]
-            let t = Self.slot(b)
+            let t = slot(b)
             let next = entry[t]
             guard next != 0 else { return false }
             if a | b < 0x80 {
@@ -116,7 +146,7 @@ final class KernedAlphabet: Sendable {
     }
 
     /// The glyph of a code unit on the path.
-    func glyph(of unit: UInt16) -> UInt32 { glyph[Self.slot(unit)] }
+    func glyph(of unit: UInt16) -> UInt32 { glyph[slot(unit)] }
 
     /// Pair adjustments measured for a face, by glyph pair (`first << 32 | second`), valid for
     /// the plans whose GPOS lookups are `gpos`: a second plan with the same positioning lookups
@@ -271,7 +301,7 @@ final class KernedAlphabet: Sendable {
             let separatorGlyph = font.nominalGlyph(UInt32(separator))
             for (i, g) in shaped.enumerated() {
                 let u = text[i]
-                let expected = u == separator ? separatorGlyph : glyphOf[slot(u)]
+                let expected = u == separator ? separatorGlyph : glyphOf[slotWhileMaking(u)]
                 guard Int(g.cluster) == i, g.glyph == expected, g.xOffset == 0, g.yOffset == 0 else { return nil }
             }
             for p in probes {
