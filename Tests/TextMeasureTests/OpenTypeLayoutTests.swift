@@ -1,5 +1,7 @@
 @testable import TextMeasure
+import UnicodeText
 import XCTest
+import _LayoutTestSupport
 
 /// `OTLayout.classZeroCanMatch` on hand-built GSUB/GPOS tables: the check that decides whether
 /// glyphs no lookup lists are inert (and so may take the per-character path next to anything).
@@ -57,6 +59,28 @@ final class OpenTypeLayoutTests: XCTestCase {
         for slot in [FontSlot.primary, .bold] {
             let file = fonts.file(slot)
             XCTAssertFalse(OTLayout.classZeroCanMatch(file, file.allPlanLookups()), "\(slot)")
+        }
+    }
+
+    /// `planMatchesTables` answers from the language systems HarfBuzz selects when they are equal,
+    /// and makes the plans otherwise: the same answer as making the plans, on every script and
+    /// every face that is analysed (a font set of its own: the analysis makes plans on the faces).
+    func testPlanMatchesByLanguageSystemsAgreesWithThePlans() throws {
+        guard Shared.fonts != nil else { throw XCTSkip("fonts are not installed: run scripts/setup.sh") }
+        let fonts = try FontSet.load(directory: TestPaths.fonts)
+        for slot in [FontSlot.primary, .bold, .fallback] {
+            let file = fonts.file(slot)
+            var matching = 0, differing: [String] = []
+            for script in UnicodeScript.all {
+                let answer = file.planMatchesTables(script: script)
+                if answer != file.planMatchesTablesByPlans(script: script) { differing.append(script.code) }
+                if answer { matching += 1 }
+            }
+            file.endPlanAnalysis()
+            XCTAssertEqual(differing, [], "\(slot)")
+            // Both answers occur (Korean's own language system in Noto Sans CJK gives another plan).
+            XCTAssertGreaterThan(matching, 100, "\(slot)")
+            if slot != .fallback { XCTAssertLessThan(matching, UnicodeScript.all.count, "\(slot)") }
         }
     }
 }

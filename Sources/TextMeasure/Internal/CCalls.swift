@@ -222,7 +222,46 @@ final class FontFile: @unchecked Sendable {
     /// True when the plan of `script` selects the same lookups as the plan of the same script
     /// with the Chinese language or with none: the plans the per-character tables were made for
     /// (`allPlanLookups`).
+    ///
+    /// A plan's lookups are those of the features its shaper (chosen by the script) asks for, in
+    /// the language systems HarfBuzz selects in GSUB and GPOS (`hb_ot_map_builder_t`: the
+    /// script's and language's OpenType tags, then `hb_ot_layout_table_select_script` and
+    /// `hb_ot_layout_script_select_language`); nothing else of the language enters them. So two
+    /// plans of one script whose selections are equal have equal lookups, and the selections,
+    /// compared first, answer without making a plan for most of the 164 scripts (a face lists
+    /// few, and the others fall back to its default system for every language). Otherwise the
+    /// plans are made and their lookups compared (`planMatchesTablesByPlans`; a test checks the
+    /// two agree on every script of the pinned faces).
     func planMatchesTables(script: UnicodeScript) -> Bool {
+        let s = hb_script_from_string(script.code, 4)
+        let used = languageSystems(script: s, language: ShapingBuffer.language(for: script.code))
+        if used == languageSystems(script: s, language: hb_language_from_string("zh-cn", -1))
+            || used == languageSystems(script: s, language: nil)
+        {
+            return true
+        }
+        return planMatchesTablesByPlans(script: script)
+    }
+
+    /// The script and language system indices (GSUB, then GPOS) HarfBuzz selects for a plan of
+    /// `script` with `language`, as `hb_ot_map_builder_t` does.
+    private func languageSystems(script: hb_script_t, language: hb_language_t?) -> [UInt32] {
+        var scriptCount: UInt32 = 3, languageCount: UInt32 = 3  // HB_OT_MAX_TAGS_PER_SCRIPT, _PER_LANGUAGE
+        var scriptTags = [hb_tag_t](repeating: 0, count: 3), languageTags = [hb_tag_t](repeating: 0, count: 3)
+        hb_ot_tags_from_script_and_language(script, language, &scriptCount, &scriptTags, &languageCount, &languageTags)
+        var out: [UInt32] = []
+        for tag in ["GSUB", "GPOS"] {
+            let table = hb_tag_from_string(tag, 4)
+            var scriptIndex: UInt32 = 0, chosen: hb_tag_t = 0, languageIndex: UInt32 = 0
+            _ = hb_ot_layout_table_select_script(face, table, scriptCount, scriptTags, &scriptIndex, &chosen)
+            _ = hb_ot_layout_script_select_language(face, table, scriptIndex, languageCount, languageTags, &languageIndex)
+            out += [scriptIndex, languageIndex]
+        }
+        return out
+    }
+
+    /// `planMatchesTables` by making the three plans and comparing their lookups.
+    func planMatchesTablesByPlans(script: UnicodeScript) -> Bool {
         let s = hb_script_from_string(script.code, 4)
         let used = planLookups(script: script)
         let direction = hb_script_get_horizontal_direction(s)
