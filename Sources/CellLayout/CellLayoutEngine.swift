@@ -263,18 +263,28 @@ public struct CellLayoutEngine: Sendable {
 
         let time = timeString(status)
         let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
-        let timeLine: AttributedText
-        if status.source.isEmpty {
-            timeLine = AttributedText(time, attributes: timeAttrs)
-        } else {
-            let source = status.source
+        let source = status.source
+        func makeTimeLine() -> AttributedText {
+            if source.isEmpty { return AttributedText(time, attributes: timeAttrs) }
             let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
-            timeLine = Self.build(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
+            return Self.build(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
                 line.append(time, attributes: timeAttrs)
                 if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
                 line.append(m.sourcePrefix, source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
             }
         }
+        // Relative times repeat across cells, so their lines are shared by content (cold corpus
+        // cells against a `now` half an hour after the newest: 7 % fewer instructions). An
+        // absolute time is unique to its minute (192 lines in the corpus's 206 statuses):
+        // looking it up cost more than the few it found (+0.6 % on the corpus, +3.1 % on the
+        // generated feed).
+        let timeLine =
+            now == nil
+            ? prep(makeTimeLine())
+            : labels.timeLine(
+                TimeLineLabel(
+                    time: time, source: source, separator: m.timeSourceSeparator, prefix: m.sourcePrefix, size: m.sourceFontSize),
+                measurer: measurer, make: makeTimeLine)
 
         var title: PreparedTextBox?
         if let bar = status.titleBar, !bar.text.isEmpty {
@@ -329,7 +339,7 @@ public struct CellLayoutEngine: Sendable {
         return StackedParts(
             sharedMetrics: style.box.stackedMetrics ?? Shared(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
-            timeLine: prep(timeLine), text: text, retweet: retweet, pictures: pictures, card: card,
+            timeLine: timeLine, text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels))
     }
 

@@ -3,7 +3,8 @@ import TextMeasure
 
 /// Prepared short labels that repeat across cells: toolbar counts ("转发", "评论", "赞", "12",
 /// "3万"), the read-more token and the card ellipsis; the names of stacked cells (a feed shows the
-/// same users again and again: 74 names in the corpus's 206 statuses).
+/// same users again and again: 74 names in the corpus's 206 statuses); their relative time lines
+/// ("15分钟前  来自 微博 weibo.com": a few relative times, a few sources).
 ///
 /// - Key: a `LabelName` (a word, a count, a size and a role), not the label's text: a label is
 ///   `CountFormat.label(count, word:)` in one style, so its name is enough to make it, and a cell
@@ -17,7 +18,8 @@ import TextMeasure
 ///   cell changes) back and forth between their cores. A label is prepared once per thread that
 ///   shows it; the values are equal, because the measurer is the same.
 /// - Names: a table of their own per shard, keyed by a `NameLabel` (the shown name and what the
-///   name text is made of), with counters of their own (`nameStatistics`).
+///   name text is made of), with counters of their own (`nameStatistics`); time lines likewise
+///   (`TimeLineLabel`, `timeLineStatistics`).
 /// - Bound: `capacity` entries per shard and table (default 2 048, a few hundred KB). An empty
 ///   table is made with room for `initialCapacity` entries on its first insertion: growing it
 ///   from empty rehashed its entries at each doubling (about 570 instructions per inserted label
@@ -62,6 +64,7 @@ final class LabelCache: Sendable {
     struct State: Sendable {
         var labels = Table<LabelName>()
         var names = Table<NameLabel>()
+        var timeLines = Table<TimeLineLabel>()
     }
 
     static let shardCount = 8
@@ -103,6 +106,12 @@ final class LabelCache: Sendable {
             cached(key, in: \.names, measurer: measurer, make: make)
         }
 
+        /// The prepared time line `key` stands for: from the time lines table, or `make()`
+        /// prepared by `measurer` (and stored).
+        func timeLine(_ key: TimeLineLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
+            cached(key, in: \.timeLines, measurer: measurer, make: make)
+        }
+
         /// The entry of `key` in `table`, or `make()` prepared by `measurer` and stored there. The
         /// lock is held for the table accesses only; a dropped full table is freed after it.
         @inline(__always)
@@ -140,6 +149,9 @@ final class LabelCache: Sendable {
 
     /// (hits, misses, evictions, entries) of the names, summed over the shards.
     var nameStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { totals(\.names) }
+
+    /// (hits, misses, evictions, entries) of the time lines, summed over the shards.
+    var timeLineStatistics: (hits: Int, misses: Int, evictions: Int, count: Int) { totals(\.timeLines) }
 
     private func totals<Key>(_ table: KeyPath<State, Table<Key>>) -> (hits: Int, misses: Int, evictions: Int, count: Int) {
         var total = (hits: 0, misses: 0, evictions: 0, count: 0)
@@ -228,5 +240,45 @@ struct NameLabel: Hashable {
         a.hash == b.hash && a.verified == b.verified && a.memberRank == b.memberRank && a.size.bitPattern == b.size.bitPattern
             && a.role == b.role
             && a.ascentFraction.bitPattern == b.ascentFraction.bitPattern && StringBytes.equal(a.name, b.name)
+    }
+}
+
+/// What the time line of a stacked cell is made from: the time string, then, when the status has
+/// a source, the separator, the source prefix and the source, all at `size` (the time in the
+/// time role, the prefix and source in the source role). Equal keys are equal labels.
+///
+/// Relative times take few values ("刚刚", "N分钟前", "N小时前"), so a feed laid out against a
+/// `now` shows the same time lines again and again; absolute ones are unique to the minute, and
+/// the engine prepares them without the cache (`CellLayoutEngine.prepareStacked`).
+/// Hashed and compared by the strings' UTF-8 bytes (`StringBytes`), as `LabelName` is.
+struct TimeLineLabel: Hashable {
+    let time: String
+    let source: String
+    let separator: String
+    let prefix: String
+    let size: Double
+    private let hash: UInt64
+
+    init(time: String, source: String, separator: String, prefix: String, size: Double) {
+        self.time = time
+        self.source = source
+        self.separator = separator
+        self.prefix = prefix
+        self.size = size
+        var h = StringBytes.hash(time, into: size.bitPattern)
+        h = StringBytes.hash(source, into: StringBytes.mix(h, 1))
+        h = StringBytes.hash(separator, into: StringBytes.mix(h, 2))
+        hash = StringBytes.hash(prefix, into: StringBytes.mix(h, 3))
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The table's hash, from the stored one (`StringBytes.seededHash`).
+    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
+
+    static func == (a: TimeLineLabel, b: TimeLineLabel) -> Bool {
+        a.hash == b.hash && a.size.bitPattern == b.size.bitPattern && StringBytes.equal(a.time, b.time)
+            && StringBytes.equal(a.source, b.source) && StringBytes.equal(a.separator, b.separator)
+            && StringBytes.equal(a.prefix, b.prefix)
     }
 }

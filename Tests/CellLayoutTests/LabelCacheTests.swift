@@ -88,6 +88,49 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(e.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
     }
 
+    /// With a `now`, cells whose relative time and source are equal share one prepared time
+    /// line; another time, source or style is another line; a shared line lays out as a fresh
+    /// engine's. Without a `now` (absolute times) the table is not used.
+    func testRelativeTimeLinesAreSharedByContent() throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer(), now: now)
+        func status(_ id: Int64, minutesAgo: Double, source: String) -> Status {
+            var s = Status(id: id, text: "文字 \(id)", user: User(id: id, name: "u\(id)"), repostsCount: 0, commentsCount: 0, attitudesCount: 0)
+            s.createdAt = now.addingTimeInterval(-60 * minutesAgo)
+            s.source = source
+            return s
+        }
+        func timeLine(_ s: Status, _ style: CellStyle = .weibo) throws -> PreparedTextBox {
+            guard case .stacked(let parts) = e.prepare(s, style: style).content else { throw XCTSkip("not a stacked cell") }
+            return parts.value.timeLine
+        }
+        let first = try timeLine(status(1, minutesAgo: 15, source: "微博 weibo.com"))
+        XCTAssertEqual(first.prepared.text.string, "15分钟前  来自 微博 weibo.com")
+        XCTAssertTrue(try timeLine(status(2, minutesAgo: 15.5, source: "微博 weibo.com")) === first)
+        XCTAssertFalse(try timeLine(status(3, minutesAgo: 16, source: "微博 weibo.com")) === first)
+        XCTAssertFalse(try timeLine(status(4, minutesAgo: 15, source: "iPhone客户端")) === first)
+        let noSource = try timeLine(status(5, minutesAgo: 15, source: ""))
+        XCTAssertEqual(noSource.prepared.text.string, "15分钟前")
+        var larger = CellStyle.weibo
+        guard case .stacked(var m) = larger.arrangement else { return XCTFail("weibo stacks its cells") }
+        m.sourceFontSize += 1
+        larger.arrangement = .stacked(m)
+        XCTAssertFalse(try timeLine(status(6, minutesAgo: 15, source: "微博 weibo.com"), larger) === first)
+        let stats = e.labels.timeLineStatistics
+        XCTAssertEqual(stats.hits, 1)
+        XCTAssertEqual(stats.misses, 5)
+
+        let s = status(7, minutesAgo: 15, source: "微博 weibo.com")
+        let fresh = CellLayoutEngine(measurer: FixedAdvanceMeasurer(), now: now)
+        XCTAssertEqual(e.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
+        XCTAssertEqual(e.labels.timeLineStatistics.hits, 2)
+
+        let absolute = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        _ = absolute.layout(s, width: 375, style: .weibo, scale: 2)
+        _ = absolute.layout(status(8, minutesAgo: 15, source: "微博 weibo.com"), width: 375, style: .weibo, scale: 2)
+        XCTAssertEqual(absolute.labels.timeLineStatistics.misses + absolute.labels.timeLineStatistics.hits, 0)
+    }
+
     func testFullShardsAreDroppedAndCounted() {
         let cache = LabelCache(capacity: 16)  // 16 in the test thread's shard
         let m = FixedAdvanceMeasurer()
