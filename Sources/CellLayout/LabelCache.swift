@@ -168,18 +168,33 @@ final class LabelCache: Sendable {
     }
 }
 
+/// A label cache key that hashes its content once, when it is made (`hash`, from `StringBytes`),
+/// and gives the tables that stored hash: the default `_rawHashValue(seed:)` hashed the key again
+/// at every look-up (~135 of the ~300 instructions of a label look-up).
+protocol PrehashedLabelKey: Hashable {
+    /// The key's content hashed once (`StringBytes.hash` and `mix`); equal keys have equal ones.
+    var hash: UInt64 { get }
+}
+
+extension PrehashedLabelKey {
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The table's hash, from the stored one (`StringBytes.seededHash`).
+    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
+}
+
 /// What a label is made from: `CountFormat.label(count, word: word)` at `size` in `role`. Equal
 /// names are equal labels; `count` is already `CountFormat.shown` (12 345 and 12 999 are both
 /// "1万", one name).
 ///
 /// Hashed and compared by the word's UTF-8 bytes (`StringBytes`, as the prepared-text cache's
 /// key is), not by `String`'s canonical equivalence.
-struct LabelName: Hashable {
+struct LabelName: PrehashedLabelKey {
     let word: String
     let count: Int
     let size: Double
     let role: TextRole
-    private let hash: UInt64
+    let hash: UInt64
 
     /// - Parameter count: a `CountFormat.shown` value; when it is positive the label is the
     ///   number and the word is not part of the name ("5" is one label for every button).
@@ -192,11 +207,6 @@ struct LabelName: Hashable {
         hash = StringBytes.hash(self.word, into: h)
     }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-    /// The table's hash, from the stored one (`StringBytes.seededHash`).
-    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
-
     static func == (a: LabelName, b: LabelName) -> Bool {
         a.hash == b.hash && a.count == b.count && a.size.bitPattern == b.size.bitPattern && a.role == b.role
             && StringBytes.equal(a.word, b.word)
@@ -208,7 +218,7 @@ struct LabelName: Hashable {
 /// `ascentFraction`). Equal keys are equal labels.
 ///
 /// Hashed and compared by the name's UTF-8 bytes (`StringBytes`), as `LabelName` is.
-struct NameLabel: Hashable {
+struct NameLabel: PrehashedLabelKey {
     let name: String
     let size: Double
     let role: TextRole
@@ -216,7 +226,7 @@ struct NameLabel: Hashable {
     /// The member rank (0: not a member).
     let memberRank: Int
     let ascentFraction: Double
-    private let hash: UInt64
+    let hash: UInt64
 
     init(name: String, size: Double, role: TextRole, verified: Bool, memberRank: Int, ascentFraction: Double) {
         self.name = name
@@ -229,12 +239,6 @@ struct NameLabel: Hashable {
         h = StringBytes.mix(StringBytes.mix(h, size.bitPattern), UInt64(role.rawValue))
         hash = StringBytes.hash(name, into: StringBytes.mix(h, ascentFraction.bitPattern))
     }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-    /// The table's hash, from the stored one (`StringBytes.seededHash`: the default was ~135 of
-    /// the ~300 instructions of a label look-up).
-    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
 
     static func == (a: NameLabel, b: NameLabel) -> Bool {
         a.hash == b.hash && a.verified == b.verified && a.memberRank == b.memberRank && a.size.bitPattern == b.size.bitPattern
@@ -251,13 +255,13 @@ struct NameLabel: Hashable {
 /// `now` shows the same time lines again and again; absolute ones are unique to the minute, and
 /// the engine prepares them without the cache (`CellLayoutEngine.prepareStacked`).
 /// Hashed and compared by the strings' UTF-8 bytes (`StringBytes`), as `LabelName` is.
-struct TimeLineLabel: Hashable {
+struct TimeLineLabel: PrehashedLabelKey {
     let time: String
     let source: String
     let separator: String
     let prefix: String
     let size: Double
-    private let hash: UInt64
+    let hash: UInt64
 
     init(time: String, source: String, separator: String, prefix: String, size: Double) {
         self.time = time
@@ -270,11 +274,6 @@ struct TimeLineLabel: Hashable {
         h = StringBytes.hash(separator, into: StringBytes.mix(h, 2))
         hash = StringBytes.hash(prefix, into: StringBytes.mix(h, 3))
     }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-    /// The table's hash, from the stored one (`StringBytes.seededHash`).
-    func _rawHashValue(seed: Int) -> Int { StringBytes.seededHash(hash, seed: seed) }
 
     static func == (a: TimeLineLabel, b: TimeLineLabel) -> Bool {
         a.hash == b.hash && a.size.bitPattern == b.size.bitPattern && StringBytes.equal(a.time, b.time)
