@@ -126,6 +126,9 @@ figure("Text (15 pt at 355 pt)", "single-line label (singleLineSize)", "Text lab
        ns_per("Text label singleLineSize"), "ns/char", digits=2)
 figure("Text (15 pt at 355 pt)", "naive baseline (word cache emptied before every text)", "Text naive", naive_text,
        "ns/char", digits=2)
+load = seconds_per_unit("Fonts load")
+figure("Text (15 pt at 355 pt)", "loading the fonts (FontSet.load, once per process)", "Fonts load",
+       None if load is None else load * 1e3, "ms", digits=1)
 
 # Cells, one core
 for style in ["weibo", "classic"]:

@@ -70,10 +70,13 @@ enum Inputs {
         return g.statuses(count: generatedCount)
     }()
 
+    /// The package's fonts directory (`../Fonts`).
+    static let fontsDirectory = packageDirectory.deletingLastPathComponent().appendingPathComponent("Fonts")
+
     /// The fonts of the package (`../Fonts`).
     static let fonts: FontSet = {
         do {
-            return try FontSet.load(directory: packageDirectory.deletingLastPathComponent().appendingPathComponent("Fonts"))
+            return try FontSet.load(directory: fontsDirectory)
         } catch {
             fatalError("cannot load the pinned fonts (run `bash scripts/setup.sh` in the package root): \(error)")
         }

@@ -107,6 +107,17 @@ func textBenchmarks() {
         return (warm, expected)
     }
 
+    // Loading the fonts, which every process pays once before it measures anything: opening the
+    // four files, reading their cmaps, analysing the faces' plans and making the per-character
+    // and ASCII tables (docs/text-engine.md). The files are in the page cache after the first.
+    Benchmark("Fonts load", configuration: .passes(20)) { benchmark in
+        let fonts = try FontSet.load(directory: Inputs.fontsDirectory)
+        benchmark.stopMeasurement()
+        Facts.record(benchmark.name, input: "the pinned cascade (Fonts/fonts.json: four faces)", unit: "load", perIteration: 1)
+        let probe = TextMeasurer(fonts: fonts).prepare(AttributedText("微博 weibo.com 😀", size: 15))
+        precondition(probe.missingGlyphCount == 0 && probe.clusterCount == 14, "the loaded fonts do not measure the probe text")
+    }
+
     Benchmark("Text naive", configuration: .passes(5)) { benchmark, expected in
         let m = Inputs.measurer()
         var lines = 0
