@@ -406,6 +406,9 @@ struct SimpleAdvanceTable: @unchecked Sendable {
         var t = [UInt8](repeating: 0, count: 0x10000)
         var distinct: [UInt32] = []
         for cp in Self.whitespace { t[Int(cp)] = Self.plainOnly }
+        // The code points that may take the path, in order, then their advances in one call.
+        var taken: [(cp: UInt32, touched: Bool)] = []
+        var glyphs: [UInt32] = []
         for (ranges, touchedAllowed) in [(Self.inertRanges, false), (Self.cjkRanges, true)] {
             for range in ranges {
                 for cp in range where Self.isCandidate(cp) {
@@ -416,17 +419,20 @@ struct SimpleAdvanceTable: @unchecked Sendable {
                         continue
                     }
                     guard !isTouched || touchedAllowed else { continue }
-                    let adv = font.advance(ofGlyph: glyph)
-                    guard adv > 0, adv < 0x10000 else { continue }
-                    var i = distinct.firstIndex(of: UInt32(adv)).map { $0 + 1 }
-                    if i == nil && distinct.count < 126 {
-                        distinct.append(UInt32(adv))
-                        i = distinct.count
-                    }
-                    guard let i else { continue }
-                    t[Int(cp)] = UInt8(i) | (isTouched ? Self.needsPlainNeighbours : 0)
+                    taken.append((cp, isTouched))
+                    glyphs.append(glyph)
                 }
             }
+        }
+        for (k, adv) in font.advances(ofGlyphs: glyphs).enumerated() {
+            guard adv > 0, adv < 0x10000 else { continue }
+            var i = distinct.firstIndex(of: UInt32(adv)).map { $0 + 1 }
+            if i == nil && distinct.count < 126 {
+                distinct.append(UInt32(adv))
+                i = distinct.count
+            }
+            guard let i else { continue }
+            t[Int(taken[k].cp)] = UInt8(i) | (taken[k].touched ? Self.needsPlainNeighbours : 0)
         }
         index = .allocate(capacity: t.count)
         index.initialize(from: t, count: t.count)
