@@ -164,6 +164,13 @@ for style in ["weibo", "classic"]:
         figure(f"Cells, one core ({inp})", f"{style} cached ÷ naive (height request answered from the cache)", None,
                ratio(cached, naive), "×", None, "higher", digits=1)
 
+# Relative times (a `now`): time lines shared by content
+name = "Cells weibo cold corpus relative times"
+v = per_second(name)
+r = ratio(v, per_second("Cells weibo cold corpus"))
+figure("Cells, one core (corpus)", "weibo cold, times relative to a `now` (time lines shared)", name, v, "cells/s",
+       None, "higher", note="" if r is None else f"{r:.2f} × the absolute-times cold figure of the same run", digits=0)
+
 # Where a cold cell's time goes (paired passes in one process)
 bd = "Cells weibo cold breakdown corpus"
 budget = 1e6 / 150_000

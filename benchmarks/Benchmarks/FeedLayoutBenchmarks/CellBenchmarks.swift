@@ -36,8 +36,8 @@ enum CellInput {
 
 /// Sum of the cell heights of `statuses`: the correctness check of every cell benchmark, computed
 /// through the feed engine (another path than `CellLayoutEngine.layout`) on all cores.
-func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = Inputs.cellWidth) -> Double {
-    let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer()))
+func referenceHeight(_ statuses: [Status], _ style: CellStyle, width: Double = Inputs.cellWidth, now: Date? = nil) -> Double {
+    let engine = FeedEngine(cellEngine: CellLayoutEngine(measurer: Inputs.measurer(), now: now))
     do {
         return try engine.layout(statuses, options: Inputs.feedOptions(style, width: width))
             .heights.reduce(0, +)
@@ -80,6 +80,9 @@ func cellBenchmarks() {
             cachedCase(style, input)
         }
     }
+    // A feed laid out against a `now`, as a server does: relative times, whose time lines
+    // repeat and are shared by content.
+    cellCase(.weibo, .corpus, mode: "cold", now: Inputs.corpusNow)
     coldCellBreakdownBenchmark()
 }
 
@@ -120,9 +123,11 @@ private func cachedCase(_ style: CellStyle, _ input: CellInput) {
     }
 }
 
-private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
+/// - Parameter now: the reference of relative times (nil: absolute times, as every other cell
+///   benchmark); a benchmark with one is named "... relative times".
+private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String, now: Date? = nil) {
     let isCorpus = input == .corpus
-    let fullName = "Cells \(style.name) \(mode) \(isCorpus ? "corpus" : "generated")"
+    let fullName = "Cells \(style.name) \(mode) \(isCorpus ? "corpus" : "generated")" + (now == nil ? "" : " relative times")
     let passes = isCorpus ? (mode == "naive" ? 10 : 30) : 3
     // A warm pass over the 206 corpus statuses takes well under a millisecond, short enough for
     // the harness's own per-iteration work and the timer to show in the figure: an iteration
@@ -133,7 +138,7 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         switch mode {
         case "warm": return kept
         case "naive": return CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 0)
-        default: return CellLayoutEngine(measurer: measurer)
+        default: return CellLayoutEngine(measurer: measurer, now: now)
         }
     }
 
@@ -159,6 +164,8 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         let note: String
         switch mode {
         case "naive": note = "baseline: no prepared-cell cache, shaped-word and prepared-text caches emptied before every cell"
+        case "cold" where now != nil:
+            note = "new engine, shaped-word and prepared-text caches emptied before each pass; times relative to half an hour after the newest status"
         case "cold": note = "new engine, shaped-word and prepared-text caches emptied before each pass"
         case "warm": note = "the same engine each pass: prepared cells found by content, then arranged"
         default: note = "new engine each pass (cells prepared again from the warm shaped-word cache)"
@@ -169,10 +176,10 @@ private func cellCase(_ style: CellStyle, _ input: CellInput, mode: String) {
         precondition(sameHeight(sum, expected), "\(benchmark.name): heights sum to \(sum), expected \(expected)")
     } setup: {
         let measurer = Inputs.measurer()
-        let kept = CellLayoutEngine(measurer: measurer, preparedCellBudgetBytes: 4 << 30)
+        let kept = CellLayoutEngine(measurer: measurer, now: now, preparedCellBudgetBytes: 4 << 30)
         guard let statuses = input.statuses else { return (measurer, kept, [Status]?.none, 0.0) }
         if mode.hasPrefix("warm") { _ = cellPass(kept, statuses, style) }
-        return (measurer, kept, Optional(statuses), referenceHeight(statuses, style))
+        return (measurer, kept, Optional(statuses), referenceHeight(statuses, style, now: now))
     }
 }
 

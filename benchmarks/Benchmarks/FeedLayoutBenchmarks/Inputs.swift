@@ -70,6 +70,10 @@ enum Inputs {
         return g.statuses(count: generatedCount)
     }()
 
+    /// Half an hour after the newest status of the corpus (2015-09-12 00:23:54 +08:00): the `now`
+    /// of the relative-times benchmark (its cells show "N分钟前", "N小时前", "昨天 HH:mm" and "M-d").
+    static let corpusNow = Date(timeIntervalSince1970: 1_441_990_434)
+
     /// The package's fonts directory (`../Fonts`).
     static let fontsDirectory = packageDirectory.deletingLastPathComponent().appendingPathComponent("Fonts")
 
