@@ -153,14 +153,10 @@ package enum StatusTextBuilder {
     /// matcher took: ASCII bytes and three-byte sequences) or an emoticon's code (from "[" to
     /// "]"). The text is valid UTF-8 (a `String`'s), where an ASCII byte never occurs inside a
     /// multi-byte sequence, so either slice is whole sequences: it is copied without being
-    /// validated again (`String(decoding:as:)` validates it: about 300 instructions a cold cell).
+    /// validated again (`StringBytes.string(validUTF8:isASCII:)`; validating cost about 300
+    /// instructions a cold cell).
     private static func string(_ units: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        let slice = UnsafeBufferPointer(rebasing: units[range])
-        assert(String(validating: slice, as: UTF8.self) != nil, "an entity slice is not whole UTF-8 sequences")
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            return String(copying: UTF8Span(unchecked: slice.span, isKnownASCII: false))
-        }
-        return String(decoding: slice, as: UTF8.self)
+        StringBytes.string(validUTF8: UnsafeBufferPointer(rebasing: units[range]), isASCII: false)
     }
 
     private static func append(
