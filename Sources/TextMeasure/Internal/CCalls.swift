@@ -95,10 +95,10 @@ final class FontFile: @unchecked Sendable {
         face: OpaquePointer, font: OpaquePointer, into glyphs: UnsafeMutablePointer<UInt16>, coverage: inout [UInt64]
     ) -> Bool {
         var fits = true
-        func record(_ u: Int, _ glyph: hb_codepoint_t) {
+        func record(_ u: Int, _ glyph: hb_codepoint_t, covered: Bool = true) {
             if glyph == 0 || glyph > 0xFFFF { fits = false }
             glyphs[u] = UInt16(truncatingIfNeeded: glyph)
-            coverage[u >> 6] |= 1 << UInt64(u & 63)
+            if covered { coverage[u >> 6] |= 1 << UInt64(u & 63) }
         }
         let set = hb_set_create()
         defer { hb_set_destroy(set) }
@@ -109,9 +109,7 @@ final class FontFile: @unchecked Sendable {
             for u in 0..<0x10000 {
                 var glyph: hb_codepoint_t = 0
                 guard hb_font_get_nominal_glyph(font, hb_codepoint_t(u), &glyph) != 0 else { continue }
-                if glyph == 0 || glyph > 0xFFFF { fits = false }
-                glyphs[u] = UInt16(truncatingIfNeeded: glyph)
-                if hb_set_has(set, hb_codepoint_t(u)) != 0 { coverage[u >> 6] |= 1 << UInt64(u & 63) }
+                record(u, glyph, covered: hb_set_has(set, hb_codepoint_t(u)) != 0)
             }
             return fits
         }

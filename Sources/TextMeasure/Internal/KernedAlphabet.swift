@@ -91,18 +91,15 @@ final class KernedAlphabet: @unchecked Sendable {
     static var slotCount: Int { 128 + extraUnits.count }
 
     /// The slot of a code unit, or 0 when it is outside the alphabet.
-    @inline(__always) private func slot(_ u: UInt16) -> Int {
-        if u < 0x80 { return Int(u) }
-        let i = Int(u) &- Int(Self.extraBase)
-        return i >= 0 && i < Self.extraSlotCount ? Int(extraSlots[i]) : 0
-    }
+    @inline(__always) private func slot(_ u: UInt16) -> Int { Self.slot(u, extraSlots) }
     private static let extraSlotCount = Int(0xFF66 - extraBase)
 
-    /// `slot(_:)` while making a table.
-    private static func slotWhileMaking(_ u: UInt16) -> Int {
+    /// The slot of a code unit, with `extraSlot` at `slots` (the table's copy, or the static
+    /// array's storage while a table is made).
+    @inline(__always) private static func slot(_ u: UInt16, _ slots: UnsafePointer<UInt16>) -> Int {
         if u < 0x80 { return Int(u) }
         let i = Int(u) &- Int(extraBase)
-        return i >= 0 && i < extraSlot.count ? Int(extraSlot[i]) : 0
+        return i >= 0 && i < extraSlotCount ? Int(slots[i]) : 0
     }
 
     /// The code unit of a slot.
@@ -301,7 +298,8 @@ final class KernedAlphabet: @unchecked Sendable {
             let separatorGlyph = font.nominalGlyph(UInt32(separator))
             for (i, g) in shaped.enumerated() {
                 let u = text[i]
-                let expected = u == separator ? separatorGlyph : glyphOf[slotWhileMaking(u)]
+                let expected =
+                    u == separator ? separatorGlyph : glyphOf[extraSlot.withUnsafeBufferPointer { slot(u, $0.baseAddress!) }]
                 guard Int(g.cluster) == i, g.glyph == expected, g.xOffset == 0, g.yOffset == 0 else { return nil }
             }
             for p in probes {
