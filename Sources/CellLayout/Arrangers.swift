@@ -71,9 +71,10 @@ extension PreparedTextBox {
 /// `lineHeight` sets the box: natural (the fonts' extent) or a grid whose ascent + descent is the box.
 func label(
     _ prepared: PreparedTextBox, x: Double, centerY: Double, maxWidth: Double, wrap: WrapMode = .word,
-    lineHeight: LineHeightPolicy = .natural, grid: PixelGrid
+    lineHeight: LineHeightPolicy = .natural, grid: PixelGrid, lines: inout LineArena
 ) -> TextBox {
-    let l = prepared.layout(LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid))
+    let l = prepared.layout(
+        LayoutOptions(width: max(0, maxWidth), maxLines: 1, lineHeight: lineHeight, wrap: wrap, grid: grid), into: &lines)
     let frame = grid.round(Rect(
         x: x, y: centerY - l.size.height / 2, width: min(l.size.width, grid.ceil(max(0, maxWidth))), height: l.size.height))
     return makeTextBox(prepared, l, frame: frame, grid: grid)
@@ -98,7 +99,9 @@ struct ClassicArranger {
         // A member badge follows the name: the name is clipped so that the badge stays inside too.
         let badgeRoom = parts.memberBadge == nil ? 0 : s + m.memberBadgeSize
         let nameW = min(grid.ceil(parts.nameSize.width), max(0, right - nameX - badgeRoom))
-        let name = fixedLabel(parts.name, Rect(x: nameX, y: s, width: nameW, height: grid.ceil(parts.nameSize.height)))
+        // Name, date, source and text.
+        var lines = LineArena(capacity: 3 + (parts.text.map { $0.prepared.estimatedLineCount(width: max(0, width - 2 * s)) } ?? 0))
+        let name = fixedLabel(parts.name, Rect(x: nameX, y: s, width: nameW, height: grid.ceil(parts.nameSize.height)), &lines)
 
         var badge: ImageFrame?
         if let b = parts.memberBadge {
@@ -107,11 +110,11 @@ struct ClassicArranger {
 
         let dateH = grid.ceil(parts.dateSize.height)
         let dateW = min(grid.ceil(parts.dateSize.width), max(0, right - nameX))
-        let date = fixedLabel(parts.date, Rect(x: nameX, y: avatar.maxY - dateH, width: dateW, height: dateH))
+        let date = fixedLabel(parts.date, Rect(x: nameX, y: avatar.maxY - dateH, width: dateW, height: dateH), &lines)
         let sourceX = date.frame.maxX + s
         let sourceW = min(grid.ceil(parts.sourceSize.width), max(0, right - sourceX))
         let source = fixedLabel(
-            parts.source, Rect(x: sourceX, y: date.frame.minY, width: sourceW, height: grid.ceil(parts.sourceSize.height)))
+            parts.source, Rect(x: sourceX, y: date.frame.minY, width: sourceW, height: grid.ceil(parts.sourceSize.height)), &lines)
 
         let textTop = avatar.maxY + s
         var text: TextBox?
@@ -121,7 +124,7 @@ struct ClassicArranger {
         if let p = parts.text {
             let l = p.layout(
                 LayoutOptions(width: max(0, width - 2 * s), maxLines: maxLines, grid: grid),
-                truncationToken: maxLines > 0 ? parts.token : nil)
+                truncationToken: maxLines > 0 ? parts.token : nil, into: &lines)
             let frame = grid.round(Rect(
                 x: s, y: textTop, width: min(l.size.width, grid.ceil(max(0, width - 2 * s))), height: l.size.height))
             textBottom = frame.maxY
@@ -142,9 +145,9 @@ struct ClassicArranger {
     }
 
     /// A label whose frame comes from the single-line size (the tutorial's `sizeWithAttributes`).
-    private func fixedLabel(_ p: PreparedTextBox, _ rect: Rect) -> TextBox {
+    private func fixedLabel(_ p: PreparedTextBox, _ rect: Rect, _ lines: inout LineArena) -> TextBox {
         let frame = grid.round(rect)
-        let l = p.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid))
+        let l = p.layout(LayoutOptions(width: frame.width, maxLines: 1, wrap: .character, grid: grid), into: &lines)
         return makeTextBox(p, l, frame: frame, grid: grid)
     }
 }
@@ -166,9 +169,14 @@ struct ListArranger {
         let avatar = grid.round(Rect(x: m.padding, y: (height - m.avatarSize) / 2, width: m.avatarSize, height: m.avatarSize))
         let x = avatar.maxX + m.textGap
         let room = max(0, width - m.trailingPadding - x)
-        let nameLayout = parts.name.layout(LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.nameEllipsis)
-        var detailLayout = parts.detail.map {
-            $0.layout(LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.detailEllipsis)
+        var lines = LineArena(capacity: 2)  // the name's and the detail's
+        let nameLayout = parts.name.layout(
+            LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.nameEllipsis, into: &lines)
+        var detailLayout: TextLayout?
+        if let d = parts.detail {
+            detailLayout = d.layout(
+                LayoutOptions(width: room, maxLines: 1, wrap: .character, grid: grid), truncationToken: parts.detailEllipsis,
+                into: &lines)
         }
         let nameH = nameLayout.size.height
         let detailH = detailLayout?.size.height ?? 0
@@ -183,7 +191,7 @@ struct ListArranger {
             let frame = grid.round(Rect(x: x, y: nameFrame.maxY + m.lineGap, width: min(l.size.width, grid.ceil(room)), height: detailH))
             text = makeTextBox(p, l, frame: frame, grid: grid)
         }
-        let emptyLayout = parts.empty.layout(LayoutOptions(width: 0, maxLines: 1, grid: grid))
+        let emptyLayout = parts.empty.layout(LayoutOptions(width: 0, maxLines: 1, grid: grid), into: &lines)
         let time = makeTextBox(parts.empty, emptyLayout, frame: Rect(x: x, y: nameFrame.maxY, width: 0, height: 0), grid: grid)
         return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
@@ -211,6 +219,7 @@ struct StackedArranger {
     /// Inlined into `PreparedCell.layout`: as a call, its result was returned into a temporary
     /// and then copied field by field into the caller's (1.1 % of a warm pass's instructions).
     @inline(__always) func arrange(statusID: Int64, styleName: String) -> CellGeometry {
+        var lines = LineArena(capacity: parts.lineEstimate.count(width: contentWidth))
         var blocks: [CellBlock] = []
         blocks.reserveCapacity(CellBlock.Kind.count)
         var y = 0.0
@@ -234,7 +243,7 @@ struct StackedArranger {
             }
             titleBar = TitleBarLayout(
                 frame: band, icon: icon,
-                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid))
+                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid, lines: &lines))
         }
 
         // Profile.
@@ -249,17 +258,18 @@ struct StackedArranger {
         let nameWidth = max(0, width - m.nameWidthInset)
         let name = label(
             parts.name, x: nameX, centerY: profile.minY + m.nameCenterY, maxWidth: nameWidth, wrap: .character,
-            lineHeight: box(m.nameFontSize), grid: grid)
+            lineHeight: box(m.nameFontSize), grid: grid, lines: &lines)
         let time = label(
             parts.timeLine, x: nameX, centerY: profile.minY + m.sourceCenterY, maxWidth: nameWidth,
-            lineHeight: box(m.sourceFontSize), grid: grid)
+            lineHeight: box(m.sourceFontSize), grid: grid, lines: &lines)
 
         // Main text.
         var text: TextBox?
         var truncated = false
         var extra = 0.0
         if let p = parts.text {
-            let (box, h) = textBlock(p, top: y, size: m.textFontSize, maxLines: maxLines, token: maxLines > 0 ? parts.token : nil)
+            let (box, h) = textBlock(
+                p, top: y, size: m.textFontSize, maxLines: maxLines, token: maxLines > 0 ? parts.token : nil, lines: &lines)
             text = box
             truncated = box.layout.isTruncated
             extra = box.layout.fullHeight - box.layout.size.height
@@ -272,7 +282,8 @@ struct StackedArranger {
         var card: CardLayout?
         if let rt = parts.retweet {
             let top = y
-            let (box, textH) = textBlock(rt.text, top: top, size: m.retweetTextFontSize, maxLines: 0, token: nil)
+            let (box, textH) = textBlock(
+                rt.text, top: top, size: m.retweetTextFontSize, maxLines: 0, token: nil, lines: &lines)
             var h = textH
             var rtPictures: PictureGridLayout?
             var rtCard: CardLayout?
@@ -281,7 +292,7 @@ struct StackedArranger {
                 rtPictures = g
                 h += g.frame.height + m.gapWithoutTag
             } else if let c = rt.card {
-                let cl = cardLayout(c, top: top + h)
+                let cl = cardLayout(c, top: top + h, lines: &lines)
                 rtCard = cl
                 h += cl.frame.height + m.gapWithoutTag
             }
@@ -292,7 +303,7 @@ struct StackedArranger {
             pictures = g
             _ = push(.pictures, g.frame.height)
         } else if let c = parts.card {
-            let cl = cardLayout(c, top: y)
+            let cl = cardLayout(c, top: y, lines: &lines)
             card = cl
             _ = push(.card, cl.frame.height)
         }
@@ -309,7 +320,7 @@ struct StackedArranger {
             }
             tag = TagLayout(
                 frame: band, isPlace: t.isPlace, icon: icon,
-                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid))
+                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid, lines: &lines))
         } else if pictures.isSome || card.isSome {
             _ = push(.padding, m.gapWithoutTag)
         }
@@ -330,7 +341,7 @@ struct StackedArranger {
                 width: m.toolbarIconSize, height: m.toolbarIconSize))
             let l = label(
                 b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW,
-                lineHeight: box(m.toolbarFontSize), grid: grid)
+                lineHeight: box(m.toolbarFontSize), grid: grid, lines: &lines)
             buttons.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
         }
         let toolbar = ToolbarLayout(frame: bar, buttons: buttons)
@@ -354,10 +365,12 @@ struct StackedArranger {
     /// A text block: `textPadding` above and below lines on the baseline grid of `size` (0 tall
     /// without lines).
     /// - Returns: the text and the block's height.
-    private func textBlock(_ p: PreparedTextBox, top: Double, size: Double, maxLines: Int, token: PreparedTextBox?) -> (TextBox, Double) {
+    private func textBlock(
+        _ p: PreparedTextBox, top: Double, size: Double, maxLines: Int, token: PreparedTextBox?, lines: inout LineArena
+    ) -> (TextBox, Double) {
         let l = p.layout(
             LayoutOptions(width: contentWidth, maxLines: maxLines, lineHeight: m.lineGrid(size: size), grid: grid),
-            truncationToken: token)
+            truncationToken: token, into: &lines)
         let frame = grid.round(Rect(x: m.padding, y: top + m.textPadding, width: contentWidth, height: l.size.height))
         // A text without lines (an empty retweet text) takes no space, paddings included.
         let height = l.lines.isEmpty ? 0 : 2 * m.textPadding + l.size.height
@@ -392,7 +405,7 @@ struct StackedArranger {
         return PictureGridLayout(frame: bounds, pictures: out)
     }
 
-    private func cardLayout(_ c: CardParts, top: Double) -> CardLayout {
+    private func cardLayout(_ c: CardParts, top: Double, lines: inout LineArena) -> CardLayout {
         let x = m.padding
         let cW = contentWidth
         if c.isVideo {
@@ -429,7 +442,7 @@ struct StackedArranger {
                 LayoutOptions(
                     width: tw, maxLines: m.cardMaxLines,
                     lineHeight: .grid(pitch: pitch, ascent: 0.8 * pitch, descent: 0.2 * pitch), grid: grid),
-                truncationToken: c.token)
+                truncationToken: c.token, into: &lines)
             let f = grid.round(Rect(x: tx, y: frame.midY - l.size.height / 2, width: tw, height: l.size.height))
             text = makeTextBox(p, l, frame: f, grid: grid)
         }

@@ -340,7 +340,11 @@ public struct CellLayoutEngine: Sendable {
             sharedMetrics: style.box.stackedMetrics ?? Shared(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
             timeLine: timeLine, text: text, retweet: retweet, pictures: pictures, card: card,
-            tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels))
+            tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels),
+            lineEstimate: LineEstimate(
+                labels: 2 + toolbar.count + (title.isSome ? 1 : 0) + (tag.isSome ? 1 : 0)
+                    + ((retweet?.card ?? card).isSome ? m.cardMaxLines : 0),
+                wrapped: text, retweet?.text))
     }
 
     /// The pictures a cell shows: the first nine (the status's own array when it holds no more,
@@ -550,4 +554,33 @@ struct StackedParts: Sendable {
     var tag: TagParts?
     var toolbar: ToolbarPartsList
     var token: PreparedTextBox
+    /// How many lines the texts take, for the storage their lines share when arranged.
+    let lineEstimate: LineEstimate
+}
+
+/// An estimate of the lines a cell's texts take at a width, kept with its prepared parts so that
+/// arranging reads two numbers: one line per label (and the card text's limit), and for the
+/// texts that wrap, one line per hard break and per line width of their advance.
+struct LineEstimate: Sendable {
+    private let fixed: Int
+    private let advance: Double
+
+    init(labels: Int, wrapped first: PreparedTextBox?, _ second: PreparedTextBox?) {
+        var fixed = labels, advance = 0.0
+        func add(_ t: PreparedTextBox?) {
+            guard let t else { return }
+            fixed += 1 + Int(t.prepared.hardBreakCount)
+            advance += t.prepared.totalAdvance
+        }
+        add(first)
+        add(second)
+        self.fixed = fixed
+        self.advance = advance
+    }
+
+    /// The estimate at line width `width` (labels and breaks only when the ratio is not finite).
+    func count(width: Double) -> Int {
+        let ratio = advance / width
+        return fixed + (ratio.isFinite && ratio > 0 ? Int(min(ratio, 1_000_000)) : 0)
+    }
 }

@@ -112,6 +112,13 @@ package struct PreparedTextBox: Sendable, Equatable {
     /// - Complexity: O(1) when answered from the kept layout, else `PreparedText.layout`'s.
     /// Thread-safety: safe to call concurrently.
     func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil) -> TextLayout {
+        var arena = LineArena(capacity: prepared.estimatedLineCount(width: options.width))
+        return layout(options, truncationToken: truncationToken, into: &arena)
+    }
+
+    /// `layout(options, truncationToken:)` with the lines, when they are laid out, written into
+    /// `arena` (a cell's texts share one storage for their lines).
+    func layout(_ options: LayoutOptions, truncationToken: PreparedTextBox? = nil, into arena: inout LineArena) -> TextLayout {
         let word = keptWord.pointee.load(ordering: .acquiring)
         if word > Self.seenOnce {
             let kept = Self.kept(word)
@@ -121,9 +128,9 @@ package struct PreparedTextBox: Sendable, Equatable {
         }
         let layout =
             if let token = truncationToken {
-                prepared.layout(options, truncationToken: token.prepared)
+                prepared.layout(options, truncationToken: token.prepared, into: &arena)
             } else {
-                prepared.layout(options)
+                prepared.layout(options, into: &arena)
             }
         if word <= Self.seenOnce, !layout.lines.isEmpty {
             let oneLine = layout.lines.count == 1 && layout.fullLineCount == 1

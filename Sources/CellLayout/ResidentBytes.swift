@@ -44,9 +44,9 @@ extension CellGeometry {
         }
         if card.isSome { bytes += 16 + MemoryLayout<CardLayout>.stride }
         if tag.isSome { bytes += 16 + MemoryLayout<TagLayout>.stride }
-        // A text box's own arrays (the box itself is inside its parent): lines (shared with the
-        // prepared text box when the text is one line, counted anyway), entities with their
-        // rects, inline objects; and a truncated text's token frame, kept out of line.
+        // A text box's own arrays (the box itself is inside its parent): lines (in the storage
+        // the cell's texts share, or a kept layout's, counted per box anyway), entities with
+        // their rects, inline objects; and a truncated text's token frame, kept out of line.
         func array<T>(_ count: Int, of _: T.Type) -> Int { count == 0 ? 0 : 32 + count * MemoryLayout<T>.stride }
         func add(_ box: TextBox?) {
             guard let box else { return }

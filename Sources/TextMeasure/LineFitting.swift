@@ -20,22 +20,42 @@ extension PreparedText {
     /// prepared values). MAY run concurrently on the same value.
     /// - Complexity: O(clusters + entities), no shaping.
     public func layout(_ options: LayoutOptions, truncationToken: PreparedText? = nil) -> TextLayout {
-        let n = clusterCount
-        if n == 0 { return .empty }
-        let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
-        var acc = LineAccumulator(
-            lineHeight: options.lineHeight, singleFont: runFonts.count == 1,
-            baseAscent: runFonts[0].ascent, baseDescent: runFonts[0].descent)
-        acc.lines.reserveCapacity(estimatedLineCount(maxWidth: maxWidth))
-        clusters.withUnsafeBufferPointer { cl in
-            if tabInterval == 0 {
-                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
-            } else {
-                fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &acc)
+        if clusterCount == 0 { return .empty }
+        var arena = LineArena(capacity: estimatedLineCount(maxWidth: Self.lineWidth(options)))
+        return layout(options, truncationToken: truncationToken, into: &arena)
+    }
+
+    /// `layout(options, truncationToken:)` with the lines written into `arena` (with the lines
+    /// of the other texts laid out into it), instead of storage of their own.
+    package func layout(_ options: LayoutOptions, truncationToken: PreparedText? = nil, into arena: inout LineArena) -> TextLayout {
+        if clusterCount == 0 { return .empty }
+        let maxWidth = Self.lineWidth(options)
+        arena.begin()
+        let fullHeight = withUnsafeMutablePointer(to: &arena) { a in
+            var acc = LineAccumulator(
+                a, lineHeight: options.lineHeight, singleFont: runFonts.count == 1,
+                baseAscent: runFonts[0].ascent, baseDescent: runFonts[0].descent)
+            clusters.withUnsafeBufferPointer { cl in
+                if tabInterval == 0 {
+                    fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
+                } else {
+                    fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &acc)
+                }
             }
+            return acc.fullHeight
         }
-        return assemble(
-            &acc.lines, fullHeight: acc.fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+        return assemble(&arena, fullHeight: fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
+    }
+
+    /// The line width of `options`: non-finite or negative widths as `LayoutOptions` documents.
+    private static func lineWidth(_ options: LayoutOptions) -> Double {
+        options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
+    }
+
+    /// A line count to reserve room for when the text is laid out at `width` (as `layout` does
+    /// for its own lines), for callers laying several texts out into one `LineArena`.
+    package func estimatedLineCount(width: Double) -> Int {
+        clusterCount == 0 ? 0 : estimatedLineCount(maxWidth: Self.lineWidth(LayoutOptions(width: width)))
     }
 
     /// The number of lines `layout(options)` gives and its heights, without building the lines.
@@ -50,9 +70,8 @@ extension PreparedText {
             let l = layout(options)
             return (l.lines.count, l.size.height, l.fullHeight)
         }
-        let n = clusterCount
-        if n == 0 { return (0, 0, 0) }
-        let maxWidth = options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
+        if clusterCount == 0 { return (0, 0, 0) }
+        let maxWidth = Self.lineWidth(options)
         var counter = LineCounter()
         clusters.withUnsafeBufferPointer { cl in
             if tabInterval == 0 {
@@ -223,16 +242,17 @@ extension PreparedText {
 
     /// Applies the line limit and the token to the laid-out lines and computes the bounding size.
     private func assemble(
-        _ lines: inout [TextLine], fullHeight: Double, options: LayoutOptions, maxWidth: Double,
+        _ arena: inout LineArena, fullHeight: Double, options: LayoutOptions, maxWidth: Double,
         truncationToken: PreparedText?
     ) -> TextLayout {
-        let fullCount = lines.count
+        let fullCount = arena.count
         let limited = options.maxLines > 0 && fullCount > options.maxLines
         var fullHeight = fullHeight
         var token: TokenPlacement?
         if limited {
             let visibleCount = options.maxLines
-            lines.removeLast(fullCount - visibleCount)
+            arena.removeLast(fullCount - visibleCount)
+            let lines = arena.current
             let index = visibleCount - 1
             var line = lines[index]
             let span = LineSpan(start: line.clusters.lowerBound, end: line.clusters.upperBound, width: line.width, hard: false)
@@ -251,6 +271,7 @@ extension PreparedText {
             token = TokenPlacement(line: index, x: keptWidth, width: tokenWidth)
             lines[index] = line
         }
+        let lines = arena.current
         var width = 0.0
         if let token {
             for (k, line) in lines.enumerated() { width = max(width, line.width + (token.line == k ? token.width : 0)) }
@@ -265,8 +286,8 @@ extension PreparedText {
         }
         if !limited { fullHeight = height }
         return TextLayout(
-            lines: lines, size: Size(width: width, height: height), isTruncated: limited,
-            fullLineCount: fullCount, fullHeight: fullHeight, token: token)
+            lines: arena.finish(), size: Size(width: width, height: height), fullLineCount: fullCount,
+            fullHeight: fullHeight, token: token)
     }
 
     /// A line count to reserve room for: the total advance over the width, plus the hard breaks.
@@ -332,7 +353,9 @@ private struct LineCounter: LineSink {
 /// The lines of a layout as the greedy pass finds them, with their vertical metrics (every line,
 /// even past `maxLines`: `assemble` drops those after the full height is known).
 private struct LineAccumulator: LineSink {
-    var lines: [TextLine] = []
+    /// Where the lines go (the caller's arena, borrowed for the pass).
+    let arena: UnsafeMutablePointer<LineArena>
+    var count = 0
     var y = 0.0  // natural: bottom of the previous line
     var fullHeight = 0.0
     let lineHeight: LineHeightPolicy
@@ -341,7 +364,11 @@ private struct LineAccumulator: LineSink {
     let baseAscent: Double
     let baseDescent: Double
 
-    init(lineHeight: LineHeightPolicy, singleFont: Bool, baseAscent: Double, baseDescent: Double) {
+    init(
+        _ arena: UnsafeMutablePointer<LineArena>, lineHeight: LineHeightPolicy, singleFont: Bool, baseAscent: Double,
+        baseDescent: Double
+    ) {
+        self.arena = arena
         self.lineHeight = lineHeight
         self.singleFont = singleFont
         self.baseAscent = baseAscent
@@ -362,7 +389,7 @@ private struct LineAccumulator: LineSink {
             }
             baseline = y + ascent
         case .grid(let pitch, let a, let d):
-            baseline = a + Double(lines.count) * pitch
+            baseline = a + Double(count) * pitch
             ascent = a
             descent = d
         }
@@ -370,10 +397,11 @@ private struct LineAccumulator: LineSink {
         y = fullHeight
         let lower = start == 0 ? 0 : Int(cl[start - 1].end)
         let upper = end == 0 ? 0 : Int(cl[end - 1].end)
-        lines.append(
+        arena.pointee.append(
             TextLine(
                 range: lower..<upper, clusters: start..<end, width: width,
                 baseline: baseline, ascent: ascent, descent: descent))
+        count += 1
     }
 
     /// Ascent and descent of the fonts and objects of clusters `start..<end` (not empty).

@@ -89,22 +89,26 @@ public struct EntityRects: Hashable, Sendable {
 /// Lines, their metrics and the bounding size of a text at a width.
 ///
 /// The token's placement is stored as plain fields (its line index in 32 bits, −1 for none) rather
-/// than as an optional struct: the value stays at 61 bytes, and a cell's text boxes, which hold
-/// one each, stay small enough (128 bytes) to be copied inline rather than by a call to `memcpy`
-/// (a warm cell copies its boxes about twenty times).
+/// than as an optional struct, the full line count in 32 bits (a prepared text's offsets are
+/// 32-bit), and truncation is read from the counts: the value stays at 64 bytes, and a cell's
+/// text boxes, which hold one each, stay small enough (128 bytes) to be copied inline rather than
+/// by a call to `memcpy` (a warm cell copies its boxes about twenty times).
 public struct TextLayout: Hashable, Sendable {
-    public var lines: [TextLine]
+    public var lines: TextLines
     /// Width of the widest line and height of the text, rounded up to the options' pixel grid.
     public var size: Size
-    /// The number of lines without `maxLines`.
-    public var fullLineCount: Int
     /// Height the untruncated text would take (rounded like `size`), so expanding is a lookup.
     public var fullHeight: Double
     private var tokenX = 0.0
     private var tokenWidth = 0.0
     private var tokenLine: Int32 = -1
-    /// True only when text was cut by `maxLines`.
-    public var isTruncated: Bool
+    private var storedFullLineCount: Int32
+
+    /// The number of lines without `maxLines`.
+    public var fullLineCount: Int { Int(storedFullLineCount) }
+
+    /// True only when text was cut by `maxLines` (fewer lines are shown than the text has).
+    public var isTruncated: Bool { lines.count < fullLineCount }
 
     /// Where the truncation token sits (nil when the text was not truncated, or without a token).
     public var token: TokenPlacement? {
@@ -120,15 +124,14 @@ public struct TextLayout: Hashable, Sendable {
         }
     }
 
-    init(lines: [TextLine], size: Size, isTruncated: Bool, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
+    init(lines: TextLines, size: Size, fullLineCount: Int, fullHeight: Double, token: TokenPlacement?) {
+        precondition(fullLineCount >= lines.count && fullLineCount <= Int(Int32.max), "line count out of range")
         self.lines = lines
         self.size = size
-        self.isTruncated = isTruncated
-        self.fullLineCount = fullLineCount
+        self.storedFullLineCount = Int32(fullLineCount)
         self.fullHeight = fullHeight
         self.token = token
     }
 
-    public static let empty = TextLayout(
-        lines: [], size: .zero, isTruncated: false, fullLineCount: 0, fullHeight: 0, token: nil)
+    public static let empty = TextLayout(lines: TextLines(), size: .zero, fullLineCount: 0, fullHeight: 0, token: nil)
 }

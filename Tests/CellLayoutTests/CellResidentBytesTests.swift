@@ -38,6 +38,6 @@ final class CellResidentBytesTests: XCTestCase {
     /// its layout stores the token's placement as plain fields.
     func testTextBoxesStaySmallEnoughToCopyInline() {
         XCTAssertLessThanOrEqual(MemoryLayout<TextBox>.size, 128)
-        XCTAssertLessThanOrEqual(MemoryLayout<TextLayout>.size, 61)
+        XCTAssertLessThanOrEqual(MemoryLayout<TextLayout>.size, 64)
     }
 }

@@ -158,6 +158,6 @@ final class PreparedTextBoxTests: XCTestCase {
 
     private func sharesLines(_ a: TextLayout, _ b: TextLayout) -> Bool {
         guard !a.lines.isEmpty else { return false }
-        return a.lines.withUnsafeBufferPointer { x in b.lines.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        return a.lines.isSameStorage(as: b.lines)
     }
 }

@@ -213,7 +213,9 @@ final class FramePixelTests: XCTestCase {
         XCTAssertEqual(text.layout.lines.count, 2)
         var moved = cell
         moved.text!.frame.origin.x += 10  // 20 px at scale 2
-        moved.text!.layout.lines[1].baseline += 3  // 6 px
+        var lines = Array(text.layout.lines)
+        lines[1].baseline += 3  // 6 px
+        moved.text!.layout.lines = TextLines(lines)
         let renderer = FeedRenderer(fonts: fonts)
         let a = try renderer.render([(cell, 0)], width: 375, height: cell.height, scale: 2, style: .weibo)
         let b = try renderer.render([(moved, 0)], width: 375, height: cell.height, scale: 2, style: .weibo)
