@@ -133,13 +133,12 @@ struct ClassicArranger {
             text = makeTextBox(p, l, frame: frame, grid: grid)
         }
         let height = textBottom + s
-        let blocks = [
-            CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: textTop)),
-            CellBlock(kind: .text, frame: Rect(x: 0, y: textTop, width: width, height: height - textTop)),
-        ]
+        var frames = CellFrameArena(blocks: 2, buttons: 0, pictures: 0)
+        frames.append(CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: textTop)))
+        frames.append(CellBlock(kind: .text, frame: Rect(x: 0, y: textTop, width: width, height: height - textTop)))
         return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
-            expandedHeight: height + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
+            expandedHeight: height + extra, isTextTruncated: truncated, blocks: frames.blocks, avatar: avatar,
             avatarBadge: nil, name: name, memberBadge: badge, time: date, source: source, titleBarStorage: nil, text: text,
             retweetStorage: nil, pictures: nil, cardStorage: nil, tagStorage: nil, toolbar: nil)
     }
@@ -193,10 +192,11 @@ struct ListArranger {
         }
         let emptyLayout = parts.empty.layout(LayoutOptions(width: 0, maxLines: 1, grid: grid), into: &lines)
         let time = makeTextBox(parts.empty, emptyLayout, frame: Rect(x: x, y: nameFrame.maxY, width: 0, height: 0), grid: grid)
+        var frames = CellFrameArena(blocks: 1, buttons: 0, pictures: 0)
+        frames.append(CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: height)))
         return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: height,
-            expandedHeight: height, isTextTruncated: truncated,
-            blocks: [CellBlock(kind: .profile, frame: Rect(x: 0, y: 0, width: width, height: height))], avatar: avatar,
+            expandedHeight: height, isTextTruncated: truncated, blocks: frames.blocks, avatar: avatar,
             avatarBadge: nil, name: name, memberBadge: nil, time: time, source: nil, titleBarStorage: nil, text: text,
             retweetStorage: nil, pictures: nil, cardStorage: nil, tagStorage: nil, toolbar: nil)
     }
@@ -220,12 +220,19 @@ struct StackedArranger {
     /// and then copied field by field into the caller's (1.1 % of a warm pass's instructions).
     @inline(__always) func arrange(statusID: Int64, styleName: String) -> CellGeometry {
         var lines = LineArena(capacity: parts.lineEstimate.count(width: contentWidth))
-        var blocks: [CellBlock] = []
-        blocks.reserveCapacity(CellBlock.Kind.count)
+        // The cell's blocks, buttons and pictures, counted: the four blocks every cell has (top
+        // gap, profile, toolbar, bottom gap), the title, text and content shown, and the tag or
+        // the gap below own pictures or card.
+        let shown = parts.retweet.map { $0.pictures.count } ?? parts.pictures.count
+        let content = parts.retweet.isSome || !parts.pictures.isEmpty || parts.card.isSome
+        let blockCount =
+            4 + (parts.title.isSome ? 1 : 0) + (parts.text.isSome ? 1 : 0) + (content ? 1 : 0)
+            + (parts.tag.isSome || (parts.retweet.isNone && content) ? 1 : 0)
+        var frames = CellFrameArena(blocks: blockCount, buttons: parts.toolbar.count, pictures: shown)
         var y = 0.0
         func push(_ kind: CellBlock.Kind, _ h: Double) -> Rect {
             let r = Rect(x: 0, y: y, width: width, height: h)
-            blocks.append(CellBlock(kind: kind, frame: r))
+            frames.append(CellBlock(kind: kind, frame: r))
             y += h
             return r
         }
@@ -288,7 +295,7 @@ struct StackedArranger {
             var rtPictures: PictureGridLayout?
             var rtCard: CardLayout?
             if !rt.pictures.isEmpty {
-                let g = pictureGrid(rt.pictures, top: top + h)
+                let g = pictureGrid(rt.pictures, top: top + h, into: &frames)
                 rtPictures = g
                 h += g.frame.height + m.gapWithoutTag
             } else if let c = rt.card {
@@ -299,7 +306,7 @@ struct StackedArranger {
             let band = push(.retweet, h)
             retweet = RetweetLayout(frame: band, text: box, pictures: rtPictures, cardStorage: rtCard)
         } else if !parts.pictures.isEmpty {
-            let g = pictureGrid(parts.pictures, top: y)
+            let g = pictureGrid(parts.pictures, top: y, into: &frames)
             pictures = g
             _ = push(.pictures, g.frame.height)
         } else if let c = parts.card {
@@ -327,8 +334,6 @@ struct StackedArranger {
 
         // Toolbar: three equal buttons over the full width; edges rounded once, so they tile.
         let bar = push(.toolbar, m.toolbarHeight)
-        var buttons: [ToolbarButton] = []
-        buttons.reserveCapacity(parts.toolbar.count)
         let n = Double(parts.toolbar.count)
         for i in 0..<parts.toolbar.count {
             let b = parts.toolbar[i]
@@ -342,15 +347,15 @@ struct StackedArranger {
             let l = label(
                 b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW,
                 lineHeight: box(m.toolbarFontSize), grid: grid, lines: &lines)
-            buttons.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
+            frames.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
         }
-        let toolbar = ToolbarLayout(frame: bar, buttons: buttons)
+        let toolbar = ToolbarLayout(frame: bar, buttons: frames.buttons)
 
         _ = push(.bottomGap, m.bottomGap)
 
         return CellGeometry(
             statusID: statusID, styleName: styleName, width: width, scale: grid.scale, height: y,
-            expandedHeight: y + extra, isTextTruncated: truncated, blocks: blocks, avatar: avatar,
+            expandedHeight: y + extra, isTextTruncated: truncated, blocks: frames.blocks, avatar: avatar,
             avatarBadge: avatarBadge, name: name, memberBadge: nil, time: time, source: nil, titleBarStorage: titleBar,
             text: text, retweetStorage: retweet, pictures: pictures, cardStorage: card, tagStorage: tag, toolbar: toolbar)
     }
@@ -377,10 +382,8 @@ struct StackedArranger {
         return (makeTextBox(p, l, frame: frame, grid: grid), height)
     }
 
-    private func pictureGrid(_ pictures: [Picture], top: Double) -> PictureGridLayout {
+    private func pictureGrid(_ pictures: [Picture], top: Double, into frames: inout CellFrameArena) -> PictureGridLayout {
         let len = PictureGrid.itemLength(contentWidth: contentWidth, gap: m.pictureGap, grid: grid)
-        var out: [PictureFrame] = []
-        out.reserveCapacity(pictures.count)
         var bounds = Rect(x: m.padding, y: top, width: 0, height: 0)
         let all = pictures[...]
         // The pictures are read in place: iterating the array copies each one, retaining its
@@ -397,12 +400,12 @@ struct StackedArranger {
                         x: f.maxX - m.pictureBadgeWidth, y: f.maxY - m.pictureBadgeHeight,
                         width: m.pictureBadgeWidth, height: m.pictureBadgeHeight)))
                 }
-                out.append(PictureFrame(pictureID: ps[i].id, frame: f, badge: badge))
+                frames.append(PictureFrame(pictureID: ps[i].id, frame: f, badge: badge))
                 bounds = Rect(
                     x: bounds.minX, y: top, width: max(bounds.width, f.maxX - bounds.minX), height: max(bounds.height, f.maxY - top))
             }
         }
-        return PictureGridLayout(frame: bounds, pictures: out)
+        return PictureGridLayout(frame: bounds, pictures: frames.pictures)
     }
 
     private func cardLayout(_ c: CardParts, top: Double, lines: inout LineArena) -> CardLayout {

@@ -23,7 +23,7 @@ public struct CellGeometry: Sendable, Equatable {
     public var isTextTruncated: Bool
 
     /// The vertical blocks, top to bottom; their heights sum to `height`.
-    public var blocks: [CellBlock]
+    public var blocks: CellFrames<CellBlock>
 
     /// The avatar image (40 × 40 in both built-in styles).
     public var avatar: Rect

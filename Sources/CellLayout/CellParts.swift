@@ -80,7 +80,7 @@ public struct PictureFrame: Sendable, Equatable {
 public struct PictureGridLayout: Sendable, Equatable {
     /// The bounding frame of the pictures.
     public var frame: Rect
-    public var pictures: [PictureFrame]
+    public var pictures: CellFrames<PictureFrame>
 }
 
 /// The card (`page_info`): image, optional type badge, title/description text and button; a video
@@ -134,5 +134,5 @@ public struct ToolbarButton: Sendable, Equatable {
 /// The toolbar: repost, comment and like buttons over the full cell width.
 public struct ToolbarLayout: Sendable, Equatable {
     public var frame: Rect
-    public var buttons: [ToolbarButton]
+    public var buttons: CellFrames<ToolbarButton>
 }

@@ -33,10 +33,13 @@ extension CellGeometry {
     /// (frames, lines, entity rects): an estimate for cache budgets, from the sizes of the values
     /// and their arrays' storage (not counting the allocator's rounding).
     public var residentBytes: Int {
-        // The value itself, its blocks and toolbar buttons (array storage has a 32-byte header),
-        // and the rare blocks it keeps out of line (a 16-byte object header each).
-        var bytes = MemoryLayout<CellGeometry>.stride + 32 + blocks.count * MemoryLayout<CellBlock>.stride
-        if let toolbar { bytes += 32 + toolbar.buttons.count * MemoryLayout<ToolbarButton>.stride }
+        // The value itself; the one object of its blocks, toolbar buttons and picture frames (a
+        // 16-byte object header and the counts); and the rare blocks it keeps out of line (a
+        // 16-byte object header each).
+        var bytes = MemoryLayout<CellGeometry>.stride + 16 + MemoryLayout<CellFrameCounts>.stride
+        bytes += blocks.count * MemoryLayout<CellBlock>.stride
+        if let toolbar { bytes += toolbar.buttons.count * MemoryLayout<ToolbarButton>.stride }
+        bytes += ((pictures ?? retweet?.pictures)?.pictures.count ?? 0) * MemoryLayout<PictureFrame>.stride
         if titleBar.isSome { bytes += 16 + MemoryLayout<TitleBarLayout>.stride }
         if let retweet {
             bytes += 16 + MemoryLayout<RetweetLayout>.stride
@@ -64,9 +67,9 @@ extension CellGeometry {
         add(retweet?.card?.text)
         add(card?.text)
         add(tag?.label)
-        for button in toolbar?.buttons ?? [] { add(button.label) }
-        bytes += array(pictures?.pictures.count ?? 0, of: PictureFrame.self)
-        bytes += array(retweet?.pictures?.pictures.count ?? 0, of: PictureFrame.self)
+        if let toolbar {
+            for button in toolbar.buttons { add(button.label) }
+        }
         return bytes
     }
 }

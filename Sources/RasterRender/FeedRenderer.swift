@@ -511,7 +511,7 @@ final class CellPainter {
             if let token = t.token { outline(token, RenderColors.debugEntity) }
         }
         for r in images { outline(r, RenderColors.debugImage) }
-        for b in cell.toolbar?.buttons ?? [] {
+        for b in cell.toolbar?.buttons ?? CellFrames() {
             outline(b.frame, RenderColors.debugButton)
             outline(b.icon, RenderColors.debugImage)
         }

@@ -287,15 +287,15 @@ final class FrameExportTests: XCTestCase {
                 let g = any as? [String: Any]
                 same(g?["frame"], grid?.frame, key)
                 let items = g?["items"] as? [[String: Any]] ?? []
-                XCTAssertEqual(items.map { $0["id"] as? String }, (grid?.pictures ?? []).map(\.pictureID), key)
-                for (item, p) in zip(items, grid?.pictures ?? []) { same(item["frame"], p.frame, key) }
+                XCTAssertEqual(items.map { $0["id"] as? String }, (grid?.pictures ?? CellFrames()).map(\.pictureID), key)
+                for (item, p) in zip(items, grid?.pictures ?? CellFrames()) { same(item["frame"], p.frame, key) }
             }
             let card = (row["card"] ?? retweet?["card"]) as? [String: Any]
             same(card?["frame"], (cell.card ?? cell.retweet?.card)?.frame, "card")
             same((row["tag"] as? [String: Any])?["frame"], cell.tag?.frame, "tag")
             let buttons = (row["toolbar"] as? [String: Any])?["buttons"] as? [[String: Any]] ?? []
-            XCTAssertEqual(buttons.map { $0["kind"] as? String }, (cell.toolbar?.buttons ?? []).map(\.kind.rawValue))
-            for (b, want) in zip(buttons, cell.toolbar?.buttons ?? []) {
+            XCTAssertEqual(buttons.map { $0["kind"] as? String }, (cell.toolbar?.buttons ?? CellFrames()).map(\.kind.rawValue))
+            for (b, want) in zip(buttons, cell.toolbar?.buttons ?? CellFrames()) {
                 same(b["frame"], want.frame, "button")
                 same(b["icon"], want.icon, "button.icon")
                 sameText(b["label"], want.label, "button.label")
