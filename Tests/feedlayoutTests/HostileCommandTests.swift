@@ -67,7 +67,7 @@ final class HostileCommandTests: XCTestCase {
     /// Runs feedlayout with standard output on `path` (nil: closed).
     private func run(_ args: [String], stdout path: String?) throws -> (Int32, String) {
         let err = dir.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: err.path, contents: nil), err.path)
         let p = Process()
         p.executableURL = try FeedlayoutBinary.url()
         p.currentDirectoryURL = TestPaths.packageRoot
