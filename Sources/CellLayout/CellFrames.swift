@@ -110,25 +110,25 @@ package struct CellFrameArena: ~Copyable {
 
     package mutating func append(_ block: CellBlock) {
         let c = storage.counts
-        precondition(c.pointee.blocks < c.pointee.blockRoom, "more blocks than counted")
-        (storage.bytes.assumingMemoryBound(to: CellBlock.self) + c.pointee.blocks).initialize(to: block)
-        c.pointee.blocks += 1
+        Self.write(block, storage.bytes, count: &c.pointee.blocks, room: c.pointee.blockRoom)
     }
 
     package mutating func append(_ button: consuming ToolbarButton) {
         let c = storage.counts
-        precondition(c.pointee.buttons < c.pointee.buttonRoom, "more buttons than counted")
-        ((storage.bytes + c.pointee.buttonsOffset).assumingMemoryBound(to: ToolbarButton.self) + c.pointee.buttons)
-            .initialize(to: button)
-        c.pointee.buttons += 1
+        Self.write(button, storage.bytes + c.pointee.buttonsOffset, count: &c.pointee.buttons, room: c.pointee.buttonRoom)
     }
 
     package mutating func append(_ picture: consuming PictureFrame) {
         let c = storage.counts
-        precondition(c.pointee.pictures < c.pointee.pictureRoom, "more pictures than counted")
-        ((storage.bytes + c.pointee.picturesOffset).assumingMemoryBound(to: PictureFrame.self) + c.pointee.pictures)
-            .initialize(to: picture)
-        c.pointee.pictures += 1
+        Self.write(picture, storage.bytes + c.pointee.picturesOffset, count: &c.pointee.pictures, room: c.pointee.pictureRoom)
+    }
+
+    /// Writes `value` after the `count` elements of the list at `list`, within its `room`.
+    @inline(__always)
+    private static func write<T>(_ value: consuming T, _ list: UnsafeMutableRawPointer, count: inout Int, room: Int) {
+        precondition(count < room, "more elements than the arranger counted")
+        (list.assumingMemoryBound(to: T.self) + count).initialize(to: value)
+        count += 1
     }
 
     /// The blocks appended so far.
