@@ -564,23 +564,30 @@ struct StackedParts: Sendable {
 struct LineEstimate: Sendable {
     private let fixed: Int
     private let advance: Double
+    /// The wrapped texts' clusters: no text has more lines than clusters besides its breaks, so
+    /// a narrow width or a huge advance never reserves more than the texts can fill.
+    private let clusters: Int
 
     init(labels: Int, wrapped first: PreparedTextBox?, _ second: PreparedTextBox?) {
-        var fixed = labels, advance = 0.0
+        var fixed = labels, advance = 0.0, clusters = 0
         func add(_ t: PreparedTextBox?) {
             guard let t else { return }
             fixed += 1 + Int(t.prepared.hardBreakCount)
             advance += t.prepared.totalAdvance
+            clusters += t.prepared.clusterCount
         }
         add(first)
         add(second)
         self.fixed = fixed
         self.advance = advance
+        self.clusters = clusters
     }
 
-    /// The estimate at line width `width` (labels and breaks only when the ratio is not finite).
+    /// The estimate at line width `width`: the labels and breaks, plus the advance over the
+    /// width, at most the clusters (all the clusters when the ratio is not finite: a width of 0
+    /// puts one cluster on each line).
     func count(width: Double) -> Int {
         let ratio = advance / width
-        return fixed + (ratio.isFinite && ratio > 0 ? Int(min(ratio, 1_000_000)) : 0)
+        return fixed + (ratio.isFinite && ratio >= 0 ? Int(min(ratio, Double(clusters))) : clusters)
     }
 }

@@ -52,6 +52,9 @@ public struct TextLines: RandomAccessCollection, Hashable, @unchecked Sendable, 
     /// share it until it fills.
     package var storageIdentity: ObjectIdentifier? { storage.map(ObjectIdentifier.init) }
 
+    /// The room of the storage the lines are in, in lines (0 for no lines).
+    package var storageCapacity: Int { storage.map { $0.counts.pointee.capacity } ?? 0 }
+
     /// True when both are the same lines of the same storage (so equal without comparing them).
     package func isSameStorage(as other: TextLines) -> Bool {
         storage === other.storage && start == other.start && lineCount == other.lineCount

@@ -39,4 +39,20 @@ final class CellLineStorageTests: XCTestCase {
             XCTAssertNotEqual(storages(engine.layout(other, width: 375, style: style, scale: 2)).first, ids.first)
         }
     }
+
+    /// The storage's room comes from an estimate (the texts' advance over the width); at a
+    /// width of next to nothing that ratio is huge, but no text has more lines than clusters
+    /// (plus its breaks), so the room never exceeds what the texts could fill.
+    func testANarrowCellReservesNoMoreLinesThanItsTextsCanFill() {
+        var s = status()
+        s.text = String(repeating: "长文本", count: 700)
+        for width in [24.5, 25, 30, 0, 375] {
+            let c = CellLayoutEngine(measurer: FixedAdvanceMeasurer()).layout(s, width: width, style: .weibo, scale: 2)
+            let boxes = [c.name, c.time] + [c.text, c.retweet?.text].compactMap { $0 } + (c.toolbar?.buttons.map(\.label) ?? [])
+            let fillable = boxes.map { $0.prepared.clusterCount + 1 }.reduce(0, +)
+            let room = c.text?.layout.lines.storageCapacity ?? 0
+            XCTAssertGreaterThan(room, 0, "width \(width)")
+            XCTAssertLessThanOrEqual(room, fillable, "width \(width)")
+        }
+    }
 }
