@@ -250,7 +250,9 @@ struct StackedArranger {
             }
             titleBar = TitleBarLayout(
                 frame: band, icon: icon,
-                label: label(t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid, lines: &lines))
+                label: label(
+                    t, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.titleFontSize), grid: grid,
+                    lines: &lines))
         }
 
         // Profile.
@@ -327,7 +329,9 @@ struct StackedArranger {
             }
             tag = TagLayout(
                 frame: band, isPlace: t.isPlace, icon: icon,
-                label: label(t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid, lines: &lines))
+                label: label(
+                    t.label, x: x, centerY: band.midY, maxWidth: width - m.padding - x, lineHeight: box(m.tagFontSize), grid: grid,
+                    lines: &lines))
         } else if pictures.isSome || card.isSome {
             _ = push(.padding, m.gapWithoutTag)
         }
