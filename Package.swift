@@ -11,6 +11,9 @@
 //   string writing) under every library module: `package` declarations, no product.
 // The products are the six library modules and the command; TerminalPreview, RasterRender and
 // UnicodeText serve the command and the text engine only.
+// Each target lists every module it imports, not only the ones its imports bring in: an
+// incremental build recompiles a target when a module it lists changes, and one that imported
+// TextMeasure without listing it kept the old size of a changed `TextLayout` (and crashed).
 import PackageDescription
 
 let package = Package(
@@ -49,11 +52,11 @@ let package = Package(
         .target(name: "StatusModel", dependencies: ["FeedLayoutSupport"]),
         .target(name: "TextMeasure", dependencies: ["FeedLayoutSupport", "CFreeType", "CHarfBuzz", "CThai", "CPrefetch", "UnicodeText"]),
         .target(name: "CellLayout", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel", "CPrefetch"]),
-        .target(name: "TableLayout", dependencies: ["FeedLayoutSupport", "CellLayout"]),
-        .target(name: "FrameExport", dependencies: ["FeedLayoutSupport", "TableLayout"]),
+        .target(name: "TableLayout", dependencies: ["FeedLayoutSupport", "StatusModel", "TextMeasure", "CellLayout"]),
+        .target(name: "FrameExport", dependencies: ["FeedLayoutSupport", "TextMeasure", "CellLayout", "TableLayout"]),
         .target(name: "FeedPipeline", dependencies: ["StatusModel", "CellLayout", "TableLayout", "FrameExport"]),
-        .target(name: "TerminalPreview", dependencies: ["StatusModel", "TableLayout", "UnicodeText"]),
-        .target(name: "RasterRender", dependencies: ["TableLayout", "CPNG", "CFreeType", "CCairo"]),
+        .target(name: "TerminalPreview", dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "UnicodeText"]),
+        .target(name: "RasterRender", dependencies: ["TextMeasure", "CellLayout", "TableLayout", "CPNG", "CFreeType", "CCairo"]),
         .executableTarget(
             name: "feedlayout",
             dependencies: [
@@ -69,14 +72,31 @@ let package = Package(
         .target(name: "_LayoutTestSupport", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel"]),
 
         .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "_LayoutTestSupport"]),
-        .testTarget(name: "StatusModelTests", dependencies: ["StatusModel", "_LayoutTestSupport"]),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "_LayoutTestSupport"]),
-        .testTarget(name: "CellLayoutTests", dependencies: ["CellLayout", "_LayoutTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "TableLayoutTests", dependencies: ["TableLayout", "_LayoutTestSupport"]),
-        .testTarget(name: "FrameExportTests", dependencies: ["FeedLayoutSupport", "FrameExport", "_LayoutTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "TerminalPreviewTests", dependencies: ["TerminalPreview", "_LayoutTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "RasterRenderTests", dependencies: ["RasterRender", "FrameExport", "_LayoutTestSupport"]),
-        .testTarget(name: "FeedPipelineTests", dependencies: ["FeedPipeline", "_LayoutTestSupport"]),
+        .testTarget(name: "StatusModelTests", dependencies: ["FeedLayoutSupport", "StatusModel", "_LayoutTestSupport"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["FeedLayoutSupport", "UnicodeText", "TextMeasure", "_LayoutTestSupport"]),
+        .testTarget(
+            name: "CellLayoutTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "_LayoutTestSupport"],
+            exclude: ["Goldens"]),
+        .testTarget(
+            name: "TableLayoutTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "_LayoutTestSupport"]),
+        .testTarget(
+            name: "FrameExportTests",
+            dependencies: [
+                "StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FeedLayoutSupport", "FrameExport", "_LayoutTestSupport",
+            ],
+            exclude: ["Goldens"]),
+        .testTarget(
+            name: "TerminalPreviewTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "TerminalPreview", "_LayoutTestSupport"],
+            exclude: ["Goldens"]),
+        .testTarget(
+            name: "RasterRenderTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "RasterRender", "FrameExport", "_LayoutTestSupport"]),
+        .testTarget(
+            name: "FeedPipelineTests",
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "FrameExport", "FeedPipeline", "_LayoutTestSupport"]),
         .testTarget(name: "feedlayoutTests", dependencies: ["_LayoutTestSupport"]),
         .testTarget(
             name: "HardeningTests",
