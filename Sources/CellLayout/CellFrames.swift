@@ -83,6 +83,10 @@ package struct CellFrameCounts {
 /// arrays of its own, never this object: no cycle.)
 package final class CellFrameStorage: ManagedBuffer<CellFrameCounts, UInt64> {
     static func make(blocks: Int, buttons: Int, pictures: Int) -> CellFrameStorage {
+        // The lists follow one another from the first word (constant-folded in release builds).
+        precondition(
+            MemoryLayout<CellBlock>.alignment <= 8 && MemoryLayout<ToolbarButton>.alignment <= 8
+                && MemoryLayout<PictureFrame>.alignment <= 8, "a list's elements need more than word alignment")
         let counts = CellFrameCounts(blockRoom: blocks, buttonRoom: buttons, pictureRoom: pictures)
         let words = (counts.byteCount + 7) / 8
         return unsafeDowncast(create(minimumCapacity: max(1, words)) { _ in counts }, to: CellFrameStorage.self)
