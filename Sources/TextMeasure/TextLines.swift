@@ -126,12 +126,7 @@ package struct LineArena: ~Copyable {
 
     /// Appends a line to the layout being written.
     package mutating func append(_ line: TextLine) {
-        if let s = storage, s.counts.pointee.used < s.counts.pointee.capacity {
-            (s.lines + s.counts.pointee.used).initialize(to: line)
-            s.counts.pointee.used += 1
-            return
-        }
-        grow()
+        if storage.map({ $0.counts.pointee.used == $0.counts.pointee.capacity }) ?? true { grow() }
         let s = storage.unsafelyUnwrapped
         (s.lines + s.counts.pointee.used).initialize(to: line)
         s.counts.pointee.used += 1
