@@ -30,8 +30,8 @@ extension PreparedTextBox {
         var hits: [EntityHit] = []
         var objects: [ImageFrame] = []
         if prepared.entityCount + prepared.attachmentCount > 0 {
-            let entities = prepared.text.entities
-            let attachments = prepared.text.attachments
+            let entities = prepared.entities
+            let attachments = prepared.attachments
             // A box arranged again at the same frame shares what it placed before.
             if let kept = keptPlacement(layout, frame: frame, grid: grid) {
                 (hits, objects) = kept

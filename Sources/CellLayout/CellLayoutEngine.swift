@@ -240,10 +240,10 @@ public struct CellLayoutEngine: Sendable {
         let nameKey = NameLabel(
             name: displayName, size: m.nameFontSize, role: nameAttrs.role, verified: verified, memberRank: member ? user.mbrank : 0,
             ascentFraction: m.ascentFraction)
-        let name = labels.name(nameKey, measurer: measurer) {
-            guard verified || member else { return AttributedText(displayName, attributes: nameAttrs) }
+        let name = labels.name(nameKey) {
+            guard verified || member else { return measurer.prepareUncached(AttributedText(displayName, attributes: nameAttrs)) }
             let icons = (verified ? 1 : 0) + (member ? 1 : 0)
-            return Self.build(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
+            return prepareBuilt(nameAttrs, capacity: displayName.utf8.count + 1 + 3 * icons, runs: 1, attachments: icons) { name in
                 name.append(displayName, " ", attributes: nameAttrs)
                 let s = m.nameFontSize
                 func icon(_ icon: String) {
@@ -264,10 +264,10 @@ public struct CellLayoutEngine: Sendable {
         let time = timeString(status)
         let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
         let source = status.source
-        func makeTimeLine() -> AttributedText {
-            if source.isEmpty { return AttributedText(time, attributes: timeAttrs) }
+        func makeTimeLine() -> PreparedText {
+            if source.isEmpty { return measurer.prepareUncached(AttributedText(time, attributes: timeAttrs)) }
             let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
-            return Self.build(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
+            return prepareBuilt(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
                 line.append(time, attributes: timeAttrs)
                 if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
                 line.append(m.sourcePrefix, source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
@@ -280,11 +280,11 @@ public struct CellLayoutEngine: Sendable {
         // generated feed).
         let timeLine =
             now == nil
-            ? prep(makeTimeLine())
+            ? PreparedTextBox(makeTimeLine())
             : labels.timeLine(
                 TimeLineLabel(
                     time: time, source: source, separator: m.timeSourceSeparator, prefix: m.sourcePrefix, size: m.sourceFontSize),
-                measurer: measurer, make: makeTimeLine)
+                make: makeTimeLine)
 
         var title: PreparedTextBox?
         if let bar = status.titleBar, !bar.text.isEmpty {
@@ -303,8 +303,9 @@ public struct CellLayoutEngine: Sendable {
                     rt.text, urls: rt.urlEntities, topics: rt.topics,
                     prefixName: rt.user.name.isEmpty ? nil : rt.user.name,
                     removingTrailingURLOf: rtCard == nil ? nil : rt.pageInfo?.pageID,
-                    style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText))
-                return RetweetParts(text: prep(rtText), pictures: rtPictures, card: rtCard)
+                    style: entityStyle(m, size: m.retweetTextFontSize, role: .cellRetweetText)
+                ) { PreparedTextBox(measurer.prepareUncached(built: $0)) }
+                return RetweetParts(text: rtText, pictures: rtPictures, card: rtCard)
             }
         } else if !status.pictures.isEmpty {
             pictures = Self.shown(status.pictures)
@@ -314,11 +315,11 @@ public struct CellLayoutEngine: Sendable {
 
         var text: PreparedTextBox?
         if !status.text.isEmpty {
-            let attributed = StatusTextBuilder.build(
+            text = StatusTextBuilder.build(
                 status.text, urls: status.urlEntities, topics: status.topics, prefixName: nil,
                 removingTrailingURLOf: card == nil ? nil : status.pageInfo?.pageID,
-                style: entityStyle(m, size: m.textFontSize, role: .cellText))
-            if attributed.utf16Count > 0 { text = prep(attributed) }
+                style: entityStyle(m, size: m.textFontSize, role: .cellText)
+            ) { $0.count > 0 ? PreparedTextBox(measurer.prepareUncached(built: $0)) : nil }
         }
 
         var tag: TagParts?
@@ -330,7 +331,7 @@ public struct CellLayoutEngine: Sendable {
         func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) -> ToolbarParts {
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
             let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
-            return ToolbarParts(kind: kind, string: label.prepared.text.string, label: label)
+            return ToolbarParts(kind: kind, string: label.prepared.string, label: label)
         }
         let repost = button(.repost, status.repostsCount, "转发")
         let comment = button(.comment, status.commentsCount, "评论")
@@ -353,18 +354,20 @@ public struct CellLayoutEngine: Sendable {
         pictures.count <= 9 ? pictures : Array(pictures.prefix(9))
     }
 
-    /// An attributed text built by `body` in the thread's byte buffer (`ParseBuffers`), its
-    /// arrays made at the given capacities: one string at the end instead of one per append.
-    private static func build(
+    /// The prepared text `body` builds in the thread's buffers (`ParseBuffers`), reserved at the
+    /// given capacities: prepared from the builder, with no string or parts object made for it.
+    private func prepareBuilt(
         _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, _ body: (inout AttributedTextBuilder) -> Void
-    ) -> AttributedText {
+    ) -> PreparedText {
         let buffers = ParseBuffers.current
         var taken = buffers.take()
         defer { buffers.giveBack(&taken) }
         var out = AttributedTextBuilder(
-            attributes: attributes, capacity: capacity, buffer: taken.take(\.bytes), runs: runs, attachments: attachments, entities: 0)
+            attributes: attributes, capacity: capacity, buffers: taken.takeText(), runs: runs, attachments: attachments, entities: 0)
         body(&out)
-        return out.finish(returningBuffer: &taken.bytes)
+        let prepared = measurer.prepareUncached(built: out)
+        out.release(returning: &taken.text)
+        return prepared
     }
 
     private func entityStyle(_ m: StackedMetrics, size: Double, role: TextRole) -> EntityStyle {
@@ -375,15 +378,18 @@ public struct CellLayoutEngine: Sendable {
 
     private func prepareCard(_ page: PageInfo, _ m: StackedMetrics, _ labels: LabelCache.ThreadShard) -> CardParts {
         if page.isVideo { return CardParts(page, text: nil, token: nil) }
-        var text = AttributedText("", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle))
-        if !page.title.isEmpty { text.append(page.title, attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
-        if !page.desc.isEmpty {
-            if text.utf16Count > 0 { text.append("\n", attributes: TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)) }
-            text.append(page.desc, attributes: TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc))
+        if page.title.isEmpty && page.desc.isEmpty { return CardParts(page, text: nil, token: nil) }
+        let titleAttrs = TextAttributes(size: m.cardTitleFontSize, role: .cellCardTitle)
+        let descAttrs = TextAttributes(size: m.cardDescFontSize, role: .cellCardDesc)
+        let text = prepareBuilt(titleAttrs, capacity: page.title.utf8.count + 1 + page.desc.utf8.count, runs: 2, attachments: 0) { text in
+            if !page.title.isEmpty { text.append(page.title, attributes: titleAttrs) }
+            if !page.desc.isEmpty {
+                if text.count > 0 { text.append("\n", attributes: titleAttrs) }
+                text.append(page.desc, attributes: descAttrs)
+            }
         }
-        if text.utf16Count == 0 { return CardParts(page, text: nil, token: nil) }
         let ellipsis = labels.label("…", size: m.cardDescFontSize, role: .cellCardDesc, measurer: measurer)
-        return CardParts(page, text: prep(text), token: ellipsis)
+        return CardParts(page, text: PreparedTextBox(text), token: ellipsis)
     }
 }
 

@@ -58,7 +58,7 @@ public struct TextBox: Sendable, Equatable {
         set { tokenStorage = newValue }
     }
     /// The plain string (inline objects are U+FFFC).
-    public var string: String { preparedBox.prepared.text.string }
+    public var string: String { preparedBox.prepared.string }
 }
 
 /// The title bar above the profile (e.g. "热门"): its band, optional icon and label.

@@ -96,30 +96,30 @@ final class LabelCache: Sendable {
         /// See `LabelCache.label(_:count:size:role:measurer:)`.
         func label(_ word: String, count: Int = 0, size: Double, role: TextRole, measurer: any TextMeasuring) -> PreparedTextBox {
             let name = LabelName(word: word, count: CountFormat.shown(count), size: size, role: role)
-            return cached(name, in: \.labels, measurer: measurer) {
-                AttributedText(CountFormat.label(name.count, word: word), size: size, role: role)
+            return cached(name, in: \.labels) {
+                measurer.prepareUncached(AttributedText(CountFormat.label(name.count, word: word), size: size, role: role))
             }
         }
 
-        /// See `LabelCache.name(_:measurer:make:)`.
-        func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
-            cached(key, in: \.names, measurer: measurer, make: make)
+        /// See `LabelCache.name(_:make:)`.
+        func name(_ key: NameLabel, make: () -> PreparedText) -> PreparedTextBox {
+            cached(key, in: \.names, make: make)
         }
 
-        /// The prepared time line `key` stands for: from the time lines table, or `make()`
-        /// prepared by `measurer` (and stored).
-        func timeLine(_ key: TimeLineLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
-            cached(key, in: \.timeLines, measurer: measurer, make: make)
+        /// The prepared time line `key` stands for: from the time lines table, or made by
+        /// `make()` (and stored).
+        func timeLine(_ key: TimeLineLabel, make: () -> PreparedText) -> PreparedTextBox {
+            cached(key, in: \.timeLines, make: make)
         }
 
-        /// The entry of `key` in `table`, or `make()` prepared by `measurer` and stored there. The
+        /// The entry of `key` in `table`, or the text `make()` prepares, stored there. The
         /// lock is held for the table accesses only; a dropped full table is freed after it.
         @inline(__always)
         private func cached<Key>(
-            _ key: Key, in table: WritableKeyPath<State, Table<Key>>, measurer: any TextMeasuring, make: () -> AttributedText
+            _ key: Key, in table: WritableKeyPath<State, Table<Key>>, make: () -> PreparedText
         ) -> PreparedTextBox {
             if let hit = shard.withLock({ $0[keyPath: table].hit(key) }) { return hit }
-            let p = PreparedTextBox(measurer.prepareUncached(make()))
+            let p = PreparedTextBox(make())
             let dropped = shard.withLock {
                 $0[keyPath: table].insert(p, for: key, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
             }
@@ -135,12 +135,12 @@ final class LabelCache: Sendable {
         forThisThread().label(word, count: count, size: size, role: role, measurer: measurer)
     }
 
-    /// The prepared name `key` stands for: from the names table, or `make()` prepared by
-    /// `measurer` (and stored).
+    /// The prepared name `key` stands for: from the names table, or made by `make()` (and
+    /// stored).
     /// - Precondition: `make()` gives the same text for equal keys (the text is a function of the
     ///   key's fields).
-    func name(_ key: NameLabel, measurer: any TextMeasuring, make: () -> AttributedText) -> PreparedTextBox {
-        forThisThread().name(key, measurer: measurer, make: make)
+    func name(_ key: NameLabel, make: () -> PreparedText) -> PreparedTextBox {
+        forThisThread().name(key, make: make)
     }
 
     /// (hits, misses, evictions, entries) of the labels, summed over the shards, for tests and

@@ -70,18 +70,30 @@ package enum StatusTextBuilder {
         _ text: String, urls: [URLEntity], topics: [Topic], prefixName: String?,
         removingTrailingURLOf pageID: String?, style: EntityStyle
     ) -> AttributedText {
+        build(text, urls: urls, topics: topics, prefixName: prefixName, removingTrailingURLOf: pageID, style: style) {
+            $0.withContent { AttributedText(content: $0) }
+        }
+    }
+
+    /// What `finish` makes of the builder that holds the text (a prepared text, read from the
+    /// builder's buffers: no string or parts object is made).
+    package static func build<Result>(
+        _ text: String, urls: [URLEntity], topics: [Topic], prefixName: String?,
+        removingTrailingURLOf pageID: String?, style: EntityStyle, finish: (borrowing AttributedTextBuilder) -> Result
+    ) -> Result {
         var text = text
         if let pageID, !pageID.isEmpty {
             text = removingTrailingURL(text, urls: urls, pageID: pageID)
         }
         return text.withUTF8 { units in
-            build(units, urls: urls, topics: topics, prefixName: prefixName, style: style)
+            build(units, urls: urls, topics: topics, prefixName: prefixName, style: style, finish: finish)
         }
     }
 
-    private static func build(
-        _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], prefixName: String?, style: EntityStyle
-    ) -> AttributedText {
+    private static func build<Result>(
+        _ units: UnsafeBufferPointer<UInt8>, urls: [URLEntity], topics: [Topic], prefixName: String?, style: EntityStyle,
+        finish: (borrowing AttributedTextBuilder) -> Result
+    ) -> Result {
         // The pieces, matches, image names and output bytes are the thread's buffers, taken out
         // and given back (so that a parse allocates no temporary array).
         let buffers = ParseBuffers.current
@@ -136,7 +148,7 @@ package enum StatusTextBuilder {
         let prefixed = prefixName.map { !$0.isEmpty } ?? false
         var out = AttributedTextBuilder(
             attributes: style.plain, capacity: units.count + (prefixName?.utf8.count ?? 0) + 2 + 3 * attachmentCount,
-            buffer: taken.take(\.bytes), runs: taken.pieces.count + (prefixed ? 2 : 0), attachments: attachmentCount,
+            buffers: taken.takeText(), runs: taken.pieces.count + (prefixed ? 2 : 0), attachments: attachmentCount,
             entities: entityCount + (prefixed ? 1 : 0))
         if let name = prefixName, !name.isEmpty {
             let r = out.append("@", name, attributes: style.link)
@@ -146,7 +158,9 @@ package enum StatusTextBuilder {
         for piece in taken.pieces {
             append(piece, units, urls: urls, topics: topics, images: taken.images, to: &out, style: style)
         }
-        return out.finish(returningBuffer: &taken.bytes)
+        let result = finish(out)
+        out.release(returning: &taken.text)
+        return result
     }
 
     /// The string of `units[range]`: a mention's name (after its "@", the whole characters the
@@ -401,7 +415,8 @@ final class ParseBuffers {
         var spare: [TextPiece] = []
         var matches: [TextPiece] = []
         var images: [String] = []
-        var bytes: [UInt8] = []
+        /// The arrays of an attributed text's builder.
+        var text = AttributedTextBuilder.Buffers()
         var needles: [UInt8] = []
 
         /// The array at `field`, leaving an empty one there (so that the caller holds the only
@@ -409,6 +424,13 @@ final class ParseBuffers {
         mutating func take<T>(_ field: WritableKeyPath<Arrays, [T]>) -> [T] {
             var out: [T] = []
             swap(&out, &self[keyPath: field])
+            return out
+        }
+
+        /// The builder's arrays, leaving empty ones.
+        mutating func takeText() -> AttributedTextBuilder.Buffers {
+            var out = AttributedTextBuilder.Buffers()
+            swap(&out, &text)
             return out
         }
     }
@@ -431,7 +453,7 @@ final class ParseBuffers {
         keep(&a.spare)
         keep(&a.matches)
         keep(&a.images)
-        keep(&a.bytes)
+        if a.text.largestCapacity > Self.largestKept { a.text = AttributedTextBuilder.Buffers() } else { a.text.removeAll() }
         keep(&a.needles)
         swap(&kept, &a)
     }

@@ -201,14 +201,14 @@ final class CellPainter {
         if let c = cell.card { try card(c, background: color(palette.fill[.cardBackground] ?? 0xF7F7F7)) }
         if let tag = cell.tag {
             if let i = tag.icon {
-                icon(tag.isPlace ? .pin : .topic, in: i, ink: color(palette.color(tag.label.prepared.text.baseAttributes.role)))
+                icon(tag.isPlace ? .pin : .topic, in: i, ink: color(palette.color(tag.label.prepared.baseAttributes.role)))
             }
             try text(tag.label)
         }
         if let bar = cell.toolbar {
             hairline(y: bar.frame.minY, from: bar.frame.minX, to: bar.frame.maxX, RenderColors.separator)
             for b in bar.buttons {
-                let role = b.label.prepared.text.baseAttributes.role
+                let role = b.label.prepared.baseAttributes.role
                 let ink = color(palette.color(role))
                 let kind: Icon = switch b.kind {
                 case .repost: .repost
@@ -343,13 +343,13 @@ final class CellPainter {
             }
         }
         if let t = box.token, let lineIndex = box.layout.token?.line {
-            let size = p.text.baseAttributes.size * scale
+            let size = p.baseAttributes.size * scale
             let baseline = px(oy + box.frame.minY + box.layout.lines[lineIndex].baseline)
             try drawLabel(readMoreToken, x: t.minX * scale, baseline: baseline, pixelSize: size, color: color(palette.color(.cellLink)))
         }
         guard let glyphs = p.glyphs, !glyphs.glyphID.isEmpty else { return }
         let firstGlyph = Self.glyphIndex(glyphs, clusterCount: p.clusterCount)
-        let runs = p.text.runs
+        let runs = p.runs
         for (li, line) in box.layout.lines.enumerated() {
             let xs = box.layout.clusterPositions(onLine: li, of: p)
             let baseline = px(oy + box.frame.minY + line.baseline)
@@ -365,7 +365,7 @@ final class CellPainter {
                     if glyphs.glyphID[g] == 0 {
                         // No face maps the character: a box with its code point, as Pango draws it
                         // (the layout measured the box's width).
-                        let scalar = String(decoding: Array(p.text.string.utf16)[p.utf16Range(ofCluster: c)], as: UTF16.self)
+                        let scalar = String(decoding: Array(p.string.utf16)[p.utf16Range(ofCluster: c)], as: UTF16.self)
                             .unicodeScalars.first?.value ?? 0xFFFD
                         try hexBox(scalar, x: pen, advance: Double(glyphs.xAdvance[g]) * scale, baseline: baseline,
                                    size: font.size * scale, color: ink)

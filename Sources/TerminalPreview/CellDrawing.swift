@@ -216,7 +216,6 @@ struct CellDrawer {
         let layout = box.layout
         guard let firstLine = layout.lines.first else { return nil }
         let prepared = box.prepared
-        let attributed = prepared.text
         let x0 = scale.column(ofX: box.frame.minX)
         let first = top + scale.line(ofY: box.frame.minY + (firstLine.top + firstLine.bottom) / 2)
         // Only the lines inside the clip are visited, and only their UTF-16 units decoded: the
@@ -226,19 +225,21 @@ struct CellDrawer {
         guard visibleLow < visibleHigh else { return first }
         let visible = visibleLow..<visibleHigh
         let span = layout.lines[visible.lowerBound].range.lowerBound..<layout.lines[visible.upperBound - 1].range.upperBound
-        let utf16 = attributed.string.utf16
+        let string = prepared.string
+        let utf16 = string.utf16
         let lo = utf16.index(utf16.startIndex, offsetBy: min(span.lowerBound, utf16.count))
         let hi = utf16.index(lo, offsetBy: max(0, min(span.upperBound, utf16.count) - min(span.lowerBound, utf16.count)))
         let units = Array(utf16[lo..<hi])
         let unitBase = min(span.lowerBound, utf16.count)
         // Entities as sorted, merged ranges (binary search per cluster) and attachments by offset:
         // a check against every entity per cluster made 262 000 mentions take 143 s to draw.
-        let links = Self.mergedRanges(attributed.entities.map(\.range))
+        let links = Self.mergedRanges(prepared.entities.map(\.range))
         var attachmentNames: [Int: String] = [:]
-        for a in attributed.attachments where attachmentNames[a.offset] == nil { attachmentNames[a.offset] = a.name }
+        for a in prepared.attachments where attachmentNames[a.offset] == nil { attachmentNames[a.offset] = a.name }
         let firstCluster = layout.lines[visible.lowerBound].clusters.lowerBound
         let firstUnit = prepared.utf16Range(ofCluster: firstCluster).lowerBound
-        var run = Self.runIndex(containing: firstUnit, count: attributed.runs.count) { attributed.runs[$0].range }
+        let runs = prepared.runs
+        var run = Self.runIndex(containing: firstUnit, count: runs.count) { runs[$0].range }
         for i in visible {
             let line = layout.lines[i]
             let y = first + i
@@ -250,8 +251,8 @@ struct CellDrawer {
             defer { flow[y] = (lineStart, x) }
             for k in line.clusters {
                 let r = prepared.utf16Range(ofCluster: k)
-                while run + 1 < attributed.runs.count && attributed.runs[run].range.upperBound <= r.lowerBound { run += 1 }
-                var style = PreviewColors.style(attributed.runs[run].attributes.role)
+                while run + 1 < runs.count && runs[run].range.upperBound <= r.lowerBound { run += 1 }
+                var style = PreviewColors.style(runs[run].attributes.role)
                 if Self.contains(links, r.lowerBound) { style = PreviewColors.link }
                 if prepared.isAttachment(k) {
                     let cols = max(1, Int((prepared.advance(ofCluster: k) / scale.pointsPerColumn).rounded()))

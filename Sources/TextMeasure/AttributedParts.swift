@@ -128,16 +128,21 @@ extension AttributedText {
     /// The attribute runs, in text order: a view of the text's first run and its parts object.
     public struct Runs: RandomAccessCollection, Hashable, @unchecked Sendable {
         fileprivate let first: AttributeRun
-        /// Held for `rest`, which points into it.
-        fileprivate let parts: TextParts?
+        /// Held for `rest`, which points into it (nil while the memory is borrowed: `TextContent`).
+        fileprivate let owner: AnyObject?
         private let rest: UnsafePointer<AttributeRun>?
         public let count: Int
 
         init(first: AttributeRun, parts: TextParts?) {
+            self.init(first: first, owner: parts, rest: parts.map { UnsafePointer($0.runs) }, count: 1 + parts.runCount)
+        }
+
+        /// The runs `first` then `count - 1` at `rest`, which `owner` keeps alive.
+        init(first: AttributeRun, owner: AnyObject?, rest: UnsafePointer<AttributeRun>?, count: Int) {
             self.first = first
-            self.parts = parts
-            rest = parts.map { UnsafePointer($0.runs) }
-            count = 1 + parts.runCount
+            self.owner = owner
+            self.rest = rest
+            self.count = count
         }
 
         public var startIndex: Int { 0 }
@@ -145,7 +150,7 @@ extension AttributedText {
         @inline(__always) public subscript(i: Int) -> AttributeRun {
             if i == 0 { return first }
             precondition(i > 0 && i < count, "run index out of range")
-            return withExtendedLifetime(parts) { rest.unsafelyUnwrapped[i - 1] }
+            return withExtendedLifetime(owner) { rest.unsafelyUnwrapped[i - 1] }
         }
 
         public static func == (a: Runs, b: Runs) -> Bool { a.elementsEqual(b) }
@@ -162,22 +167,27 @@ extension AttributedText {
 
     /// The inline objects, in text order: a view of the text's parts object.
     public struct Attachments: RandomAccessCollection, Hashable, @unchecked Sendable {
-        /// Held for `base`, which points into it.
-        fileprivate let parts: TextParts?
+        /// Held for `base`, which points into it (nil while the memory is borrowed: `TextContent`).
+        fileprivate let owner: AnyObject?
         private let base: UnsafePointer<InlineObject>?
         public let count: Int
 
         init(parts: TextParts?) {
-            self.parts = parts
-            base = parts.map { UnsafePointer($0.objects) }
-            count = parts.objectCount
+            self.init(owner: parts, base: parts.map { UnsafePointer($0.objects) }, count: parts.objectCount)
+        }
+
+        /// The `count` elements at `base`, which `owner` keeps alive.
+        init(owner: AnyObject?, base: UnsafePointer<InlineObject>?, count: Int) {
+            self.owner = owner
+            self.base = base
+            self.count = count
         }
 
         public var startIndex: Int { 0 }
         public var endIndex: Int { count }
         @inline(__always) public subscript(i: Int) -> InlineObject {
             precondition(i >= 0 && i < count, "attachment index out of range")
-            return withExtendedLifetime(parts) { base.unsafelyUnwrapped[i] }
+            return withExtendedLifetime(owner) { base.unsafelyUnwrapped[i] }
         }
 
         public static func == (a: Attachments, b: Attachments) -> Bool { a.elementsEqual(b) }
@@ -189,22 +199,27 @@ extension AttributedText {
 
     /// The marked ranges, in the order they were added: a view of the text's parts object.
     public struct Entities: RandomAccessCollection, Hashable, @unchecked Sendable {
-        /// Held for `base`, which points into it.
-        fileprivate let parts: TextParts?
+        /// Held for `base`, which points into it (nil while the memory is borrowed: `TextContent`).
+        fileprivate let owner: AnyObject?
         private let base: UnsafePointer<TextEntity>?
         public let count: Int
 
         init(parts: TextParts?) {
-            self.parts = parts
-            base = parts.map { UnsafePointer($0.entities) }
-            count = parts.entityCount
+            self.init(owner: parts, base: parts.map { UnsafePointer($0.entities) }, count: parts.entityCount)
+        }
+
+        /// The `count` elements at `base`, which `owner` keeps alive.
+        init(owner: AnyObject?, base: UnsafePointer<TextEntity>?, count: Int) {
+            self.owner = owner
+            self.base = base
+            self.count = count
         }
 
         public var startIndex: Int { 0 }
         public var endIndex: Int { count }
         @inline(__always) public subscript(i: Int) -> TextEntity {
             precondition(i >= 0 && i < count, "entity index out of range")
-            return withExtendedLifetime(parts) { base.unsafelyUnwrapped[i] }
+            return withExtendedLifetime(owner) { base.unsafelyUnwrapped[i] }
         }
 
         public static func == (a: Entities, b: Entities) -> Bool { a.elementsEqual(b) }

@@ -120,6 +120,9 @@ public struct AttributedText: Hashable, @unchecked Sendable {
     package var attachmentCount: Int { parts.objectCount }
     package var entityCount: Int { parts.entityCount }
 
+    /// The parts object (nil when the text has one run, no object and no entity).
+    var partsObject: TextParts? { parts }
+
     /// Attributes of the first run: the paragraph's base font (used for empty lines).
     public var baseAttributes: TextAttributes { firstRun.attributes }
 
@@ -168,11 +171,9 @@ public struct AttributedText: Hashable, @unchecked Sendable {
     }
 
     /// Covers `start..<end`, appended text: the empty text's one empty run becomes it, a last run
-    /// with the same attributes grows over it, else a new run starts (in `parts`, made with room
-    /// for `moreRuns` runs when it is made here).
+    /// with the same attributes grows over it, else a new run starts.
     fileprivate static func extend(
-        _ first: inout AttributeRun, _ parts: inout TextParts?, from start: Int, to end: Int, attributes: TextAttributes,
-        moreRuns: Int = 1, objects: Int = 0, entities: Int = 0
+        _ first: inout AttributeRun, _ parts: inout TextParts?, from start: Int, to end: Int, attributes: TextAttributes
     ) {
         let more = parts.runCount
         if more == 0 {
@@ -181,7 +182,7 @@ public struct AttributedText: Hashable, @unchecked Sendable {
             } else if first.attributes == attributes {
                 first.range = first.range.lowerBound..<end
             } else {
-                if parts == nil { parts = TextParts.make(runs: max(1, moreRuns), objects: objects, entities: entities) }
+                if parts == nil { parts = TextParts.make(runs: 1, objects: 0, entities: 0) }
                 parts.appendRun(AttributeRun(range: start..<end, attributes: attributes))
             }
             return
@@ -218,21 +219,40 @@ extension AttributedText {
     }
 }
 
-/// Builds an `AttributedText` from pieces of UTF-8 in one byte buffer: one `String` is made at the
-/// end instead of one concatenation (and one UTF-16 count of the appended string) per piece.
+/// Builds an attributed text from pieces of UTF-8 in one byte buffer: one `String` is made at
+/// the end instead of one concatenation (and one UTF-16 count of the appended string) per piece,
+/// or none at all when the text is prepared from the builder (`TextMeasurer.prepareUncached(_:)`
+/// reads its `content`).
 ///
 /// The result is the value that the same sequence of `AttributedText.append`, `appendAttachment`
 /// and `addEntity` calls would give (runs merged the same way, the same offsets).
 package struct AttributedTextBuilder {
-    private var bytes: [UInt8]
+    private var buffers: Buffers
     private var utf16Count: Int
     private var firstRun: AttributeRun
-    private var parts: TextParts?
-    /// The counts the parts object is made with when the text first needs it: runs after the
-    /// first, inline objects, entities.
-    private let moreRuns: Int
-    private let objectCount: Int
-    private let entityCount: Int
+    private let tabStops: TabStops
+
+    /// The builder's storage: the bytes, and a parts object for the runs after the first, the
+    /// inline objects and the entities. A caller that builds many texts lends the same buffers
+    /// to each builder and takes them back emptied (`finish(returning:)`,
+    /// `release(returning:)`), so that a text allocates nothing once they have grown to fit.
+    /// (A parts object is emptied by deinitializing its elements; three arrays cost 300
+    /// instructions more per text, each emptied through `replaceSubrange`.)
+    package struct Buffers {
+        package var bytes: [UInt8] = []
+        fileprivate var parts: TextParts?
+        package init() {}
+
+        /// Empties the buffers, keeping their capacities.
+        package mutating func removeAll() {
+            bytes.removeAllKeepingCapacity()
+            parts?.removeAll()
+        }
+
+        /// The largest capacity of the buffers in elements, for callers that drop buffers a long
+        /// text grew.
+        package var largestCapacity: Int { max(bytes.capacity, parts?.largestCapacity ?? 0) }
+    }
 }
 
 extension AttributedTextBuilder {
@@ -240,33 +260,29 @@ extension AttributedTextBuilder {
     ///   - attributes: the attributes of the empty text (its one empty run) until something is appended.
     ///   - capacity: the expected length in UTF-8 bytes.
     package init(attributes: TextAttributes, capacity: Int) {
-        self.init(attributes: attributes, capacity: capacity, buffer: [])
+        self.init(attributes: attributes, capacity: capacity, buffers: Buffers(), runs: 1, attachments: 0, entities: 0)
     }
 
-    /// - Parameter buffer: an empty array whose storage the builder writes its bytes into (a
-    ///   caller that builds many texts passes the one `finish(returningBuffer:)` handed back).
-    package init(attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8]) {
-        self.init(attributes: attributes, capacity: capacity, buffer: buffer, runs: 1, attachments: 0, entities: 0)
-    }
-
-    /// A builder whose arrays are made at the given capacities, so that a caller that knows the
-    /// final counts (or bounds of them) allocates each array once, and never one whose count is
-    /// 0. The counts are capacities, not limits.
+    /// A builder writing into the lent `buffers` (emptied here), each reserved at the given
+    /// capacity, so that a caller that knows the final counts (or bounds of them) grows no array
+    /// while the text is built. The counts are capacities, not limits.
     /// - Parameters:
     ///   - runs: attribute runs; attachments: inline objects; entities: marked ranges.
     package init(
-        attributes: TextAttributes, capacity: Int, buffer: consuming [UInt8], runs runCount: Int, attachments attachmentCount: Int,
+        attributes: TextAttributes, capacity: Int, buffers: consuming Buffers, runs runCount: Int, attachments attachmentCount: Int,
         entities entityCount: Int
     ) {
-        // The buffer is moved, not copied: a second reference to its storage would make
+        // The buffers are moved, not copied: a second reference to an array's storage would make
         // `removeAll` allocate.
-        var storage = consume buffer
-        storage.removeAllKeepingCapacity()
-        storage.reserveCapacity(capacity)
+        var storage = consume buffers
+        storage.removeAll()
+        storage.bytes.reserveCapacity(capacity)
+        if runCount > 1 || attachmentCount > 0 || entityCount > 0 {
+            _ = storage.parts.reserving(runs: max(0, runCount - 1), objects: max(0, attachmentCount), entities: max(0, entityCount))
+        }
         // Made by the memberwise initializer (see the note above `AttributedText.init`).
         self = AttributedTextBuilder(
-            bytes: storage, utf16Count: 0, firstRun: AttributeRun(range: 0..<0, attributes: attributes), parts: nil,
-            moreRuns: max(0, runCount - 1), objectCount: max(0, attachmentCount), entityCount: max(0, entityCount))
+            buffers: storage, utf16Count: 0, firstRun: AttributeRun(range: 0..<0, attributes: attributes), tabStops: .pango)
     }
 }
 
@@ -279,7 +295,7 @@ extension AttributedTextBuilder {
     @discardableResult
     package mutating func append(utf8 piece: UnsafeBufferPointer<UInt8>, attributes: TextAttributes) -> Range<Int> {
         let n = Self.utf16Count(piece)
-        bytes.append(contentsOf: piece)
+        buffers.bytes.append(contentsOf: piece)
         return extend(by: n, attributes)
     }
 
@@ -339,23 +355,18 @@ extension AttributedTextBuilder {
     package mutating func appendAttachment(
         width: Double, ascent: Double, descent: Double, name: String, attributes: TextAttributes
     ) -> Range<Int> {
-        bytes.append(contentsOf: [0xEF, 0xBF, 0xBC] as [UInt8])  // U+FFFC
+        buffers.bytes.append(0xEF)  // U+FFFC
+        buffers.bytes.append(0xBF)
+        buffers.bytes.append(0xBC)
         let range = extend(by: 1, attributes)
-        makeParts()
-        parts.appendObject(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
+        buffers.parts.appendObject(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
         return range
     }
 
     /// - Precondition: the range lies inside the text so far.
     package mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
         precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
-        makeParts()
-        parts.appendEntity(TextEntity(range: range, kind: kind, value: value))
-    }
-
-    /// Makes the parts object at the counts given at the start, if there is none yet.
-    private mutating func makeParts() {
-        if parts == nil { parts = TextParts.make(runs: moreRuns, objects: objectCount, entities: entityCount) }
+        buffers.parts.appendEntity(TextEntity(range: range, kind: kind, value: value))
     }
 
     /// The UTF-16 count and runs after appending `n` units (as `AttributedText.append`).
@@ -363,42 +374,44 @@ extension AttributedTextBuilder {
         let start = utf16Count
         guard n > 0 else { return start..<start }
         utf16Count += n
-        AttributedText.extend(
-            &firstRun, &parts, from: start, to: utf16Count, attributes: attributes, moreRuns: moreRuns, objects: objectCount,
-            entities: entityCount)
+        AttributedText.extend(&firstRun, &buffers.parts, from: start, to: utf16Count, attributes: attributes)
         return start..<utf16Count
     }
 
+    /// `body` on the text built so far, read in place.
+    package func withContent<R>(_ body: (TextContent) -> R) -> R {
+        let parts = buffers.parts
+        return buffers.bytes.withUnsafeBufferPointer { bytes in
+            withExtendedLifetime(parts) {
+                body(
+                    TextContent(
+                        utf8: bytes, utf16Count: utf16Count, firstRun: firstRun, parts: parts, tabStops: tabStops))
+            }
+        }
+    }
+
     package consuming func finish() -> AttributedText {
-        var buffer: [UInt8] = []
-        return finish(returningBuffer: &buffer)
+        var buffers = Buffers()
+        return finish(returning: &buffers)
     }
 
-    /// `finish()`, handing the byte buffer back emptied (its capacity kept) in `buffer`; the
-    /// builder is left empty.
-    package mutating func finish(returningBuffer buffer: inout [UInt8]) -> AttributedText {
-        // The bytes are moved out of the builder (held exclusively, not consumed, which may be a
-        // copy) before they are emptied, so that their storage is unique: emptying a shared one
-        // allocates a new buffer of the same capacity.
-        var kept: [UInt8] = []
-        swap(&kept, &bytes)
-        let string = Self.string(valid: kept, isASCII: utf16Count == kept.count)
-        kept.removeAll(keepingCapacity: true)
-        swap(&buffer, &kept)
-        // The parts are moved out too (a copy would retain them, and the builder release them).
-        let first = firstRun
-        firstRun = AttributeRun(range: 0..<0, attributes: first.attributes)
-        let count = utf16Count
+    /// The text, as an `AttributedText`; the buffers are handed back emptied (their capacities
+    /// kept) in `buffers`, and the builder is left empty.
+    package mutating func finish(returning buffers: inout Buffers) -> AttributedText {
+        let made = withContent { AttributedText(content: $0) }
+        release(returning: &buffers)
+        return made
+    }
+
+    /// Empties the builder, handing its buffers back (emptied, their capacities kept) in
+    /// `buffers`: after the text was read with `withContent`.
+    package mutating func release(returning buffers: inout Buffers) {
+        // Swapped out, not copied, so that each array's storage stays unique: emptying a shared
+        // one allocates a new buffer of the same capacity.
+        swap(&buffers, &self.buffers)
+        buffers.removeAll()
+        firstRun = AttributeRun(range: 0..<0, attributes: firstRun.attributes)
         utf16Count = 0
-        return AttributedText.make(string: string, utf16Count: count, firstRun: first, parts: parts.take())
-    }
-
-    /// A string of `bytes`, which are valid UTF-8: every append takes valid and whole UTF-8, so
-    /// the concatenation is valid and is copied without being validated again
-    /// (`StringBytes.string(validUTF8:isASCII:)`; validating cost 3.5 M of the 112 M
-    /// instructions of 1 030 cold cells). ASCII exactly when there is one UTF-16 unit per byte.
-    private static func string(valid bytes: [UInt8], isASCII: Bool) -> String {
-        bytes.withUnsafeBufferPointer { StringBytes.string(validUTF8: $0, isASCII: isASCII) }
     }
 }
 
@@ -414,8 +427,8 @@ extension AttributedText {
             string: string, utf16Count: count, firstRun: AttributeRun(range: 0..<count, attributes: attributes), parts: nil)
     }
 
-    /// The text with these fields, as `AttributedTextBuilder` computed them.
-    fileprivate static func make(string: String, utf16Count: Int, firstRun: AttributeRun, parts: TextParts?) -> AttributedText {
-        AttributedText(string: string, utf16Count: utf16Count, firstRun: firstRun, parts: parts)
+    /// The text with these fields (`init(content:)`).
+    static func make(string: String, utf16Count: Int, firstRun: AttributeRun, parts: TextParts?, tabStops: TabStops) -> AttributedText {
+        AttributedText(string: string, utf16Count: utf16Count, firstRun: firstRun, parts: parts, tabStops: tabStops)
     }
 }

@@ -451,7 +451,7 @@ extension TextLayout {
     /// cut away by truncation). Rects span the line box vertically.
     /// - Complexity: as `forEachEntityRect`, plus one array per entity.
     public func entityRects(of prepared: PreparedText) -> [EntityRects] {
-        let count = prepared.text.entities.count
+        let count = prepared.entities.count
         guard count > 0 else { return [] }
         var result = (0..<count).map { EntityRects(entity: $0, rects: []) }
         forEachEntityRect(of: prepared) { e, rect in result[e].rects.append(rect) }
@@ -466,7 +466,7 @@ extension TextLayout {
     ///   clusters of their lines once in all; an entity that starts before the previous one's end
     ///   scans its first line again from the line's start.
     package func forEachEntityRect(of prepared: PreparedText, _ body: (_ entity: Int, _ rect: Rect) -> Void) {
-        let entities = prepared.text.entities
+        let entities = prepared.entities
         guard !entities.isEmpty else { return }
         let rule = prepared.advances
         prepared.clusters.withUnsafeBufferPointer { cl in
@@ -533,7 +533,7 @@ extension TextLayout {
     /// origin), in text order: `attachmentRects` as a visitor.
     /// - Complexity: O(lines + clusters of the lines holding objects, up to the last object).
     package func forEachAttachmentRect(of prepared: PreparedText, _ body: (_ object: InlineObject, _ rect: Rect) -> Void) {
-        let objects = prepared.text.attachments
+        let objects = prepared.attachments
         guard !objects.isEmpty else { return }
         let rule = prepared.advances
         prepared.clusters.withUnsafeBufferPointer { cl in

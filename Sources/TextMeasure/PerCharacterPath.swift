@@ -5,7 +5,7 @@ import UnicodeText
 // cluster to hanging whitespace, inline objects or the pending word.
 extension TextMeasurer {
     func prepare(
-        _ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+        _ text: TextContent, _ u: UnsafeBufferPointer<UInt16>, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) -> PreparedText {
         let n = u.count
         buffers.breaks.reserve(n + 1)
@@ -18,7 +18,7 @@ extension TextMeasurer {
         var word = WordState()
         let baseSize = Self.sanitized(text.baseAttributes.size)
         var builder = PreparedTextBuilder(
-            text: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize),
+            content: text, baseFont: fonts.metrics(text.baseAttributes.weight == .bold ? .bold : .primary, size: baseSize),
             clusters: buffers.clusters, corrections: buffers.corrections)
         // Nil exactly when `retainsGlyphs` is false. Branches test the flag: testing the optional
         // copies it, retaining and releasing each of its five arrays.
@@ -322,13 +322,13 @@ extension TextMeasurer {
         builder.setGlyphs(glyphs)
         builder.addMissingGlyphs(missing)
         builder.shareFonts(from: scratch.fontTable)
-        return (consume builder).take(returning: &buffers.clusters, &buffers.corrections)
+        return (consume builder).take(content: text, returning: &buffers.clusters, &buffers.corrections)
     }
 
     /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item
     /// ends at an attribute run's end and where a character in another face (emoji, fallback)
     /// starts; characters no face maps are drawn in the text face (hex boxes), as Thai is here.
-    private func addThaiBreaks(_ text: AttributedText, _ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>) {
+    private func addThaiBreaks(_ text: TextContent, _ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>) {
         let bold = text.baseAttributes.weight == .bold
         let slot: FontSlot = bold ? .bold : .primary
         let bits = bold ? coverageBold : coveragePrimary
@@ -380,7 +380,7 @@ extension TextMeasurer {
     /// Pango's default measures a space of the base font (the paragraph's first run) in Pango
     /// units (1/1024 pt, rounded as HarfBuzz scales its advance), and a tab advances at least one
     /// such space; explicit stops need at least one Pango unit.
-    func tabStops(of text: AttributedText) -> (interval: Double, minimum: Double) {
+    func tabStops(of text: TextContent) -> (interval: Double, minimum: Double) {
         let unit = 1.0 / 1024
         var stops = text.tabStops
         if case .points(let p) = stops, !(p.isFinite && p > 0) { stops = .pango }

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 internal import CPrefetch
 import Synchronization
 
@@ -10,9 +11,10 @@ import Synchronization
 ///
 /// Storage is one object (`PreparedStorage`): the text's fields in its header, then two words its
 /// holders may keep caches in, then 16-byte records, the clusters followed by the line-end
-/// corrections, made at their exact size when the text is finished. A copy of the value retains
-/// that one object. A cluster is a grapheme cluster (or an inline object): the unit that is never
-/// split across lines. Thread-safety: an immutable value, safe to share across threads (checked
+/// corrections, then the source text (its UTF-8, runs, inline objects and entities), made at
+/// their exact size when the text is finished. A copy of the value retains that one object. A
+/// cluster is a grapheme cluster (or an inline object): the unit that is never split across
+/// lines. Thread-safety: an immutable value, safe to share across threads (checked
 /// by hand: `ManagedBuffer` is not `Sendable`; the object is written only while it is made, and
 /// its holder words only atomically).
 public struct PreparedText: @unchecked Sendable {
@@ -25,8 +27,36 @@ public struct PreparedText: @unchecked Sendable {
     /// not copied: a copy retains each array it holds).
     @inline(__always) private var fields: UnsafeMutablePointer<PreparedFields> { storage.fields }
 
-    /// The source text.
-    public var text: AttributedText { _read { yield fields.pointee.text } }
+    /// The source text, made from the copy in the text's object on each read (a string, and a
+    /// parts object when the text has more than one run, an object or an entity). Readers of
+    /// one part read it in place: `runs`, `attachments`, `entities`, `utf16Count`, `withContent`.
+    public var text: AttributedText { withContent { AttributedText(content: $0) } }
+
+    /// `body` on the source text, read in place in the text's object.
+    package func withContent<R>(_ body: (TextContent) -> R) -> R {
+        withExtendedLifetime(storage) { body(storage.content) }
+    }
+
+    /// The source text's UTF-16 length.
+    package var utf16Count: Int { fields.pointee.utf16Count }
+    /// The source text's attribute runs, in place.
+    package var runs: AttributedText.Runs {
+        AttributedText.Runs(
+            first: fields.pointee.firstRun, owner: storage, rest: UnsafePointer(storage.textRuns),
+            count: 1 + Int(fields.pointee.moreRunCount))
+    }
+    /// The source text's inline objects, in place.
+    package var attachments: AttributedText.Attachments {
+        AttributedText.Attachments(owner: storage, base: UnsafePointer(storage.textObjects), count: attachmentCount)
+    }
+    /// The source text's entities, in place.
+    package var entities: AttributedText.Entities {
+        AttributedText.Entities(owner: storage, base: UnsafePointer(storage.textEntities), count: entityCount)
+    }
+    /// Attributes of the source text's first run: the paragraph's base font.
+    package var baseAttributes: TextAttributes { fields.pointee.firstRun.attributes }
+    /// The source text's string (made on each read).
+    package var string: String { withContent { StringBytes.string(validUTF8: $0.utf8, isASCII: $0.isASCII) } }
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
     package var runFonts: [RunFont] { _read { yield fields.pointee.runFonts } }
@@ -121,8 +151,8 @@ public struct PreparedText: @unchecked Sendable {
 
     /// The text's inline objects and entities, counted in place (`text.attachments.count` and
     /// `text.entities.count` without a copy of the text).
-    package var attachmentCount: Int { fields.pointee.text.attachmentCount }
-    package var entityCount: Int { fields.pointee.text.entityCount }
+    package var attachmentCount: Int { Int(fields.pointee.objectCount) }
+    package var entityCount: Int { Int(fields.pointee.entityCount) }
 
     /// Approximate bytes held by this value (for cache budgets).
     public var residentBytes: Int { fields.pointee.residentBytes }
@@ -139,7 +169,15 @@ public struct PreparedText: @unchecked Sendable {
 
 /// The fields of a prepared text, in the header of its one object.
 package struct PreparedFields {
-    var text: AttributedText
+    /// The source text's fields. Its bytes, runs after the first, inline objects and entities
+    /// are in the object's tail, after the records (`PreparedStorage`), with these counts.
+    var utf16Count: Int
+    var firstRun: AttributeRun
+    var tabStops: TabStops
+    var byteCount: Int32 = 0
+    var moreRunCount: Int32 = 0
+    var objectCount: Int32 = 0
+    var entityCount: Int32 = 0
     /// How many of the records are clusters, and how many records there are.
     var clusterCount = 0
     var recordCount = 0
@@ -153,31 +191,47 @@ package struct PreparedFields {
     /// `PreparedText.residentBytes`, computed once when the text is finished.
     var residentBytes = 0
 
-    init(text: AttributedText) { self.text = text }
+    init(utf16Count: Int, firstRun: AttributeRun, tabStops: TabStops) {
+        self.utf16Count = utf16Count
+        self.firstRun = firstRun
+        self.tabStops = tabStops
+    }
 }
 
 /// The one object of a prepared text: `PreparedFields` in the header; in the tail, the holder
-/// words (two `Atomic<UInt>` in the first 16-byte element), then the records.
+/// words (two `Atomic<UInt>` in the first 16-byte element), then the records, then the source
+/// text: its runs after the first, its inline objects, its entities and its UTF-8 bytes, each
+/// region right after the one before (all strides are multiples of 8).
 ///
 /// The holder words are for caches that a holder of the text keeps with it (the cell layout's
 /// kept layout and placement): each is 0, 1, or the address of an object retained for the
 /// word, which this object releases when it is freed. (A subclass of `ManagedBuffer` has no
 /// stored properties of its own, and its header must be copyable: the atomics live in the tail.)
 package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
-    /// Makes the object of a text with `fields` and the records `clusters` then `corrections`.
+    /// Makes the object of a text with `fields`, the records `clusters` then `corrections`, and
+    /// a copy of the source text `content` (whose first run, UTF-16 count and tab stops are
+    /// already in `fields`).
     static func make(
-        _ fields: consuming PreparedFields, _ clusters: UnsafeBufferPointer<Cluster>, _ corrections: UnsafeBufferPointer<Cluster>
+        _ fields: consuming PreparedFields, _ clusters: UnsafeBufferPointer<Cluster>, _ corrections: UnsafeBufferPointer<Cluster>,
+        _ content: TextContent
     ) -> PreparedStorage {
         var fields = consume fields
         fields.clusterCount = clusters.count
         fields.recordCount = clusters.count + corrections.count
+        fields.byteCount = Int32(content.utf8.count)
+        fields.moreRunCount = Int32(content.moreRuns.count)
+        fields.objectCount = Int32(content.objects.count)
+        fields.entityCount = Int32(content.entities.count)
         fields.residentBytes =
-            64 + (1 + fields.recordCount) * MemoryLayout<Cluster>.stride + fields.runFonts.count * 48 + fields.text.utf16Count * 2
+            64 + (1 + fields.recordCount) * MemoryLayout<Cluster>.stride + fields.runFonts.count * 48 + fields.utf16Count * 2
             + (fields.glyphs?.residentBytes ?? 0)
-        let total = fields.recordCount
+        let textBytes =
+            content.moreRuns.count * MemoryLayout<AttributeRun>.stride + content.objects.count * MemoryLayout<InlineObject>.stride
+            + content.entities.count * MemoryLayout<TextEntity>.stride + content.utf8.count
+        let total = 1 + fields.recordCount + (textBytes + MemoryLayout<Cluster>.stride - 1) / MemoryLayout<Cluster>.stride
         // Moved into the header, not copied (a copy retains each array the fields hold).
         var moving: PreparedFields? = consume fields
-        let made = unsafeDowncast(create(minimumCapacity: 1 + total) { _ in moving.take().unsafelyUnwrapped }, to: PreparedStorage.self)
+        let made = unsafeDowncast(create(minimumCapacity: total) { _ in moving.take().unsafelyUnwrapped }, to: PreparedStorage.self)
         made.withUnsafeMutablePointerToElements { e in
             let words = UnsafeMutableRawPointer(e).bindMemory(to: Atomic<UInt>.self, capacity: 2)
             words.initialize(to: Atomic(0))
@@ -186,10 +240,16 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
             if let base = clusters.baseAddress { r.initialize(from: base, count: clusters.count) }
             if let base = corrections.baseAddress { (r + clusters.count).initialize(from: base, count: corrections.count) }
         }
+        if let base = content.moreRuns.baseAddress { made.textRuns.initialize(from: base, count: content.moreRuns.count) }
+        if let base = content.objects.baseAddress { made.textObjects.initialize(from: base, count: content.objects.count) }
+        if let base = content.entities.baseAddress { made.textEntities.initialize(from: base, count: content.entities.count) }
+        if let base = content.utf8.baseAddress { made.textBytes.initialize(from: base, count: content.utf8.count) }
         return made
     }
 
     deinit {
+        textObjects.deinitialize(count: Int(fields.pointee.objectCount))
+        textEntities.deinitialize(count: Int(fields.pointee.entityCount))
         let words = holderWords
         for i in 0..<2 {
             let w = words[i].load(ordering: .acquiring)
@@ -211,6 +271,31 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
     /// The first record.
     @inline(__always) var records: UnsafeMutablePointer<Cluster> {
         withUnsafeMutablePointerToElements { $0 + 1 }
+    }
+
+    /// The source text's regions, after the records: runs after the first, inline objects,
+    /// entities, UTF-8 bytes.
+    @inline(__always) var textRuns: UnsafeMutablePointer<AttributeRun> {
+        UnsafeMutableRawPointer(records + fields.pointee.recordCount).assumingMemoryBound(to: AttributeRun.self)
+    }
+    @inline(__always) var textObjects: UnsafeMutablePointer<InlineObject> {
+        UnsafeMutableRawPointer(textRuns + Int(fields.pointee.moreRunCount)).assumingMemoryBound(to: InlineObject.self)
+    }
+    @inline(__always) var textEntities: UnsafeMutablePointer<TextEntity> {
+        UnsafeMutableRawPointer(textObjects + Int(fields.pointee.objectCount)).assumingMemoryBound(to: TextEntity.self)
+    }
+    @inline(__always) var textBytes: UnsafeMutablePointer<UInt8> {
+        UnsafeMutableRawPointer(textEntities + Int(fields.pointee.entityCount)).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// The source text, in place (valid while the object is held).
+    var content: TextContent {
+        let f = fields
+        return TextContent(
+            utf8: UnsafeBufferPointer(start: textBytes, count: Int(f.pointee.byteCount)), utf16Count: f.pointee.utf16Count,
+            firstRun: f.pointee.firstRun, moreRuns: UnsafeBufferPointer(start: textRuns, count: Int(f.pointee.moreRunCount)),
+            objects: UnsafeBufferPointer(start: textObjects, count: Int(f.pointee.objectCount)),
+            entities: UnsafeBufferPointer(start: textEntities, count: Int(f.pointee.entityCount)), tabStops: f.pointee.tabStops)
     }
 }
 
@@ -374,24 +459,26 @@ package struct PreparedTextBuilder {
     /// Starts a prepared text whose empty lines use `baseFont`'s metrics.
     package init(text: AttributedText, baseFont: RunFont) {
         self.init(
-            text: text, baseFont: baseFont, clusters: ScratchBuffer(capacity: text.utf16Count),
-            corrections: ScratchBuffer(capacity: 16), ownsBlocks: true)
+            utf16Count: text.utf16Count, firstRun: text.runs[0], tabStops: text.tabStops, baseFont: baseFont,
+            clusters: ScratchBuffer(capacity: text.utf16Count), corrections: ScratchBuffer(capacity: 16), ownsBlocks: true)
     }
 
-    /// A builder writing into blocks lent by the caller, handed back by `take(returning:_:)`
-    /// (grown when the text needed more room).
-    init(text: AttributedText, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>) {
-        self.init(text: text, baseFont: baseFont, clusters: clusters, corrections: corrections, ownsBlocks: false)
+    /// A builder of the text `content` writing into blocks lent by the caller, handed back by
+    /// `take(content:returning:_:)` (grown when the text needed more room).
+    init(content: TextContent, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>) {
+        self.init(
+            utf16Count: content.utf16Count, firstRun: content.firstRun, tabStops: content.tabStops, baseFont: baseFont,
+            clusters: clusters, corrections: corrections, ownsBlocks: false)
     }
 
     private init(
-        text: AttributedText, baseFont: RunFont, clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>,
-        ownsBlocks: Bool
+        utf16Count: Int, firstRun: AttributeRun, tabStops: TabStops, baseFont: RunFont,
+        clusters: ScratchBuffer<Cluster>, corrections: ScratchBuffer<Cluster>, ownsBlocks: Bool
     ) {
-        prepared = PreparedFields(text: text)
+        prepared = PreparedFields(utf16Count: utf16Count, firstRun: firstRun, tabStops: tabStops)
         built = clusters
         // A cluster holds at least one code unit (an inline object holds its U+FFFC).
-        built.reserve(text.utf16Count)
+        built.reserve(utf16Count)
         self.corrections = corrections
         self.ownsBlocks = ownsBlocks
         inlineFonts = InlineRunFonts(baseFont)
@@ -533,10 +620,14 @@ package struct PreparedTextBuilder {
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    /// The prepared text, its run fonts in an array of its own.
-    package consuming func finish() -> PreparedText {
+    /// The prepared text of `text` (the text the builder was made for: `init(text:baseFont:)`),
+    /// its run fonts in an array of its own.
+    package consuming func finish(text: AttributedText) -> PreparedText {
+        precondition(text.utf16Count == prepared.utf16Count, "finish(text:) of another text than the builder's")
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { Array($0) } }
-        let made = PreparedText(storage: PreparedStorage.make(prepared, built.prefix(count), corrections.prefix(correctionCount)))
+        let made = text.withContent { content in
+            PreparedText(storage: PreparedStorage.make(prepared, built.prefix(count), corrections.prefix(correctionCount), content))
+        }
         if ownsBlocks {
             built.free()
             corrections.free()
@@ -551,11 +642,14 @@ package struct PreparedTextBuilder {
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { table.list($0) } }
     }
 
-    /// The prepared text, its run fonts set by `shareFonts(from:)`; the lent blocks are handed
-    /// back in `clusters` and `corrections`. (Kept small, so that the caller's builder is moved
-    /// out, not copied.)
-    consuming func take(returning clusters: inout ScratchBuffer<Cluster>, _ corrections: inout ScratchBuffer<Cluster>) -> PreparedText {
-        let made = PreparedText(storage: PreparedStorage.make(prepared, built.prefix(count), self.corrections.prefix(correctionCount)))
+    /// The prepared text of `content` (the text the builder was made for), its run fonts set by
+    /// `shareFonts(from:)`; the lent blocks are handed back in `clusters` and `corrections`.
+    /// (Kept small, so that the caller's builder is moved out, not copied.)
+    consuming func take(
+        content: TextContent, returning clusters: inout ScratchBuffer<Cluster>, _ corrections: inout ScratchBuffer<Cluster>
+    ) -> PreparedText {
+        let made = PreparedText(
+            storage: PreparedStorage.make(prepared, built.prefix(count), self.corrections.prefix(correctionCount), content))
         clusters = built
         corrections = self.corrections
         return made

@@ -112,6 +112,16 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// `prepare` without the prepared-text cache (neither read nor filled); shaped words are
     /// still looked up and cached.
     public func prepareUncached(_ text: AttributedText) -> PreparedText {
+        text.withContent { prepareUncached(content: $0) }
+    }
+
+    /// `prepareUncached` of the text `builder` holds, read from its buffers: no string or parts
+    /// object is made for it (the prepared text copies it into its own object).
+    package func prepareUncached(_ builder: borrowing AttributedTextBuilder) -> PreparedText {
+        builder.withContent { prepareUncached(content: $0) }
+    }
+
+    private func prepareUncached(content text: TextContent) -> PreparedText {
         // The thread's buffers, so that a text costs no allocation for its code units, break
         // flags, word state or HarfBuzz buffer (a nested call on the same thread finds none and
         // makes its own). They are used through a plain copy of their pointers, given back at the end.
@@ -126,14 +136,14 @@ public final class TextMeasurer: TextMeasuring, Sendable {
         return prepared
     }
 
-    /// Writes the UTF-16 code units of the text's string (decoded from its UTF-8) into `units` and
-    /// returns their count.
-    private static func fillUTF16(_ text: AttributedText, into units: inout ScratchBuffer<UInt16>) -> Int {
+    /// Writes the UTF-16 code units of the text (decoded from its UTF-8) into `units` and returns
+    /// their count.
+    private static func fillUTF16(_ text: TextContent, into units: inout ScratchBuffer<UInt16>) -> Int {
         let count = text.utf16Count
         units.reserve(count)
         let out = units.base
-        let written = StringBytes.withUTF8(text.string) { b -> Int in
-            // A `String` is valid UTF-8: every sequence is whole. Writes stop at `count` units.
+        let written = { (b: UnsafeBufferPointer<UInt8>) -> Int in
+            // The content is valid UTF-8: every sequence is whole. Writes stop at `count` units.
             guard let p = b.baseAddress else { return 0 }
             let n = b.count
             var i = 0, o = 0
@@ -168,10 +178,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
                 o &+= 1
             }
             return i == n ? o : -1
-        }
+        }(text.utf8)
         if written == count { return count }
-        // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
-        let all = Array(text.string.utf16)
+        // Not reached for valid content (its `utf16Count` is its bytes'); kept exact anyway.
+        let all = Array(String(decoding: text.utf8, as: UTF8.self).utf16)
         units.reserve(all.count)
         for (i, u) in all.enumerated() { units[i] = u }
         return all.count

@@ -24,6 +24,14 @@ extension TextMeasuring {
     /// `prepare(text)`: for measurers that keep no cache of prepared texts.
     public func prepareUncached(_ text: AttributedText) -> PreparedText { prepare(text) }
 
+    /// `prepareUncached` of the text `builder` holds. The package's measurer (`TextMeasurer`)
+    /// reads the builder's buffers in place, so that no string or parts object is made for the
+    /// text; any other measurer is given the text as an `AttributedText`. Both give equal values.
+    package func prepareUncached(built builder: borrowing AttributedTextBuilder) -> PreparedText {
+        if let measurer = self as? TextMeasurer { return measurer.prepareUncached(builder) }
+        return prepareUncached(builder.withContent { AttributedText(content: $0) })
+    }
+
     /// Prepares and lays out in one call.
     public func layout(_ text: AttributedText, _ options: LayoutOptions, truncationToken: AttributedText? = nil) -> TextLayout {
         prepare(text).layout(options, truncationToken: truncationToken.map(prepare))

@@ -36,7 +36,7 @@ public struct FixedAdvanceMeasurer: TextMeasuring {
                 lineSeparator: isNewline, attachment: object != nil)
             offset += n
         }
-        return builder.finish()
+        return builder.finish(text: text)
     }
 
     public func singleLineSize(_ string: String, attributes: TextAttributes) -> Size {
