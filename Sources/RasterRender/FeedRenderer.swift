@@ -365,7 +365,7 @@ final class CellPainter {
                     if glyphs.glyphID[g] == 0 {
                         // No face maps the character: a box with its code point, as Pango draws it
                         // (the layout measured the box's width).
-                        let scalar = String(decoding: Array(p.string.utf16)[p.utf16Range(ofCluster: c)], as: UTF16.self)
+                        let scalar = p.withUTF16 { String(decoding: $0[p.utf16Range(ofCluster: c)], as: UTF16.self) }
                             .unicodeScalars.first?.value ?? 0xFFFD
                         try hexBox(scalar, x: pen, advance: Double(glyphs.xAdvance[g]) * scale, baseline: baseline,
                                    size: font.size * scale, color: ink)

@@ -219,39 +219,41 @@ extension AttributedText {
     }
 }
 
-/// Builds an attributed text from pieces of UTF-8 in one byte buffer: one `String` is made at
-/// the end instead of one concatenation (and one UTF-16 count of the appended string) per piece,
-/// or none at all when the text is prepared from the builder (`TextMeasurer.prepareUncached(_:)`
-/// reads its `content`).
+/// Builds an attributed text from pieces of UTF-8, decoded as they are appended into one block of
+/// UTF-16 code units: what the measurer reads. A text prepared from its builder
+/// (`TextMeasuring.prepareUncached(built:)`) is decoded once, and no string or parts object is
+/// made for it; `finish` makes the `AttributedText`.
 ///
 /// The result is the value that the same sequence of `AttributedText.append`, `appendAttachment`
 /// and `addEntity` calls would give (runs merged the same way, the same offsets).
 package struct AttributedTextBuilder {
     private var buffers: Buffers
-    private var utf16Count: Int
+    /// The units' block (owned by `buffers.units`), its capacity, and the units written.
+    private var base: UnsafeMutablePointer<UInt16>
+    private var capacity: Int
+    package private(set) var count: Int
     private var firstRun: AttributeRun
     private let tabStops: TabStops
 
-    /// The builder's storage: the bytes, and a parts object for the runs after the first, the
-    /// inline objects and the entities. A caller that builds many texts lends the same buffers
-    /// to each builder and takes them back emptied (`finish(returning:)`,
+    /// The builder's storage: a block of UTF-16 units, and a parts object for the runs after the
+    /// first, the inline objects and the entities. A caller that builds many texts lends the
+    /// same buffers to each builder and takes them back emptied (`finish(returning:)`,
     /// `release(returning:)`), so that a text allocates nothing once they have grown to fit.
     /// (A parts object is emptied by deinitializing its elements; three arrays cost 300
     /// instructions more per text, each emptied through `replaceSubrange`.)
     package struct Buffers {
-        package var bytes: [UInt8] = []
+        fileprivate var units: UnitBlock?
         fileprivate var parts: TextParts?
         package init() {}
 
         /// Empties the buffers, keeping their capacities.
         package mutating func removeAll() {
-            bytes.removeAllKeepingCapacity()
             parts?.removeAll()
         }
 
         /// The largest capacity of the buffers in elements, for callers that drop buffers a long
         /// text grew.
-        package var largestCapacity: Int { max(bytes.capacity, parts?.largestCapacity ?? 0) }
+        package var largestCapacity: Int { max(units?.capacity ?? 0, parts?.largestCapacity ?? 0) }
     }
 }
 
@@ -264,76 +266,56 @@ extension AttributedTextBuilder {
     }
 
     /// A builder writing into the lent `buffers` (emptied here), each reserved at the given
-    /// capacity, so that a caller that knows the final counts (or bounds of them) grows no array
-    /// while the text is built. The counts are capacities, not limits.
+    /// capacity, so that a caller that knows the final counts (or bounds of them) grows no
+    /// buffer while the text is built. The counts are capacities, not limits.
     /// - Parameters:
+    ///   - capacity: the expected length in UTF-8 bytes (a bound of the UTF-16 length).
     ///   - runs: attribute runs; attachments: inline objects; entities: marked ranges.
     package init(
         attributes: TextAttributes, capacity: Int, buffers: consuming Buffers, runs runCount: Int, attachments attachmentCount: Int,
         entities entityCount: Int
     ) {
-        // The buffers are moved, not copied: a second reference to an array's storage would make
-        // `removeAll` allocate.
         var storage = consume buffers
         storage.removeAll()
-        storage.bytes.reserveCapacity(capacity)
+        let units: UnitBlock
+        if let lent = storage.units {
+            lent.grow(to: capacity, keeping: 0)
+            units = lent
+        } else {
+            units = UnitBlock(capacity: capacity)
+            storage.units = units
+        }
         if runCount > 1 || attachmentCount > 0 || entityCount > 0 {
             _ = storage.parts.reserving(runs: max(0, runCount - 1), objects: max(0, attachmentCount), entities: max(0, entityCount))
         }
         // Made by the memberwise initializer (see the note above `AttributedText.init`).
         self = AttributedTextBuilder(
-            buffers: storage, utf16Count: 0, firstRun: AttributeRun(range: 0..<0, attributes: attributes), tabStops: .pango)
+            buffers: storage, base: units.base, capacity: units.capacity, count: 0,
+            firstRun: AttributeRun(range: 0..<0, attributes: attributes), tabStops: .pango)
     }
 }
 
 extension AttributedTextBuilder {
-    /// The UTF-16 length of the text so far.
-    package var count: Int { utf16Count }
+    /// Makes room for `more` units after the text.
+    @inline(__always) private mutating func reserve(more: Int) {
+        if count &+ more > capacity { grow(count + more) }
+    }
 
-    /// Appends UTF-8 that is valid and whole (it starts and ends at scalar boundaries).
+    private mutating func grow(_ needed: Int) {
+        guard let units = buffers.units else { preconditionFailure("append to a released builder") }
+        units.grow(to: needed, keeping: count)
+        base = units.base
+        capacity = units.capacity
+    }
+
+    /// Appends UTF-8 that is valid and whole (it starts and ends at scalar boundaries), decoded
+    /// into the text's UTF-16 units.
     /// - Returns: the UTF-16 range of the appended text.
     @discardableResult
     package mutating func append(utf8 piece: UnsafeBufferPointer<UInt8>, attributes: TextAttributes) -> Range<Int> {
-        let n = Self.utf16Count(piece)
-        buffers.bytes.append(contentsOf: piece)
+        reserve(more: piece.count)
+        let n = UTF16Transcoding.decode(piece, into: base + count)
         return extend(by: n, attributes)
-    }
-
-    /// The UTF-16 length of valid UTF-8: one unit per scalar (every byte that is not a
-    /// continuation byte `10xxxxxx`), two for a four-byte sequence (lead byte `1111xxxx`). Eight
-    /// bytes at a time: the top bit of each byte is set in `cont` for a continuation byte and in
-    /// `four` for a four-byte lead (shifting a word left moves each byte's lower bits into its
-    /// top bit; the masks keep only top bits, so nothing crosses between bytes). Each byte's
-    /// units (0, 1 or 2) are added in its own lane of `lanes`, summed across the lanes every
-    /// 127 words (before a lane can pass 255): the build targets x86-64 without POPCNT, where
-    /// `nonzeroBitCount` is a dozen instructions (two of them per word were 40 % of this count).
-    package static func utf16Count(_ piece: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = piece.baseAddress else { return 0 }
-        let count = piece.count
-        let top: UInt64 = 0x8080_8080_8080_8080
-        var n = 0
-        var i = 0
-        let raw = UnsafeRawPointer(base)
-        while i + 8 <= count {
-            var lanes: UInt64 = 0
-            let stop = min(count &- 7, i &+ 127 &* 8)
-            while i < stop {
-                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let notCont = ~(w & ~(w << 1)) & top
-                let four = w & (w << 1) & (w << 2) & (w << 3) & top
-                lanes &+= (notCont >> 7) &+ (four >> 7)
-                i &+= 8
-            }
-            // Lanes to 16-bit sums, then all four summed into the top 16 bits.
-            let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
-            n &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
-        }
-        while i < count {
-            let b = base[i]
-            n &+= (b & 0xC0 != 0x80 ? 1 : 0) &+ (b >= 0xF0 ? 1 : 0)
-            i &+= 1
-        }
-        return n
     }
 
     @discardableResult
@@ -345,7 +327,7 @@ extension AttributedTextBuilder {
     /// concatenated string is made).
     @discardableResult
     package mutating func append(_ first: String, _ second: String, attributes: TextAttributes) -> Range<Int> {
-        let start = utf16Count
+        let start = count
         append(first, attributes: attributes)
         return start..<append(second, attributes: attributes).upperBound
     }
@@ -355,9 +337,8 @@ extension AttributedTextBuilder {
     package mutating func appendAttachment(
         width: Double, ascent: Double, descent: Double, name: String, attributes: TextAttributes
     ) -> Range<Int> {
-        buffers.bytes.append(0xEF)  // U+FFFC
-        buffers.bytes.append(0xBF)
-        buffers.bytes.append(0xBC)
+        reserve(more: 1)
+        base[count] = 0xFFFC
         let range = extend(by: 1, attributes)
         buffers.parts.appendObject(InlineObject(offset: range.lowerBound, width: width, ascent: ascent, descent: descent, name: name))
         return range
@@ -365,28 +346,25 @@ extension AttributedTextBuilder {
 
     /// - Precondition: the range lies inside the text so far.
     package mutating func addEntity(_ kind: EntityKind, range: Range<Int>, value: String) {
-        precondition(range.lowerBound >= 0 && range.upperBound <= utf16Count, "entity range outside the text")
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "entity range outside the text")
         buffers.parts.appendEntity(TextEntity(range: range, kind: kind, value: value))
     }
 
-    /// The UTF-16 count and runs after appending `n` units (as `AttributedText.append`).
+    /// The count and runs after `n` units were written after the text (as `AttributedText.append`).
     private mutating func extend(by n: Int, _ attributes: TextAttributes) -> Range<Int> {
-        let start = utf16Count
+        let start = count
         guard n > 0 else { return start..<start }
-        utf16Count += n
-        AttributedText.extend(&firstRun, &buffers.parts, from: start, to: utf16Count, attributes: attributes)
-        return start..<utf16Count
+        count = start + n
+        AttributedText.extend(&firstRun, &buffers.parts, from: start, to: start + n, attributes: attributes)
+        return start..<start + n
     }
 
     /// `body` on the text built so far, read in place.
     package func withContent<R>(_ body: (TextContent) -> R) -> R {
-        let parts = buffers.parts
-        return buffers.bytes.withUnsafeBufferPointer { bytes in
-            withExtendedLifetime(parts) {
-                body(
-                    TextContent(
-                        utf8: bytes, utf16Count: utf16Count, firstRun: firstRun, parts: parts, tabStops: tabStops))
-            }
+        withExtendedLifetime(buffers) {
+            body(
+                TextContent(
+                    utf16: UnsafeBufferPointer(start: base, count: count), firstRun: firstRun, parts: buffers.parts, tabStops: tabStops))
         }
     }
 
@@ -396,22 +374,23 @@ extension AttributedTextBuilder {
     }
 
     /// The text, as an `AttributedText`; the buffers are handed back emptied (their capacities
-    /// kept) in `buffers`, and the builder is left empty.
+    /// kept) in `buffers` (see `release(returning:)`).
     package mutating func finish(returning buffers: inout Buffers) -> AttributedText {
         let made = withContent { AttributedText(content: $0) }
         release(returning: &buffers)
         return made
     }
 
-    /// Empties the builder, handing its buffers back (emptied, their capacities kept) in
-    /// `buffers`: after the text was read with `withContent`.
+    /// Hands the builder's buffers back (emptied, their capacities kept) in `buffers`, after the
+    /// text was read with `withContent`. The builder is done: it is left with what `buffers`
+    /// held, and MUST NOT be appended to again.
     package mutating func release(returning buffers: inout Buffers) {
-        // Swapped out, not copied, so that each array's storage stays unique: emptying a shared
-        // one allocates a new buffer of the same capacity.
+        // Swapped, not copied: the builder holds no second reference to the objects.
         swap(&buffers, &self.buffers)
         buffers.removeAll()
         firstRun = AttributeRun(range: 0..<0, attributes: firstRun.attributes)
-        utf16Count = 0
+        count = 0
+        capacity = 0
     }
 }
 

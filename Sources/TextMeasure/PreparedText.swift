@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Storage is one object (`PreparedStorage`): the text's fields in its header, then two words its
 /// holders may keep caches in, then 16-byte records, the clusters followed by the line-end
-/// corrections, then the source text (its UTF-8, runs, inline objects and entities), made at
+/// corrections, then the source text (its UTF-16, runs, inline objects and entities), made at
 /// their exact size when the text is finished. A copy of the value retains that one object. A
 /// cluster is a grapheme cluster (or an inline object): the unit that is never split across
 /// lines. Thread-safety: an immutable value, safe to share across threads (checked
@@ -56,7 +56,9 @@ public struct PreparedText: @unchecked Sendable {
     /// Attributes of the source text's first run: the paragraph's base font.
     package var baseAttributes: TextAttributes { fields.pointee.firstRun.attributes }
     /// The source text's string (made on each read).
-    package var string: String { withContent { StringBytes.string(validUTF8: $0.utf8, isASCII: $0.isASCII) } }
+    package var string: String { withContent { $0.string } }
+    /// `body` on the source text's UTF-16 code units, in place.
+    package func withUTF16<R>(_ body: (UnsafeBufferPointer<UInt16>) -> R) -> R { withContent { body($0.utf16) } }
     /// The distinct (font, size) pairs of the text, with their vertical metrics. Entry 0 is the
     /// paragraph's base font, used for empty lines.
     package var runFonts: [RunFont] { _read { yield fields.pointee.runFonts } }
@@ -174,7 +176,6 @@ package struct PreparedFields {
     var utf16Count: Int
     var firstRun: AttributeRun
     var tabStops: TabStops
-    var byteCount: Int32 = 0
     var moreRunCount: Int32 = 0
     var objectCount: Int32 = 0
     var entityCount: Int32 = 0
@@ -200,7 +201,7 @@ package struct PreparedFields {
 
 /// The one object of a prepared text: `PreparedFields` in the header; in the tail, the holder
 /// words (two `Atomic<UInt>` in the first 16-byte element), then the records, then the source
-/// text: its runs after the first, its inline objects, its entities and its UTF-8 bytes, each
+/// text: its runs after the first, its inline objects, its entities and its UTF-16 units, each
 /// region right after the one before (all strides are multiples of 8).
 ///
 /// The holder words are for caches that a holder of the text keeps with it (the cell layout's
@@ -218,7 +219,6 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
         var fields = consume fields
         fields.clusterCount = clusters.count
         fields.recordCount = clusters.count + corrections.count
-        fields.byteCount = Int32(content.utf8.count)
         fields.moreRunCount = Int32(content.moreRuns.count)
         fields.objectCount = Int32(content.objects.count)
         fields.entityCount = Int32(content.entities.count)
@@ -227,7 +227,7 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
             + (fields.glyphs?.residentBytes ?? 0)
         let textBytes =
             content.moreRuns.count * MemoryLayout<AttributeRun>.stride + content.objects.count * MemoryLayout<InlineObject>.stride
-            + content.entities.count * MemoryLayout<TextEntity>.stride + content.utf8.count
+            + content.entities.count * MemoryLayout<TextEntity>.stride + content.utf16.count * 2
         let total = 1 + fields.recordCount + (textBytes + MemoryLayout<Cluster>.stride - 1) / MemoryLayout<Cluster>.stride
         // Moved into the header, not copied (a copy retains each array the fields hold).
         var moving: PreparedFields? = consume fields
@@ -243,7 +243,7 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
         if let base = content.moreRuns.baseAddress { made.textRuns.initialize(from: base, count: content.moreRuns.count) }
         if let base = content.objects.baseAddress { made.textObjects.initialize(from: base, count: content.objects.count) }
         if let base = content.entities.baseAddress { made.textEntities.initialize(from: base, count: content.entities.count) }
-        if let base = content.utf8.baseAddress { made.textBytes.initialize(from: base, count: content.utf8.count) }
+        if let base = content.utf16.baseAddress { made.textUnits.initialize(from: base, count: content.utf16.count) }
         return made
     }
 
@@ -274,7 +274,7 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
     }
 
     /// The source text's regions, after the records: runs after the first, inline objects,
-    /// entities, UTF-8 bytes.
+    /// entities, UTF-16 units.
     @inline(__always) var textRuns: UnsafeMutablePointer<AttributeRun> {
         UnsafeMutableRawPointer(records + fields.pointee.recordCount).assumingMemoryBound(to: AttributeRun.self)
     }
@@ -284,16 +284,16 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
     @inline(__always) var textEntities: UnsafeMutablePointer<TextEntity> {
         UnsafeMutableRawPointer(textObjects + Int(fields.pointee.objectCount)).assumingMemoryBound(to: TextEntity.self)
     }
-    @inline(__always) var textBytes: UnsafeMutablePointer<UInt8> {
-        UnsafeMutableRawPointer(textEntities + Int(fields.pointee.entityCount)).assumingMemoryBound(to: UInt8.self)
+    @inline(__always) var textUnits: UnsafeMutablePointer<UInt16> {
+        UnsafeMutableRawPointer(textEntities + Int(fields.pointee.entityCount)).assumingMemoryBound(to: UInt16.self)
     }
 
     /// The source text, in place (valid while the object is held).
     var content: TextContent {
         let f = fields
         return TextContent(
-            utf8: UnsafeBufferPointer(start: textBytes, count: Int(f.pointee.byteCount)), utf16Count: f.pointee.utf16Count,
-            firstRun: f.pointee.firstRun, moreRuns: UnsafeBufferPointer(start: textRuns, count: Int(f.pointee.moreRunCount)),
+            utf16: UnsafeBufferPointer(start: textUnits, count: f.pointee.utf16Count), firstRun: f.pointee.firstRun,
+            moreRuns: UnsafeBufferPointer(start: textRuns, count: Int(f.pointee.moreRunCount)),
             objects: UnsafeBufferPointer(start: textObjects, count: Int(f.pointee.objectCount)),
             entities: UnsafeBufferPointer(start: textEntities, count: Int(f.pointee.entityCount)), tabStops: f.pointee.tabStops)
     }

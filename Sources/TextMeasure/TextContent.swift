@@ -1,8 +1,8 @@
 import FeedLayoutSupport
 
-/// The content of an attributed text, read in place: its UTF-8 bytes, its runs, inline objects
-/// and entities, wherever they are stored (an `AttributedText`'s string and parts, a builder's
-/// buffers, a prepared text's object).
+/// The content of an attributed text, read in place: its UTF-16 code units, its runs, inline
+/// objects and entities, wherever they are stored (an `AttributedText`'s parts and its string
+/// decoded by the caller, a builder's buffers, a prepared text's object).
 ///
 /// What the measurer reads, and what a prepared text copies into its own object: a text built
 /// from pieces (`AttributedTextBuilder`) is prepared from its builder's buffers, with no string
@@ -10,9 +10,8 @@ import FeedLayoutSupport
 ///
 /// The pointers are borrowed: valid only inside the `withContent` call that lends the value.
 package struct TextContent {
-    /// The text as UTF-8: valid and whole.
-    package let utf8: UnsafeBufferPointer<UInt8>
-    package let utf16Count: Int
+    /// The text's UTF-16 code units (a valid string's).
+    package let utf16: UnsafeBufferPointer<UInt16>
     /// The first run (the base attributes), then the others.
     package let firstRun: AttributeRun
     package let moreRuns: UnsafeBufferPointer<AttributeRun>
@@ -30,25 +29,33 @@ package struct TextContent {
     }
     /// Attributes of the first run: the paragraph's base font.
     var baseAttributes: TextAttributes { firstRun.attributes }
-    /// Whether every byte is ASCII (one UTF-16 unit per byte).
-    var isASCII: Bool { utf16Count == utf8.count }
+    package var utf16Count: Int { utf16.count }
+    /// The text's string.
+    package var string: String { UTF16Transcoding.string(utf16) }
 }
 
 extension AttributedText {
-    /// `body` on the text's content, read in place.
+    /// `body` on the text's content, its string decoded into a temporary array.
     package func withContent<R>(_ body: (TextContent) -> R) -> R {
+        let units = Array(string.utf16)
+        return units.withUnsafeBufferPointer { withContent(units: $0, body) }
+    }
+
+    /// `body` on the text's content, with `units`: the caller's decoding of the string (the
+    /// measurer decodes into its thread's buffer).
+    /// - Precondition: `units` are the string's UTF-16 code units.
+    package func withContent<R>(units: UnsafeBufferPointer<UInt16>, _ body: (TextContent) -> R) -> R {
+        precondition(units.count == utf16Count, "units of another text")
         let parts = partsObject
-        return StringBytes.withUTF8(string) { bytes in
-            withExtendedLifetime(parts) {
-                body(TextContent(utf8: bytes, utf16Count: utf16Count, firstRun: runs[0], parts: parts, tabStops: tabStops))
-            }
+        return withExtendedLifetime(parts) {
+            body(TextContent(utf16: units, firstRun: runs[0], parts: parts, tabStops: tabStops))
         }
     }
 
     /// A text with a copy of `content` (its string made from the bytes, its parts object made
     /// when it has more than one run, an object or an entity).
     package init(content: TextContent) {
-        let string = StringBytes.string(validUTF8: content.utf8, isASCII: content.isASCII)
+        let string = content.string
         var parts: TextParts?
         if !content.moreRuns.isEmpty || !content.objects.isEmpty || !content.entities.isEmpty {
             let made = TextParts.make(runs: content.moreRuns.count, objects: content.objects.count, entities: content.entities.count)
@@ -62,9 +69,9 @@ extension AttributedText {
 
 extension TextContent {
     /// The content of `utf8` and `firstRun` then the elements of `parts` (held by the caller).
-    init(utf8: UnsafeBufferPointer<UInt8>, utf16Count: Int, firstRun: AttributeRun, parts: TextParts?, tabStops: TabStops) {
+    init(utf16: UnsafeBufferPointer<UInt16>, firstRun: AttributeRun, parts: TextParts?, tabStops: TabStops) {
         self.init(
-            utf8: utf8, utf16Count: utf16Count, firstRun: firstRun,
+            utf16: utf16, firstRun: firstRun,
             moreRuns: UnsafeBufferPointer(start: parts.map { UnsafePointer($0.runs) }, count: parts.runCount),
             objects: UnsafeBufferPointer(start: parts.map { UnsafePointer($0.objects) }, count: parts.objectCount),
             entities: UnsafeBufferPointer(start: parts.map { UnsafePointer($0.entities) }, count: parts.entityCount),

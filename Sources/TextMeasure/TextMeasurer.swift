@@ -112,76 +112,46 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// `prepare` without the prepared-text cache (neither read nor filled); shaped words are
     /// still looked up and cached.
     public func prepareUncached(_ text: AttributedText) -> PreparedText {
-        text.withContent { prepareUncached(content: $0) }
+        withScratch { buffers, scratch in
+            let n = Self.fillUTF16(text, into: &buffers.units)
+            return text.withContent(units: buffers.units.prefix(n)) { prepare($0, $0.utf16, &buffers, scratch) }
+        }
     }
 
-    /// `prepareUncached` of the text `builder` holds, read from its buffers: no string or parts
-    /// object is made for it (the prepared text copies it into its own object).
+    /// `prepareUncached` of the text `builder` holds, read from its buffers (its UTF-16 units are
+    /// decoded as it is built): no string or parts object is made for it, and the prepared text
+    /// copies it into its own object.
     package func prepareUncached(_ builder: borrowing AttributedTextBuilder) -> PreparedText {
-        builder.withContent { prepareUncached(content: $0) }
+        builder.withContent { content in withScratch { prepare(content, content.utf16, &$0, $1) } }
     }
 
-    private func prepareUncached(content text: TextContent) -> PreparedText {
-        // The thread's buffers, so that a text costs no allocation for its code units, break
-        // flags, word state or HarfBuzz buffer (a nested call on the same thread finds none and
-        // makes its own). They are used through a plain copy of their pointers, given back at the end.
+    /// `body` with the thread's buffers, so that a text costs no allocation for its code units,
+    /// break flags, word state or HarfBuzz buffer (a nested call on the same thread finds none
+    /// and makes its own). They are used through a plain copy of their pointers, given back at
+    /// the end.
+    @inline(__always)
+    private func withScratch(_ body: (inout PrepareBuffers, PrepareScratch) -> PreparedText) -> PreparedText {
         let slot = ThreadState.current
         let scratch = slot.scratch ?? PrepareScratch()
         slot.scratch = nil
         var buffers = scratch.buffers
-        let n = Self.fillUTF16(text, into: &buffers.units)
-        let prepared = prepare(text, buffers.units.prefix(n), &buffers, scratch)
+        let prepared = body(&buffers, scratch)
         scratch.buffers = buffers
         if scratch.isSmall { slot.scratch = scratch }
         return prepared
     }
 
-    /// Writes the UTF-16 code units of the text (decoded from its UTF-8) into `units` and returns
-    /// their count.
-    private static func fillUTF16(_ text: TextContent, into units: inout ScratchBuffer<UInt16>) -> Int {
+    /// Writes the UTF-16 code units of the text's string (decoded from its UTF-8) into `units` and
+    /// returns their count.
+    private static func fillUTF16(_ text: AttributedText, into units: inout ScratchBuffer<UInt16>) -> Int {
         let count = text.utf16Count
-        units.reserve(count)
-        let out = units.base
-        let written = { (b: UnsafeBufferPointer<UInt8>) -> Int in
-            // The content is valid UTF-8: every sequence is whole. Writes stop at `count` units.
-            guard let p = b.baseAddress else { return 0 }
-            let n = b.count
-            var i = 0, o = 0
-            while i < n && o < count {
-                let c0 = UInt32(p[i])
-                if c0 < 0x80 {
-                    out[o] = UInt16(truncatingIfNeeded: c0)
-                    i &+= 1
-                } else if c0 & 0xF0 == 0xE0 {
-                    // Three-byte sequences (CJK) come in runs: decoded in a loop of their own.
-                    var c = c0
-                    repeat {
-                        out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
-                        i &+= 3
-                        o &+= 1
-                        guard i < n && o < count else { break }
-                        c = UInt32(p[i])
-                    } while c & 0xF0 == 0xE0
-                    continue
-                } else if c0 < 0xE0 {
-                    out[o] = UInt16(truncatingIfNeeded: (c0 & 0x1F) << 6 | UInt32(p[i &+ 1] & 0x3F))
-                    i &+= 2
-                } else {
-                    guard o &+ 1 < count else { break }
-                    let v = (c0 & 0x07) << 18 | UInt32(p[i &+ 1] & 0x3F) << 12 | UInt32(p[i &+ 2] & 0x3F) << 6
-                        | UInt32(p[i &+ 3] & 0x3F)
-                    out[o] = UInt16(truncatingIfNeeded: 0xD800 &+ ((v &- 0x10000) >> 10))
-                    o &+= 1
-                    out[o] = UInt16(truncatingIfNeeded: 0xDC00 &+ ((v &- 0x10000) & 0x3FF))
-                    i &+= 4
-                }
-                o &+= 1
-            }
-            return i == n ? o : -1
-        }(text.utf8)
+        let written = StringBytes.withUTF8(text.string) { bytes -> Int in
+            units.reserve(bytes.count)
+            return UTF16Transcoding.decode(bytes, into: units.base)
+        }
         if written == count { return count }
-        // Not reached for valid content (its `utf16Count` is its bytes'); kept exact anyway.
-        let all = Array(String(decoding: text.utf8, as: UTF8.self).utf16)
+        // Not reached for a valid `AttributedText` (its `utf16Count` is its string's); kept exact anyway.
+        let all = Array(text.string.utf16)
         units.reserve(all.count)
         for (i, u) in all.enumerated() { units[i] = u }
         return all.count

@@ -70,38 +70,51 @@ final class AttributedTextBuilderTests: XCTestCase {
         }
     }
 
-    /// The eight-bytes-at-a-time UTF-16 count against `String.utf16.count`, on seeded random
-    /// strings of one- to four-byte scalars, at every length from 0 to 40 bytes and more.
-    func testUTF16CountOfUTF8Pieces() {
+    /// The decoder against `String.utf16`, on seeded random strings of one- to four-byte scalars
+    /// (runs of three-byte ones take a loop of their own) at every length from 0 to 50 scalars,
+    /// and on long runs of each kind.
+    func testDecodingUTF8GivesTheStringsUTF16() {
         var rng = SplitMix64(seed: 0x0716)
-        let scalars: [Unicode.Scalar] = ["a", "~", "é", "\u{7FF}", "中", "\u{FFFC}", "😀", "\u{10FFFF}", "\u{1F1E6}"]
-        for length in 0..<200 {
+        let scalars: [Unicode.Scalar] = [
+            "a", "~", "\u{7F}", "é", "\u{7FF}", "\u{800}", "中", "\u{FFFC}", "\u{FFFF}", "😀", "\u{10FFFF}", "\u{1F1E6}",
+        ]
+        var strings: [String] = []
+        for length in 0..<300 {
             var s = ""
             for _ in 0..<(length % 50) { s.unicodeScalars.append(scalars[Int(rng.next() % UInt64(scalars.count))]) }
+            strings.append(s)
+        }
+        for scalar in scalars { strings.append(String(repeating: String(Character(scalar)), count: 1017)) }
+        for s in strings {
             var copy = s
-            let n = copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }
-            XCTAssertEqual(n, s.utf16.count, s.debugDescription)
+            let units = copy.withUTF8 { bytes in
+                [UInt16](unsafeUninitializedCapacity: bytes.count) { out, n in n = UTF16Transcoding.decode(bytes, into: out.baseAddress!) }
+            }
+            XCTAssertEqual(units, Array(s.utf16), s.debugDescription)
         }
     }
 
-    /// The count on pieces longer than the 127 words summed per lane round (1 016 bytes): runs
-    /// of one scalar kind (a four-byte one fills a lane fastest) and random mixes, at lengths
-    /// around the round boundaries.
-    func testUTF16CountOfLongUTF8Pieces() {
-        var rng = SplitMix64(seed: 0x1016)
-        let scalars: [Unicode.Scalar] = ["a", "é", "中", "😀", "\u{10FFFF}"]
-        for scalar in scalars {
-            for count in [253, 254, 255, 508, 1015, 1016, 1017, 2032, 2040, 3000] {
-                let s = String(repeating: String(Character(scalar)), count: count)
-                var copy = s
-                XCTAssertEqual(copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }, s.utf16.count, "\(count) × \(scalar)")
-            }
+    /// Strings made from UTF-16 units against `String(decoding:as:)`: every kind of scalar, and
+    /// random units with lone and reversed surrogates (each becomes U+FFFD).
+    func testStringsOfUTF16UnitsMatchTheStandardDecoder() {
+        var rng = SplitMix64(seed: 0x5716)
+        let pool: [UInt16] = [0x61, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E2D, 0xFFFC, 0xFFFF, 0xD83D, 0xDE00, 0xDBFF, 0xDFFF, 0xDC00, 0xD800]
+        var cases: [[UInt16]] = [[], Array("a中😀é\u{10FFFF}\u{7FF}".utf16)]
+        for length in 0..<400 { cases.append((0..<(length % 40)).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }) }
+        for units in cases {
+            let made = units.withUnsafeBufferPointer { UTF16Transcoding.string($0) }
+            XCTAssertEqual(Array(made.utf8), Array(String(decoding: units, as: UTF16.self).utf8), "\(units)")
         }
-        for length in [1015, 1016, 1017, 1023, 1024, 2031, 2032, 2033, 4100] {
-            var s = ""
-            while s.utf8.count < length { s.unicodeScalars.append(scalars[Int(rng.next() % UInt64(scalars.count))]) }
-            var copy = s
-            XCTAssertEqual(copy.withUTF8 { AttributedTextBuilder.utf16Count($0) }, s.utf16.count, "\(length) bytes")
+    }
+
+    /// A sequence cut short at the end is not read past: decoding stops before it.
+    func testDecodingStopsBeforeASequenceCutShort() {
+        for (s, whole) in [("a中", 1), ("ab😀", 2), ("é", 0), ("x\u{7FF}", 1)] {
+            let bytes = Array(s.utf8.dropLast())
+            let units = bytes.withUnsafeBufferPointer { b in
+                [UInt16](unsafeUninitializedCapacity: max(1, b.count)) { out, n in n = UTF16Transcoding.decode(b, into: out.baseAddress!) }
+            }
+            XCTAssertEqual(units, Array(s.utf16.prefix(whole)), s)
         }
     }
 }
