@@ -17,8 +17,9 @@ import TextMeasure
 // characters the patterns name never occur inside a multi-byte sequence, and the CJK range of the
 // mention pattern is decoded from its three-byte sequences, so matching bytes is matching
 // characters. A pass that cannot match (no "#", "@" or "[" in the text) is skipped. The output is
-// assembled from the pieces' bytes (`AttributedTextBuilder`, with a running UTF-16 count): one
-// string is made at the end, not one per piece.
+// assembled from the pieces' bytes (`AttributedTextBuilder`, which decodes each piece to UTF-16 as
+// it is appended); the cell engine prepares the text from the builder, so no string is made for
+// it, and `build` without `finish` makes one `AttributedText` at the end, not one per piece.
 //
 // Cost model: the parse is linear in the text plus the URL and topic entries. All short URLs are
 // matched in one pass (and all topics in one more), leftmost-longest: at each position the
@@ -415,7 +416,7 @@ final class ParseBuffers {
         var spare: [TextPiece] = []
         var matches: [TextPiece] = []
         var images: [String] = []
-        /// The arrays of an attributed text's builder.
+        /// The buffers of an attributed text's builder (its UTF-16 units and parts).
         var text = AttributedTextBuilder.Buffers()
         var needles: [UInt8] = []
 
@@ -427,7 +428,7 @@ final class ParseBuffers {
             return out
         }
 
-        /// The builder's arrays, leaving empty ones.
+        /// The builder's buffers, leaving empty ones.
         mutating func takeText() -> AttributedTextBuilder.Buffers {
             var out = AttributedTextBuilder.Buffers()
             swap(&out, &text)
