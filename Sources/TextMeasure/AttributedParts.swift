@@ -56,12 +56,9 @@ final class TextParts: ManagedBuffer<TextParts.Counts, UInt64> {
     func copy(runs r: Int, objects o: Int, entities e: Int) -> TextParts {
         let c = counts.pointee
         let made = TextParts.make(runs: max(r, c.runs), objects: max(o, c.objects), entities: max(e, c.entities))
-        made.runs.initialize(from: runs, count: c.runs)
-        made.objects.initialize(from: objects, count: c.objects)
-        made.entities.initialize(from: entities, count: c.entities)
-        made.counts.pointee.runs = c.runs
-        made.counts.pointee.objects = c.objects
-        made.counts.pointee.entities = c.entities
+        made.fill(
+            runs: UnsafeBufferPointer(start: runs, count: c.runs), objects: UnsafeBufferPointer(start: objects, count: c.objects),
+            entities: UnsafeBufferPointer(start: entities, count: c.entities))
         return made
     }
 }

@@ -21,7 +21,7 @@ extension PreparedText {
     /// - Complexity: O(clusters + entities), no shaping.
     public func layout(_ options: LayoutOptions, truncationToken: PreparedText? = nil) -> TextLayout {
         if clusterCount == 0 { return .empty }
-        var arena = LineArena(capacity: estimatedLineCount(maxWidth: Self.lineWidth(options)))
+        var arena = LineArena(capacity: estimatedLineCount(maxWidth: Self.lineWidth(options.width)))
         return layout(options, truncationToken: truncationToken, into: &arena)
     }
 
@@ -29,7 +29,7 @@ extension PreparedText {
     /// of the other texts laid out into it), instead of storage of their own.
     package func layout(_ options: LayoutOptions, truncationToken: PreparedText? = nil, into arena: inout LineArena) -> TextLayout {
         if clusterCount == 0 { return .empty }
-        let maxWidth = Self.lineWidth(options)
+        let maxWidth = Self.lineWidth(options.width)
         arena.begin()
         let fullHeight = withUnsafeMutablePointer(to: &arena) { a in
             var acc = LineAccumulator(
@@ -47,15 +47,16 @@ extension PreparedText {
         return assemble(&arena, fullHeight: fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
     }
 
-    /// The line width of `options`: non-finite or negative widths as `LayoutOptions` documents.
-    private static func lineWidth(_ options: LayoutOptions) -> Double {
-        options.width.isFinite ? max(0, options.width) : (options.width > 0 ? .greatestFiniteMagnitude : 0)
+    /// The line width of a layout at `width`: non-finite or negative widths as `LayoutOptions`
+    /// documents.
+    private static func lineWidth(_ width: Double) -> Double {
+        width.isFinite ? max(0, width) : (width > 0 ? .greatestFiniteMagnitude : 0)
     }
 
     /// A line count to reserve room for when the text is laid out at `width` (as `layout` does
     /// for its own lines), for callers laying several texts out into one `LineArena`.
     package func estimatedLineCount(width: Double) -> Int {
-        clusterCount == 0 ? 0 : estimatedLineCount(maxWidth: Self.lineWidth(LayoutOptions(width: width)))
+        clusterCount == 0 ? 0 : estimatedLineCount(maxWidth: Self.lineWidth(width))
     }
 
     /// The number of lines `layout(options)` gives and its heights, without building the lines.
@@ -71,7 +72,7 @@ extension PreparedText {
             return (l.lines.count, l.size.height, l.fullHeight)
         }
         if clusterCount == 0 { return (0, 0, 0) }
-        let maxWidth = Self.lineWidth(options)
+        let maxWidth = Self.lineWidth(options.width)
         var counter = LineCounter()
         clusters.withUnsafeBufferPointer { cl in
             if tabInterval == 0 {
