@@ -351,7 +351,7 @@ struct StackedArranger {
             let l = label(
                 b.label, x: icon.maxX + m.toolbarIconGap, centerY: bar.midY, maxWidth: labelW,
                 lineHeight: box(m.toolbarFontSize), grid: grid, lines: &lines)
-            frames.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l, string: b.string))
+            frames.append(ToolbarButton(kind: b.kind, frame: frame, icon: icon, label: l))
         }
         let toolbar = ToolbarLayout(frame: bar, buttons: frames.buttons)
 

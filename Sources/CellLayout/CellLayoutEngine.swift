@@ -331,7 +331,7 @@ public struct CellLayoutEngine: Sendable {
         func button(_ kind: ToolbarButton.Kind, _ count: Int, _ word: String) -> ToolbarParts {
             let role: TextRole = kind == .like && status.liked ? .cellToolbarLiked : .cellToolbar
             let label = labels.label(word, count: count, size: m.toolbarFontSize, role: role, measurer: measurer)
-            return ToolbarParts(kind: kind, string: label.prepared.string, label: label)
+            return ToolbarParts(kind: kind, label: label)
         }
         let repost = button(.repost, status.repostsCount, "转发")
         let comment = button(.comment, status.commentsCount, "评论")
@@ -512,7 +512,6 @@ struct TagParts: Sendable {
 
 struct ToolbarParts: Sendable {
     var kind: ToolbarButton.Kind
-    var string: String
     var label: PreparedTextBox
 }
 

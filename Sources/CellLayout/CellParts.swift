@@ -128,7 +128,8 @@ public struct ToolbarButton: Sendable, Equatable {
     public var frame: Rect
     public var icon: Rect
     public var label: TextBox
-    public var string: String
+    /// The label's text (made from the prepared label on each read).
+    public var string: String { label.string }
 }
 
 /// The toolbar: repost, comment and like buttons over the full cell width.
