@@ -32,17 +32,17 @@ extension PreparedText {
         let maxWidth = Self.lineWidth(options.width)
         arena.begin()
         let fullHeight = withUnsafeMutablePointer(to: &arena) { a in
-            var acc = LineAccumulator(
-                a, lineHeight: options.lineHeight, singleFont: runFonts.count == 1,
-                baseAscent: runFonts[0].ascent, baseDescent: runFonts[0].descent)
-            clusters.withUnsafeBufferPointer { cl in
-                if tabInterval == 0 {
-                    fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
-                } else {
-                    fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &acc)
+            runFonts.withUnsafeBufferPointer { fonts in
+                var acc = LineAccumulator(a, lineHeight: options.lineHeight, fonts: fonts)
+                clusters.withUnsafeBufferPointer { cl in
+                    if tabInterval == 0 {
+                        fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
+                    } else {
+                        fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, advances, into: &acc)
+                    }
                 }
+                return acc.fullHeight
             }
-            return acc.fullHeight
         }
         return assemble(&arena, fullHeight: fullHeight, options: options, maxWidth: maxWidth, truncationToken: truncationToken)
     }
@@ -156,7 +156,7 @@ extension PreparedText {
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
                             maxWidth: maxWidth + limit, charWrap: charWrap, rule)
                     {
-                        acc.add(start, end, width: w, cl, runFonts)
+                        acc.add(start, end, width: w, cl)
                         start = end
                         total = 0; content = 0
                         lastBreak = -1
@@ -174,7 +174,7 @@ extension PreparedText {
                         end -= 1
                         w = Self.contentWidth(cl, start, end, rule) + lineEndCorrection(after: end - 1)
                     }
-                    acc.add(start, end, width: w, cl, runFonts)
+                    acc.add(start, end, width: w, cl)
                     start = end
                     total = 0; content = 0
                     lastBreak = -1
@@ -187,7 +187,7 @@ extension PreparedText {
                 total += a
             }
             if f & ClusterFlags.mandatoryAfter != 0 {
-                acc.add(start, i + 1, width: content, cl, runFonts)
+                acc.add(start, i + 1, width: content, cl)
                 lastHard = i + 1 == n
                 start = i + 1
                 total = 0; content = 0
@@ -199,10 +199,10 @@ extension PreparedText {
             i += 1
         }
         if start < n {
-            acc.add(start, n, width: content, cl, runFonts)
+            acc.add(start, n, width: content, cl)
         } else if lastHard {
             // A hard break at the very end leaves an empty last line.
-            acc.add(n, n, width: 0, cl, runFonts)
+            acc.add(n, n, width: 0, cl)
         }
     }
 
@@ -340,13 +340,13 @@ extension PreparedText {
 
 /// Where the greedy pass delivers each line it finds.
 private protocol LineSink {
-    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont])
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>)
 }
 
 /// Counts lines (`lineMetrics`).
 private struct LineCounter: LineSink {
     var count = 0
-    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]) {
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>) {
         count += 1
     }
 }
@@ -360,33 +360,34 @@ private struct LineAccumulator: LineSink {
     var y = 0.0  // natural: bottom of the previous line
     var fullHeight = 0.0
     let lineHeight: LineHeightPolicy
-    /// Every cluster uses the base font (`runFonts` has one entry).
+    /// The text's run fonts, borrowed for the pass (read through a pointer, a line costs no
+    /// retain of their array).
+    let fonts: UnsafeBufferPointer<RunFont>
+    /// Every cluster uses the base font (`fonts` has one entry).
     let singleFont: Bool
     let baseAscent: Double
     let baseDescent: Double
 
-    init(
-        _ arena: UnsafeMutablePointer<LineArena>, lineHeight: LineHeightPolicy, singleFont: Bool, baseAscent: Double,
-        baseDescent: Double
-    ) {
+    init(_ arena: UnsafeMutablePointer<LineArena>, lineHeight: LineHeightPolicy, fonts: UnsafeBufferPointer<RunFont>) {
         self.arena = arena
         self.lineHeight = lineHeight
-        self.singleFont = singleFont
-        self.baseAscent = baseAscent
-        self.baseDescent = baseDescent
+        self.fonts = fonts
+        singleFont = fonts.count == 1
+        baseAscent = fonts[0].ascent
+        baseDescent = fonts[0].descent
     }
 
     /// Appends the line of clusters `start..<end`, `width` wide. (Not inlined: it runs once per line,
     /// and inlined it costs the per-cluster loop registers.)
     @inline(never)
-    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]) {
+    mutating func add(_ start: Int, _ end: Int, width: Double, _ cl: UnsafeBufferPointer<Cluster>) {
         let ascent: Double, descent: Double, baseline: Double
         switch lineHeight {
         case .natural:
             if singleFont || start == end {
                 (ascent, descent) = (baseAscent, baseDescent)
             } else {
-                (ascent, descent) = Self.verticalExtent(start, end, cl, runFonts)
+                (ascent, descent) = Self.verticalExtent(start, end, cl, fonts)
             }
             baseline = y + ascent
         case .grid(let pitch, let a, let d):
@@ -407,7 +408,7 @@ private struct LineAccumulator: LineSink {
 
     /// Ascent and descent of the fonts and objects of clusters `start..<end` (not empty).
     private static func verticalExtent(
-        _ start: Int, _ end: Int, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: [RunFont]
+        _ start: Int, _ end: Int, _ cl: UnsafeBufferPointer<Cluster>, _ runFonts: UnsafeBufferPointer<RunFont>
     ) -> (Double, Double) {
         var ascent = 0.0, descent = 0.0
         var lastRef = -1
