@@ -671,6 +671,19 @@ struct PlainClusterSink {
         self.room = room
     }
 
+    /// Clusters that may still be appended.
+    var remaining: Int { room }
+
+    /// `append` of a cluster ending at `end` with `flags`, unchecked: for a loop that checked
+    /// `remaining` once for all it appends.
+    @inline(__always)
+    mutating func appendUnchecked(end: Int32, advance: Double, flags: UInt8) {
+        room &-= 1
+        totalAdvance += advance
+        next.initialize(to: Cluster(advance: advance, end: end, fontRef: fontRef, flags: flags))
+        next += 1
+    }
+
     /// `PreparedTextBuilder.appendClusterInLastFont`, in place.
     @inline(__always)
     mutating func append(end: Int, advance: Double, breakAfter: Bool) {
