@@ -237,13 +237,17 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
             words.initialize(to: Atomic(0))
             (words + 1).initialize(to: Atomic(0))
             let r = e + 1
-            if let base = clusters.baseAddress { r.initialize(from: base, count: clusters.count) }
-            if let base = corrections.baseAddress { (r + clusters.count).initialize(from: base, count: corrections.count) }
+            // (Empty regions are skipped: lent buffers have an address even when empty, and a
+            // copy of nothing still calls `memcpy`.)
+            if !clusters.isEmpty { r.initialize(from: clusters.baseAddress!, count: clusters.count) }
+            if !corrections.isEmpty { (r + clusters.count).initialize(from: corrections.baseAddress!, count: corrections.count) }
         }
-        if let base = content.moreRuns.baseAddress { made.textRuns.initialize(from: base, count: content.moreRuns.count) }
-        if let base = content.objects.baseAddress { made.textObjects.initialize(from: base, count: content.objects.count) }
-        if let base = content.entities.baseAddress { made.textEntities.initialize(from: base, count: content.entities.count) }
-        if let base = content.utf16.baseAddress { made.textUnits.initialize(from: base, count: content.utf16.count) }
+        if !content.moreRuns.isEmpty { made.textRuns.initialize(from: content.moreRuns.baseAddress!, count: content.moreRuns.count) }
+        if !content.objects.isEmpty { made.textObjects.initialize(from: content.objects.baseAddress!, count: content.objects.count) }
+        if !content.entities.isEmpty {
+            made.textEntities.initialize(from: content.entities.baseAddress!, count: content.entities.count)
+        }
+        if !content.utf16.isEmpty { made.textUnits.initialize(from: content.utf16.baseAddress!, count: content.utf16.count) }
         return made
     }
 
