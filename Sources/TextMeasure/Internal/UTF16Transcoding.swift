@@ -20,6 +20,19 @@ package enum UTF16Transcoding {
             } else if c0 & 0xF0 == 0xE0 {
                 // Three-byte sequences (CJK) come in runs: decoded in a loop of their own.
                 var c = c0
+                // Two at a time while both are three-byte sequences (valid UTF-8: a lead byte's
+                // continuation bytes follow it, so only the leads are tested).
+                while i &+ 6 <= n && UInt32(p[i &+ 3]) & 0xF0 == 0xE0 {
+                    out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
+                    out[o &+ 1] = UInt16(
+                        truncatingIfNeeded: UInt32(p[i &+ 3] & 0x0F) << 12 | UInt32(p[i &+ 4] & 0x3F) << 6 | UInt32(p[i &+ 5] & 0x3F))
+                    i &+= 6
+                    o &+= 2
+                    guard i < n else { return o }
+                    c = UInt32(p[i])
+                    guard c & 0xF0 == 0xE0 else { break }
+                }
+                if c & 0xF0 != 0xE0 { continue }
                 repeat {
                     guard i &+ 3 <= n else { return o }
                     out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
