@@ -10,9 +10,45 @@ extension TextMeasurer {
         _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) {
         guard word.count > 0 else { return }
-        measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+        if retainsGlyphs || !measureKernedWord(word, u, &builder, &buffers) {
+            measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+        } else {
+            clusterIndex += word.count
+        }
         word.count = 0
         word.shapeLimit = nil
+    }
+
+    /// Appends the clusters of a word measured from the face's tables (`KernedAlphabet`), and
+    /// returns true; false when the word is not on that path. Most words of a feed are: a
+    /// function of its own, without the closures and the cache of `measureWord` (whose set-up
+    /// every word paid).
+    @inline(never)
+    func measureKernedWord(
+        _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, _ buffers: inout PrepareBuffers
+    ) -> Bool {
+        let count = word.count
+        guard word.shapeLimit == nil && !shapesWholeRuns else { return false }
+        let ends = buffers.wordEnds.base
+        let wordEnd = Int(ends[count - 1])
+        guard wordEnd - word.start == count else { return false }
+        buffers.advances.reserve(2 * count)
+        let advances = buffers.advances.base
+        let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
+        guard fonts.measureKerned(word.slot, word.script, text, writingInto: advances) else { return false }
+        let k = word.font.size / Double(fonts.upem(word.slot))
+        let breakAfter = buffers.wordBreakAfter.base
+        builder.useFont(word.font)
+        let first = builder.clusterCount
+        var sink = builder.beginPlainClusters(count)
+        for c in 0..<count {
+            sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
+        }
+        builder.endPlainClusters(sink)
+        for c in 0..<count - 1 where advances[count + c] != 0 {
+            builder.addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
+        }
+        return true
     }
 
     /// Measures a word (from the cache or by shaping) and appends its clusters: cluster `c` ends
