@@ -10,21 +10,31 @@ extension TextMeasurer {
         _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) {
         guard word.count > 0 else { return }
-        if retainsGlyphs || !measureKernedWord(word, u, &builder, &buffers) {
-            measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-        } else {
-            clusterIndex += word.count
-        }
+        measureWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
         word.count = 0
         word.shapeLimit = nil
     }
 
-    /// Appends the clusters of a word measured from the face's tables (`KernedAlphabet`), and
-    /// returns true; false when the word is not on that path. Most words of a feed are: a
-    /// function of its own, without the closures and the cache of `measureWord` (whose set-up
-    /// every word paid).
+    /// Measures a word and appends its clusters: from the face's tables when it is on them
+    /// (most words of a feed are), else from the cache or by shaping (`shapeWord`, whose
+    /// closures and cache set-up a function of their own keeps from the common case).
     @inline(never)
-    func measureKernedWord(
+    func measureWord(
+        _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+    ) {
+        // (A word that starts outside the tables' alphabet goes to `shapeWord` without trying them.)
+        if !retainsGlyphs && KernedAlphabet.mayHold(u[word.start]) && measureKernedWord(word, u, &builder, &buffers) {
+            clusterIndex += word.count
+            return
+        }
+        shapeWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch, tablesTried: !retainsGlyphs)
+    }
+
+    /// Appends the clusters of a word measured from the face's tables (`KernedAlphabet`), and
+    /// returns true; false when the word is not on that path.
+    @inline(__always)
+    private func measureKernedWord(
         _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, _ buffers: inout PrepareBuffers
     ) -> Bool {
         let count = word.count
@@ -53,9 +63,12 @@ extension TextMeasurer {
 
     /// Measures a word (from the cache or by shaping) and appends its clusters: cluster `c` ends
     /// at `buffers.wordEnds[c]` and may break after when `buffers.wordBreakAfter[c]`.
-    func measureWord(
+    /// `tablesTried`: `measureKernedWord` found the word off the face's tables.
+    @inline(never)
+    private func shapeWord(
         _ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder,
-        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
+        _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch,
+        tablesTried: Bool
     ) {
         let count = word.count
         let ends = buffers.wordEnds.prefix(count)
@@ -90,7 +103,7 @@ extension TextMeasurer {
         // Printable ASCII and Chinese punctuation in a text face: advances and pair kerning from
         // the face's tables, no shaping and no cache (`KernedAlphabet`, exact by construction and
         // by test).
-        if count == text.count && word.shapeLimit == nil && !shapesWholeRuns {
+        if !tablesTried && count == text.count && word.shapeLimit == nil && !shapesWholeRuns {
             buffers.advances.reserve(2 * count)
             if fonts.measureKerned(word.slot, word.script, text, writingInto: buffers.advances.base) {
                 let advances = buffers.advances.prefix(2 * count)

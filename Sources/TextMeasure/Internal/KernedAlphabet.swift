@@ -81,6 +81,11 @@ final class KernedAlphabet: @unchecked Sendable {
     /// The punctuation of Chinese text the alphabet holds besides ASCII (see the type).
     static let extraUnits: [UInt16] =
         [0xB7] + Array(0x2010...0x2027) + Array(0x2030...0x203A) + Array(0x3001...0x303F) + Array(0xFF01...0xFF65)
+    /// False for a code unit certainly outside the alphabet (a quick test of the ranges of
+    /// `extraUnits`, for callers that would otherwise try a word of another script on the tables).
+    @inline(__always) static func mayHold(_ u: UInt16) -> Bool {
+        u < 0x80 || u == 0xB7 || u &- 0x2010 <= 0x203A - 0x2010 || u &- 0x3001 <= 0x303F - 0x3001 || u &- 0xFF01 <= 0xFF65 - 0xFF01
+    }
     /// `extraSlot[u - extraBase]`: 128 + the index in `extraUnits` of code unit `u`, or 0.
     private static let extraBase: UInt16 = 0xB7
     private static let extraSlot: [UInt16] = {
