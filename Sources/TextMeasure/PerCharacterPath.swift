@@ -97,7 +97,9 @@ extension TextMeasurer {
                     start = end
                     // The one-unit clusters on the table that follow in the same run take the same
                     // path and change nothing else: a tight loop over most of a Chinese text.
-                    if !retainsGlyphs {
+                    // (Entered only when the next character is on the table: a lone one, as in
+                    // text mixing Chinese with other scripts, takes no call.)
+                    if !retainsGlyphs && start < runEnd && start < n && SimpleAdvanceTable.isOnPath(table.entry(u[start])) {
                         let limit = min(runEnd, n)
                         var sink = builder.beginPlainClusters(max(0, limit - start))
                         let end = Self.appendTableRun(
