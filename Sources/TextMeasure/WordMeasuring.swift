@@ -46,18 +46,9 @@ extension TextMeasurer {
         let advances = buffers.advances.base
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         guard fonts.measureKerned(word.slot, word.script, text, writingInto: advances) else { return false }
-        let k = word.font.size / Double(fonts.upem(word.slot))
-        let breakAfter = buffers.wordBreakAfter.base
-        builder.useFont(word.font)
-        let first = builder.clusterCount
-        var sink = builder.beginPlainClusters(count)
-        for c in 0..<count {
-            sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
-        }
-        builder.endPlainClusters(sink)
-        for c in 0..<count - 1 where advances[count + c] != 0 {
-            builder.addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
-        }
+        builder.appendWord(
+            count, font: word.font, ends: ends, breakAfter: buffers.wordBreakAfter.base, advances: advances,
+            scale: word.font.size / Double(fonts.upem(word.slot)))
         return true
     }
 
@@ -80,17 +71,9 @@ extension TextMeasurer {
 
         // `advances` holds each cluster's advance, then each cluster's line-end correction.
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
-            // Every cluster of the word is in its font: found once, then appended as plain clusters.
-            builder.useFont(word.font)
-            let first = builder.clusterCount
-            var sink = builder.beginPlainClusters(count)
-            for c in 0..<count {
-                sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
-            }
-            builder.endPlainClusters(sink)
-            for c in 0..<count - 1 where advances[count + c] != 0 {
-                builder.addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
-            }
+            builder.appendWord(
+                count, font: word.font, ends: ends.baseAddress!, breakAfter: breakAfter.baseAddress!,
+                advances: advances.baseAddress!, scale: k)
             if retainsGlyphs {
                 for g in shaped {
                     glyphs!.append(
@@ -170,6 +153,29 @@ extension TextMeasurer {
             if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
         }
         clusterIndex += count
+    }
+}
+
+extension PreparedTextBuilder {
+    /// Appends a measured word's `count` clusters in `font`: cluster `c` ends at `ends[c]`, may
+    /// break after when `breakAfter[c]`, and advances `advances[c]` font units of `scale` points;
+    /// `advances[count + c]` is its line-end correction. (Every cluster of a word is in its
+    /// font: found once, then appended as plain clusters.)
+    @inline(__always)
+    mutating func appendWord(
+        _ count: Int, font: RunFont, ends: UnsafePointer<Int32>, breakAfter: UnsafePointer<Bool>,
+        advances: UnsafePointer<Int32>, scale k: Double
+    ) {
+        useFont(font)
+        let first = clusterCount
+        var sink = beginPlainClusters(count)
+        for c in 0..<count {
+            sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
+        }
+        endPlainClusters(sink)
+        for c in 0..<count - 1 where advances[count + c] != 0 {
+            addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
+        }
     }
 }
 
