@@ -23,23 +23,26 @@ package struct PreparedTextBox: Sendable, Equatable {
     /// entities or inline objects also counts a kept placement (`keepPlacement`): one hit per
     /// entity and one frame per object (an entity that wraps holds a rect more per extra line).
     package var residentBytes: Int {
-        let entities = prepared.entityCount, objects = prepared.attachmentCount
+        let sizes = prepared.sizes
+        let entities = sizes.entityCount, objects = sizes.attachmentCount
         let placement =
             entities + objects == 0
             ? 0
             : KeptLayout.placementBytes + entities * MemoryLayout<EntityHit>.stride
                 + objects * MemoryLayout<ImageFrame>.stride
-        return prepared.residentBytes + KeptLayout.residentBytes
-            + (keptLineLimit - 1) * MemoryLayout<TextLine>.stride + placement
+        return sizes.residentBytes + KeptLayout.residentBytes
+            + (Self.keptLineLimit(sizes) - 1) * MemoryLayout<TextLine>.stride + placement
     }
 
     /// The most lines a kept layout of several lines may have: about the lines of the text at a
     /// width of 250 points (its hard breaks, plus one per 250 points of advance; a phone's text
     /// column is wider), so that what a box keeps stays proportional to its text. (A layout with
     /// more lines is not kept.)
-    var keptLineLimit: Int {
-        let byWidth = prepared.totalAdvance.isFinite ? min(prepared.totalAdvance / 250, Double(prepared.clusterCount)) : 0
-        return 1 + Int(prepared.hardBreakCount) + Int(max(0, byWidth))
+    var keptLineLimit: Int { Self.keptLineLimit(prepared.sizes) }
+
+    private static func keptLineLimit(_ sizes: PreparedText.Sizes) -> Int {
+        let byWidth = sizes.totalAdvance.isFinite ? min(sizes.totalAdvance / 250, Double(sizes.clusterCount)) : 0
+        return 1 + sizes.hardBreakCount + Int(max(0, byWidth))
     }
 
     /// A kept layout of the text, so that a cell arranged again shares it (its lines array is

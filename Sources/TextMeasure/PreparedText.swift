@@ -159,6 +159,25 @@ public struct PreparedText: @unchecked Sendable {
     /// Approximate bytes held by this value (for cache budgets).
     public var residentBytes: Int { fields.pointee.residentBytes }
 
+    /// What a holder sizes its caches by, read in one call (each accessor alone is a call from
+    /// another module).
+    package struct Sizes {
+        package let residentBytes: Int
+        package let clusterCount: Int
+        package let entityCount: Int
+        package let attachmentCount: Int
+        package let hardBreakCount: Int
+        package let totalAdvance: Double
+    }
+
+    package var sizes: Sizes {
+        let f = fields
+        return Sizes(
+            residentBytes: f.pointee.residentBytes, clusterCount: f.pointee.clusterCount, entityCount: Int(f.pointee.entityCount),
+            attachmentCount: Int(f.pointee.objectCount), hardBreakCount: Int(f.pointee.hardBreakCount),
+            totalAdvance: f.pointee.totalAdvance)
+    }
+
     /// The words kept with the text for its holders' caches (`PreparedStorage.holderWords`).
     package var holderWords: UnsafeMutablePointer<Atomic<UInt>> { storage.holderWords }
 
