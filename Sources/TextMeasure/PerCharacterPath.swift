@@ -348,12 +348,7 @@ extension TextMeasurer {
             if e >= SimpleAdvanceTable.needsPlainNeighbours {
                 guard next == n || table.isPlainNeighbour(units[next]) else { break }
             }
-            // Ideographs (U+3400...U+9FFF) are Han, a plan the table always serves: no lookup.
-            if c &- 0x3400 < 0x6C00 {
-                strong = .han
-            } else {
-                guard takesTable(UInt32(c), &strong, u, i, tableScripts) else { break }
-            }
+            guard takesTable(UInt32(c), &strong, u, i, tableScripts) else { break }
             out.appendUnchecked(
                 end: Int32(truncatingIfNeeded: next), advance: Double(table.advance(ofEntry: e)) * scale,
                 flags: next < n ? (f & BreakFlags.lineAllowed.rawValue) >> 1 : 0)

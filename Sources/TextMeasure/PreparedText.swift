@@ -711,10 +711,7 @@ struct PlainClusterSink {
     @inline(__always)
     mutating func append(end: Int, advance: Double, breakAfter: Bool) {
         precondition(room > 0, "more clusters than the room asked for")
-        room &-= 1
-        totalAdvance += advance
-        next.initialize(to: Cluster(advance: advance, end: Int32(end), fontRef: fontRef, flags: breakAfter ? ClusterFlags.breakAfter : 0))
-        next += 1
+        appendUnchecked(end: Int32(end), advance: advance, flags: breakAfter ? ClusterFlags.breakAfter : 0)
     }
 }
 
