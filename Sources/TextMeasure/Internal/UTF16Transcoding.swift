@@ -23,9 +23,8 @@ package enum UTF16Transcoding {
                 // Two at a time while both are three-byte sequences (valid UTF-8: a lead byte's
                 // continuation bytes follow it, so only the leads are tested).
                 while i &+ 6 <= n && UInt32(p[i &+ 3]) & 0xF0 == 0xE0 {
-                    out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
-                    out[o &+ 1] = UInt16(
-                        truncatingIfNeeded: UInt32(p[i &+ 3] & 0x0F) << 12 | UInt32(p[i &+ 4] & 0x3F) << 6 | UInt32(p[i &+ 5] & 0x3F))
+                    out[o] = threeByte(c, p + i)
+                    out[o &+ 1] = threeByte(UInt32(p[i &+ 3]), p + (i &+ 3))
                     i &+= 6
                     o &+= 2
                     guard i < n else { return o }
@@ -35,7 +34,7 @@ package enum UTF16Transcoding {
                 if c & 0xF0 != 0xE0 { continue }
                 repeat {
                     guard i &+ 3 <= n else { return o }
-                    out[o] = UInt16(truncatingIfNeeded: (c & 0x0F) << 12 | UInt32(p[i &+ 1] & 0x3F) << 6 | UInt32(p[i &+ 2] & 0x3F))
+                    out[o] = threeByte(c, p + i)
                     i &+= 3
                     o &+= 1
                     guard i < n else { return o }
@@ -57,6 +56,11 @@ package enum UTF16Transcoding {
             }
         }
         return o
+    }
+
+    /// The unit of the three-byte sequence at `p`, whose lead byte is `lead`.
+    @inline(__always) private static func threeByte(_ lead: UInt32, _ p: UnsafePointer<UInt8>) -> UInt16 {
+        UInt16(truncatingIfNeeded: (lead & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F))
     }
 
     /// The string of `units`: encoded as UTF-8 in place, in one pass (`String(decoding:as:)`
