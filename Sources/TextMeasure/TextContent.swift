@@ -68,7 +68,7 @@ extension AttributedText {
 }
 
 extension TextContent {
-    /// The content of `utf8` and `firstRun` then the elements of `parts` (held by the caller).
+    /// The content of `utf16` and `firstRun` then the elements of `parts` (held by the caller).
     init(utf16: UnsafeBufferPointer<UInt16>, firstRun: AttributeRun, parts: TextParts?, tabStops: TabStops) {
         self.init(
             utf16: utf16, firstRun: firstRun,
