@@ -8,7 +8,13 @@
 /// - otherwise the run does not fit on a line of its own, and the line is broken before the
 ///   cluster (a grapheme boundary): word wrapping falls back to character wrapping.
 /// Hanging clusters (spaces, line separators) never cause an overflow and are not counted in a
-/// line's width. Every line holds at least one cluster, so a width of 0 still terminates.
+/// line's width. A break, though, is taken only where the line fits with its trailing white space
+/// but the last cluster before the break, as Pango tests a break (it leaves out the last
+/// character's width when that character is white space): one space before a break hangs, a
+/// second one counts, and so do the spaces before a hard break (the separator is the last
+/// character) or before the end of the text but the last. A run of white space that holds a tab
+/// hangs whole, as Pango lays such a run out (`breakFit`). Every line holds at least one cluster,
+/// so a width of 0 still terminates.
 /// Tabs: a tab's advance is found from the pen position on its line (`TabAdvances`), so every sum
 /// of advances here runs from a line start; texts without tabs take the stored advances
 /// (`StoredAdvances`, the same code specialized).
@@ -94,7 +100,8 @@ extension PreparedText {
     }
 
     /// The widest line the greedy pass measures when nothing wraps: the largest width of a line
-    /// start through a cluster that does not hang (hanging clusters before it included), lines
+    /// start through a cluster that does not hang (hanging clusters before it included), or up to
+    /// a hanging one (the test of a break after it; not in a run of white space with a tab), lines
     /// split at hard breaks only. `layout` at any width `w >= unwrappedWidth` breaks no line for
     /// width, so its result is the same at every such `w` (the line limit and the token aside).
     /// - Complexity: O(clusters).
@@ -103,11 +110,23 @@ extension PreparedText {
         let rule = advances
         clusters.withUnsafeBufferPointer { cl in
             var total = 0.0
+            var tabInRun = false  // the white space since the last cluster that does not hang holds a tab
             for c in cl {
+                let before = total
                 total += rule.advance(c, at: total)
-                // The pass's overflow test, `total + a > maxWidth`, for every cluster of a line.
-                if c.flags & ClusterFlags.hanging == 0 { widest = max(widest, total) }
-                if c.flags & ClusterFlags.mandatoryAfter != 0 { total = 0 }
+                if c.flags & ClusterFlags.hanging == 0 {
+                    // The pass's overflow test, `total + a > maxWidth`, for every cluster of a line.
+                    widest = max(widest, total)
+                    tabInRun = false
+                    continue
+                }
+                // Its test at white space: the width before the cluster, unless a tab is in the run.
+                if c.flags & ClusterFlags.tab != 0 { tabInRun = true }
+                if !tabInRun { widest = max(widest, before) }
+                if c.flags & ClusterFlags.mandatoryAfter != 0 {
+                    total = 0
+                    tabInRun = false
+                }
             }
         }
         return widest
@@ -128,6 +147,7 @@ extension PreparedText {
         let overflowWidth = maxWidth + limit
         let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
+        var tabInRun = false  // the white space since the line's last cluster that does not hang holds a tab
         while i < n {
             // The common run: clusters that neither hang nor end a line by force, and fit. The
             // steps below do the same for them; as a loop of its own they keep the line's few
@@ -184,9 +204,42 @@ extension PreparedText {
                 total += a
                 content = total
             } else {
+                if Rule.mayHaveTabs {
+                    if i == start || cl[i - 1].flags & ClusterFlags.hanging == 0 { tabInRun = false }
+                    if f & ClusterFlags.tab != 0 { tabInRun = true }
+                }
+                // `total` is the test of a break after this cluster (the white space before it
+                // counts, it does not), and of every later one on the line: when it overflows, the
+                // line ends before this cluster, at the last opportunity that fits, else (no word
+                // fits) right before it, or before the white space when it is a hard break (no
+                // line starts with one).
+                if !tabInRun && total > overflowWidth && i > start {
+                    var found: (Int, Double)?
+                    if lastBreak >= start {
+                        found = fittingBreak(
+                            cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
+                            maxWidth: overflowWidth, charWrap: charWrap, rule)
+                    }
+                    if found == nil {
+                        if f & ClusterFlags.mandatoryAfter == 0 {
+                            found = (i, content)
+                        } else if i - 1 > start {
+                            found = (i - 1, content)
+                        }
+                        // (Else the line is one cluster and its hard break: it ends there.)
+                    }
+                    if let (end, w) = found {
+                        acc.add(start, end, width: w, cl)
+                        start = end
+                        total = 0; content = 0
+                        lastBreak = -1
+                        i = start
+                        continue
+                    }
+                }
                 total += a
             }
-            if f & ClusterFlags.mandatoryAfter != 0 {
+            if f & ClusterFlags.mandatoryAfter != 0 && !lineSeparatorEndsParagraph(cl, i) {
                 acc.add(start, i + 1, width: content, cl)
                 lastHard = i + 1 == n
                 start = i + 1
@@ -227,18 +280,65 @@ extension PreparedText {
         charWrap: Bool, _ rule: Rule
     ) -> (Int, Double)? {
         let w = contentAtBreak + lineEndCorrection(after: lastBreak)
-        if w <= maxWidth || contentAtBreak > maxWidth || !hasLineEndCorrections { return (lastBreak + 1, w) }
+        let fit = breakFit(cl, start: start, at: lastBreak, content: contentAtBreak, rule)
+        if fit == contentAtBreak {
+            if w <= maxWidth || contentAtBreak > maxWidth || !hasLineEndCorrections { return (lastBreak + 1, w) }
+        } else if fit + (w - contentAtBreak) <= maxWidth {
+            return (lastBreak + 1, w)
+        }
         var best: (Int, Double)?
         var total = 0.0, content = 0.0
+        var tabInRun = false
         for j in start..<lastBreak {
+            let before = total
             total += rule.advance(cl[j], at: total)
-            if cl[j].flags & ClusterFlags.hanging == 0 { content = total }
+            let hangs = cl[j].flags & ClusterFlags.hanging != 0
+            if hangs {
+                if cl[j].flags & ClusterFlags.tab != 0 { tabInRun = true }
+            } else {
+                content = total
+                tabInRun = false
+            }
             if charWrap || cl[j].flags & ClusterFlags.breakAfter != 0 {
-                let candidate = content + lineEndCorrection(after: j)
-                if candidate <= maxWidth { best = (j + 1, candidate) }
+                let correction = lineEndCorrection(after: j)
+                let tested = (hangs && !tabInRun ? before : content) + correction
+                if tested <= maxWidth { best = (j + 1, content + correction) }
             }
         }
         return best
+    }
+
+    /// Whether hard-break cluster `i` is a line separator (U+2028) that ends a paragraph (the text
+    /// ends after it, or `\n`, `\r` or U+2029 follows): it then starts no line of its own, as in
+    /// Pango, and its line ends with the paragraph. Out of line: only hard breaks ask.
+    @inline(never)
+    private func lineSeparatorEndsParagraph(_ cl: UnsafeBufferPointer<Cluster>, _ i: Int) -> Bool {
+        let start = i == 0 ? 0 : Int(cl[i - 1].end)
+        let end = Int(cl[i].end)
+        let units = storage.textUnits
+        guard start < end, units[start] == 0x2028 else { return false }
+        if end >= utf16Count { return true }
+        let next = units[end]
+        return next == 0x0A || next == 0x0D || next == 0x2029
+    }
+
+    /// The width a break after cluster `at` is tested with, on the line from `start` whose width
+    /// up to its last cluster that does not hang is `content`: `content`, plus, when cluster `at`
+    /// hangs, the white space before it on the line (Pango leaves out only the last character's
+    /// width), unless that white space holds a tab (a run with a tab hangs whole).
+    private func breakFit<Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, start: Int, at j: Int, content: Double, _ rule: Rule
+    ) -> Double {
+        guard cl[j].flags & ClusterFlags.hanging != 0, cl[j].flags & ClusterFlags.tab == 0 else { return content }
+        var r = j
+        while r > start && cl[r - 1].flags & ClusterFlags.hanging != 0 {
+            r -= 1
+            if cl[r].flags & ClusterFlags.tab != 0 { return content }
+        }
+        // Summed in text order from `content`, as the pass sums its total.
+        var fit = content
+        for k in r..<j { fit += rule.advance(cl[k], at: fit) }
+        return fit
     }
 
     /// Applies the line limit and the token to the laid-out lines and computes the bounding size.

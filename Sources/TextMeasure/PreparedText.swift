@@ -103,7 +103,7 @@ public struct PreparedText: @unchecked Sendable {
 
     /// The width correction when a line ends after cluster `i` (0 for most clusters).
     /// - Complexity: O(log k) over the k corrections.
-    func lineEndCorrection(after i: Int) -> Double {
+    @inline(__always) func lineEndCorrection(after i: Int) -> Double {
         let total = recordCount
         var lo = storedClusterCount, hi = total
         guard lo < hi else { return 0 }
@@ -375,11 +375,14 @@ package struct ClusterFlags {
 /// line start, hanging clusters included).
 protocol AdvanceRule {
     func advance(_ c: Cluster, at x: Double) -> Double
+    /// Whether the text may hold tabs (code for them is left out of the fitter otherwise).
+    static var mayHaveTabs: Bool { get }
 }
 
 /// Texts without tabs: every advance is the stored one.
 struct StoredAdvances: AdvanceRule {
     @inline(__always) func advance(_ c: Cluster, at x: Double) -> Double { c.advance }
+    static var mayHaveTabs: Bool { false }
 }
 
 /// Texts with tabs: a tab advances the pen to the first stop (a multiple of `interval` from the
@@ -387,6 +390,7 @@ struct StoredAdvances: AdvanceRule {
 struct TabAdvances: AdvanceRule {
     let interval: Double
     let minimum: Double
+    static var mayHaveTabs: Bool { true }
 
     @inline(__always) func advance(_ c: Cluster, at x: Double) -> Double {
         c.flags & ClusterFlags.tab == 0 ? c.advance : tab(at: x)

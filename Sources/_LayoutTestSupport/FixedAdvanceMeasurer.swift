@@ -3,11 +3,12 @@ import TextMeasure
 /// A text measurer with fixed advances, for tests that check frames by hand.
 ///
 /// Rules (per Swift `Character`, which stands for a grapheme cluster):
-/// - a wide character (first scalar ≥ U+1100 — CJK, kana, Hangul, emoji) is `size` wide, any other
-///   character `size / 2`; an inline object is its own width;
+/// - a wide character (first scalar ≥ U+1100 — CJK, kana, Hangul, emoji — but a hard break) is
+///   `size` wide, any other character `size / 2`; an inline object is its own width;
 /// - ascent `0.8 × size`, descent `0.2 × size` for every font;
 /// - lines may break after a space (which hangs), before and after a wide character or an inline
-///   object, and must break after "\n" (and "\r\n", "\r", U+2028, U+2029).
+///   object, but never before a space or a hard break (as in UAX #14), and must break after "\n"
+///   (and "\r\n", "\r", U+2028, U+2029).
 public struct FixedAdvanceMeasurer: TextMeasuring {
     public init() {}
 
@@ -27,8 +28,11 @@ public struct FixedAdvanceMeasurer: TextMeasuring {
             let isNewline = ch.isNewline
             let object = objects[offset]
             let advance = object?.width ?? (isWide(ch) ? size : size / 2)
-            let breakAfter = ch == " " || isWide(ch) || object != nil || next.map(isWide) == true
-                || (next != nil && objects[offset + n] != nil)
+            let beforeSpaceOrHardBreak = next == " " || next?.isNewline == true
+            let breakAfter =
+                !beforeSpaceOrHardBreak
+                && (ch == " " || isWide(ch) || object != nil || next.map(isWide) == true
+                    || (next != nil && objects[offset + n] != nil))
             let f = object.map { RunFont(slot: .object, size: size, ascent: $0.ascent, descent: $0.descent) } ?? font(size)
             builder.appendCluster(
                 end: offset + n, advance: advance, font: f,
@@ -49,6 +53,6 @@ public struct FixedAdvanceMeasurer: TextMeasuring {
     }
 
     private func isWide(_ ch: Character) -> Bool {
-        (ch.unicodeScalars.first?.value ?? 0) >= 0x1100 && ch != AttributedText.attachmentCharacter
+        (ch.unicodeScalars.first?.value ?? 0) >= 0x1100 && ch != AttributedText.attachmentCharacter && !ch.isNewline
     }
 }

@@ -27,6 +27,35 @@ final class LineFittingTests: XCTestCase {
         XCTAssertEqual(layout.size, Size(width: 20, height: 20))
     }
 
+    func testOnlyTheLastWhiteSpaceBeforeABreakHangs() {
+        // "我们今" is 30 wide, a space 5. One space before the break hangs: the line fits in 32.
+        XCTAssertEqual(lines("我们今 天", width: 32), ["我们今 ", "天"])
+        // A second space counts (35 > 32): the line ends at the opportunity before.
+        XCTAssertEqual(lines("我们今  天", width: 32), ["我们", "今  天"])
+        XCTAssertEqual(lines("我们今  天", width: 35), ["我们今  ", "天"])
+        // Before a hard break the separator is the last character: the space counts.
+        XCTAssertEqual(lines("我们今 \n天", width: 32), ["我们", "今 \n", "天"])
+        XCTAssertEqual(lines("我们今 \n天", width: 35), ["我们今 \n", "天"])
+        XCTAssertEqual(lines("我们今 \u{2028}天", width: 32), ["我们", "今 \u{2028}", "天"])
+        // At the end of the text the last space hangs, the ones before it count.
+        XCTAssertEqual(lines("我们今 ", width: 30), ["我们今 "])
+        XCTAssertEqual(lines("我们今  ", width: 32), ["我们", "今  "])
+        // The reported widths leave all the trailing white space out, as before.
+        let layout = fake.prepare(AttributedText("我们今  天", size: 10)).layout(LayoutOptions(width: 35))
+        XCTAssertEqual(layout.lines.map(\.width), [30, 10])
+    }
+
+    func testUnwrappedWidthCountsTheWhiteSpaceALineEndTestsWith() {
+        for (s, unwrapped) in [("我们今 ", 30.0), ("我们今  ", 35), ("我们今 \n天", 35), ("我们今  天", 50), ("我们 \u{2028}天", 25)] {
+            let p = fake.prepare(AttributedText(s, size: 10))
+            XCTAssertEqual(p.unwrappedWidth, unwrapped, s)
+            // No line breaks for width at the unwrapped width; one does just below it.
+            let hard = s.filter { $0 == "\n" || $0 == "\u{2028}" }.count
+            XCTAssertEqual(p.layout(LayoutOptions(width: unwrapped)).lines.count, hard + 1, s)
+            XCTAssertGreaterThan(p.layout(LayoutOptions(width: unwrapped - 0.5)).lines.count, hard + 1, s)
+        }
+    }
+
     func testCJKBreaksBetweenCharacters() {
         XCTAssertEqual(lines("我们今天去公园", width: 35), ["我们今", "天去公", "园"])
     }
@@ -51,7 +80,8 @@ final class LineFittingTests: XCTestCase {
 
     func testZeroAndNonFiniteWidthsStillTerminate() {
         for w in [0, -5, Double.nan, -Double.infinity] {
-            XCTAssertEqual(lines("abc 我们", width: w), ["a", "b", "c ", "我", "们"], "width \(w)")
+            // The space hangs only after what fits: nothing does, so it takes a line (as in Pango).
+            XCTAssertEqual(lines("abc 我们", width: w), ["a", "b", "c", " ", "我", "们"], "width \(w)")
         }
         XCTAssertEqual(lines("abc 我们", width: .infinity), ["abc 我们"])
     }

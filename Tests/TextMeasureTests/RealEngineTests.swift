@@ -9,6 +9,58 @@ final class RealEngineTests: XCTestCase {
         m.prepare(AttributedText(s, size: size)).layout(LayoutOptions(width: width))
     }
 
+    /// Pango 1.50 tests a break with the line's white space but its last character (the peers
+    /// harness, 16 px, Noto Sans CJK SC): one space before a break hangs, a second does not, nor
+    /// does a space before a hard break; a run of white space with a tab hangs whole. The line
+    /// ends below are Pango's, in UTF-16 offsets.
+    func testWhiteSpaceBeforeABreakHangsAsInPango() throws {
+        let m = try Shared.requireMeasurer()
+        let full = "接当广快物王位干矿这日例机接当广快物王位干矿"  // 22 ideographs, 352 px at 16 px
+        let cases: [(String, Double, [Int])] = [
+            (full + " 将", 352, [0, 23]),
+            (full + "  将", 352, [0, 21]),
+            (full + "  将", 360, [0, 24]),
+            (full + " \n将", 352, [0, 21, 24]),
+            (full + " \n将", 356, [0, 24]),
+            (full + " \r\n将", 352, [0, 21, 25]),
+            (full + " \u{2029}将", 352, [0, 21, 24]),
+            (full + " ", 352, [0]),
+            (full + "  ", 352, [0, 21]),
+            (full + "\u{2002}\u{2002}将", 352, [0, 21]),
+            (full + " \u{2002}将", 352, [0, 23]),
+            (full + "\t\t将", 352, [0, 24]),
+            (full + " \t将", 352, [0, 24]),
+            (full + "\t\n将", 352, [0, 24]),
+            ("接当广快物王位干矿这日例机http://t.cn/RzX9abc \n将革", 355, [0, 25, 34]),
+        ]
+        for (text, width, starts) in cases {
+            let l = layout(text, size: 16, width: width, m)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), starts, "\(text.debugDescription) at \(width)")
+        }
+    }
+
+    /// A line separator that ends a paragraph starts no line of its own (Pango 1.50, peers harness):
+    /// at the end of the text, or before `\n`, `\r\n`, `\r` or U+2029. Line starts in UTF-16 offsets.
+    func testALineSeparatorEndingAParagraphStartsNoLine() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(String, [Int])] = [
+            ("ab\u{2028}", [0]),
+            ("ab\u{2028}\ncd", [0, 4]),
+            ("ab\u{2028}\r\ncd", [0, 5]),
+            ("ab\u{2028}\rcd", [0, 4]),
+            ("ab\u{2028}\u{2029}cd", [0, 4]),
+            ("ab\u{2028}\u{2028}", [0, 3]),
+            ("ab\u{2028}\u{2028}cd", [0, 3, 4]),
+            ("ab\u{2028}cd", [0, 3]),
+            ("ab\u{2028} \ncd", [0, 3, 5]),
+            ("ab\n", [0, 3]),
+        ]
+        for (text, starts) in cases {
+            let l = layout(text, size: 16, width: 300, m)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), starts, text.debugDescription)
+        }
+    }
+
     func testCJKAdvancesAreOneEm() throws {
         let m = try Shared.requireMeasurer()
         XCTAssertEqual(layout("中文排版", m).lines[0].width, 60, accuracy: 1e-9)
@@ -53,13 +105,17 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(trailing.size.height, 2 * 1.448 * 15, accuracy: 1e-9)
     }
 
+    /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
+    /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
+    /// (Pango's line starts, peers harness).
     func testSpacesHangAtLineEnds() throws {
         let m = try Shared.requireMeasurer()
         let word = layout("hello", m).lines[0].width
-        let l = layout("hello     world", width: max(word, layout("world", m).lines[0].width) + 1, m)
-        XCTAssertEqual(l.lines.count, 2)
-        XCTAssertEqual(l.lines[0].width, word, accuracy: 1e-9)
-        XCTAssertEqual(l.lines[0].range, 0..<10)
+        let wide = layout("hello     world", width: 50, m)
+        XCTAssertEqual(wide.lines.map(\.range.lowerBound), [0, 10])
+        XCTAssertEqual(wide.lines[0].width, word, accuracy: 1e-9)
+        XCTAssertEqual(layout("hello     world", width: 45, m).lines.map(\.range.lowerBound), [0, 8, 10])
+        XCTAssertEqual(layout("hello     world", width: 36, m).lines.map(\.range.lowerBound), [0, 6, 10, 14])
     }
 
     func testUAX14KeepsClosingPunctuationWithItsWord() throws {
