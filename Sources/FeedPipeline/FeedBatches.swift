@@ -97,12 +97,12 @@ struct BatchDecoders {
 
 /// Opens every input (`-` is standard input) in order. Formats other than JSON Lines are loaded
 /// whole here, so that their errors come before the job writes anything.
-/// - Parameter rereadable: JSON Lines on standard input are loaded whole too (for jobs that read
-///   their input more than once).
+/// - Parameter rereadable: JSON Lines that can be read only once (standard input, a pipe) are
+///   loaded whole too (for jobs that read their input more than once).
 func openSources(_ paths: [String], options: LoadOptions, rereadable: Bool = false) throws(StatusModelError) -> [FeedSource] {
     var sources: [FeedSource] = []
     for path in paths {
-        sources.append(try FeedSource.open(path, options: options, streaming: !(rereadable && path == "-")))
+        sources.append(try FeedSource.open(path, options: options, streaming: !(rereadable && FeedSource.isReadOnce(path))))
     }
     return sources
 }

@@ -105,12 +105,17 @@ public struct FrameStream: Sendable {
     ///     totals (`rowCount`, `contentHeight`) count the rows above.
     ///   - yOrigin: the y (points, on the pixel grid) of the first row appended, for the same use.
     /// - Throws: `.invalidOptions` when `options.validate()` fails.
+    /// The largest row origin a stream takes: row indices past it (10^15 − 1) would be no feed's,
+    /// and the rows counted after it could overflow.
+    public static let maxRowOrigin = 999_999_999_999_999
+
     public init(
         options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
         rowOrigin: Int = 0, yOrigin: Double = 0
     ) throws(FrameExportError) {
-        guard rowOrigin >= 0, yOrigin.isFinite, yOrigin >= 0 else {
-            throw .invalidOptions("the row origin (\(rowOrigin)) and y origin (\(yOrigin)) must be ≥ 0")
+        guard rowOrigin >= 0, rowOrigin <= Self.maxRowOrigin, yOrigin.isFinite, yOrigin >= 0 else {
+            throw .invalidOptions(
+                "the row origin (\(rowOrigin)) must be in 0...\(Self.maxRowOrigin) and the y origin (\(yOrigin)) ≥ 0")
         }
         do {
             try options.validate()

@@ -105,10 +105,11 @@ struct FeedInputOptions: ParsableArguments {
     }
 }
 
-/// Refuses a width outside (0, 100000] with the value in the message.
+/// Refuses a width outside [1, 100000] with the value in the message (the export writes widths to
+/// the thousandth of a point: a narrower cell would read as 0).
 func checkWidth(_ width: Double) throws {
-    guard width.isFinite && width > 0 && width <= 100_000 else {
-        throw ValidationError("--width \(width) must be a number in (0, 100000]")
+    guard width.isFinite && width >= 1 && width <= 100_000 else {
+        throw ValidationError("--width \(width) must be a number in [1, 100000]")
     }
 }
 
@@ -116,7 +117,7 @@ func checkWidth(_ width: Double) throws {
 struct WidthsOption: ParsableArguments {
     // Unconditional: "--width -1" is a width to refuse with its reason, not a missing value.
     @Option(name: .customLong("width"), parsing: .unconditionalSingleValue,
-            help: "Cell width in points, in (0, 100000] (320–1024 typical); repeat for several widths. (default: 375)")
+            help: "Cell width in points, in [1, 100000] (320–1024 typical); repeat for several widths. (default: 375)")
     var values: [Double] = []
 
     func validate() throws { try values.forEach(checkWidth) }
@@ -128,7 +129,7 @@ struct WidthsOption: ParsableArguments {
 /// `--width` of the commands that lay a feed out at one width (`query`, `render`); the last one
 /// given counts.
 struct WidthOption: ParsableArguments {
-    @Option(name: .customLong("width"), parsing: .unconditional, help: "Cell width in points, in (0, 100000] (320–1024 typical); the last one given counts.")
+    @Option(name: .customLong("width"), parsing: .unconditional, help: "Cell width in points, in [1, 100000] (320–1024 typical); the last one given counts.")
     var value: Double = 375
 
     func validate() throws { try checkWidth(value) }
@@ -184,7 +185,8 @@ extension CLIEnvironment {
     /// read: the loader's full detection scans a JSON file's first 64 KiB, 0.2 % of a plain
     /// export's instructions (callgrind, 2 000 statuses).
     static func mayBeSectioned(_ path: String) -> Bool {
-        guard path != "-", let h = FileHandle(forReadingAtPath: path) else { return false }
+        // An input read only once (standard input, a pipe) is not looked at: its bytes would be gone.
+        guard !FeedSource.isReadOnce(path), let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         guard var head = try? h.read(upToCount: 512) else { return false }
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }

@@ -158,6 +158,58 @@ final class SilentLossTests: XCTestCase {
     }
 }
 
+/// Work bounded by the input's size whatever its keys: objects of many keys that share their
+/// first bytes, and pictures listed in another order than `pic_infos` (both were quadratic: 24 s
+/// and 27 s for 1.9 and 4.9 MB). Checked for their results here; the work is linear by
+/// construction (seeded hashing of whole keys, one index of `pic_infos`).
+final class BoundedDecodingTests: XCTestCase {
+    private func status(_ extra: String) -> String {
+        #"{"id":1,"text":"x","user":{"id":2,"screen_name":"b"}"# + extra + "}"
+    }
+
+    func testDuplicateKeysSharingTheirFirstBytesAreFoundInLargeObjects() throws {
+        let keys = (0..<5_000).map { #""xxxxxxxx\#(String(format: "%06d", $0))":0"# }
+        let unique = status("," + keys.joined(separator: ","))
+        for (name, text) in [("k.json", #"{"statuses":["# + unique + "]}"), ("k.jsonl", unique + "\n")] {
+            XCTAssertEqual(try FeedLoader.load(data: Data(text.utf8), fileName: name).feed.statuses.count, 1, name)
+        }
+        // The same keys with one repeated near the end: still an error that names the key.
+        let repeated = status("," + (keys + [#""xxxxxxxx001234":1"#]).joined(separator: ","))
+        for (name, text) in [("d.json", #"{"statuses":["# + repeated + "]}"), ("d.jsonl", repeated + "\n")] {
+            do {
+                _ = try FeedLoader.load(data: Data(text.utf8), fileName: name)
+                XCTFail("\(name): a duplicate key was accepted")
+            } catch {
+                XCTAssertTrue(error.description.contains("xxxxxxxx001234"), error.description)
+            }
+        }
+    }
+
+    func testPicturesAreFoundInAnyOrderOfPicInfos() throws {
+        let n = 2_000
+        let infos = (0..<n).map { #""p\#($0)":{"large":{"width":\#($0 + 1),"height":1}}"# }.joined(separator: ",")
+        let reversed = (0..<n).reversed().map { #""p\#($0)""# }.joined(separator: ",")
+        let withIDs = status(#","pic_ids":[\#(reversed)],"pic_infos":{\#(infos)}"#)
+        for (name, text) in [("r.json", #"{"statuses":["# + withIDs + "]}"), ("r.jsonl", withIDs + "\n")] {
+            let pictures = try XCTUnwrap(FeedLoader.load(data: Data(text.utf8), fileName: name).feed.statuses.first).pictures
+            XCTAssertEqual(pictures.map(\.width), (0..<n).reversed().map { $0 + 1 }, name)
+        }
+        // Without `pic_ids`: the keys of `pic_infos`, sorted.
+        let sortedKeys = (0..<n).map { "p\($0)" }.sorted()
+        let noIDs = status(#","pic_infos":{\#(infos)}"#)
+        let pictures = try XCTUnwrap(FeedLoader.load(data: Data((#"{"statuses":["# + noIDs + "]}").utf8), fileName: "s.json").feed.statuses.first).pictures
+        XCTAssertEqual(pictures.map(\.id), sortedKeys)
+        // An id missing from `pic_infos` is still an error naming it.
+        let missing = status(#","pic_ids":[\#(reversed),"nope"],"pic_infos":{\#(infos)}"#)
+        do {
+            _ = try FeedLoader.load(data: Data((#"{"statuses":["# + missing + "]}").utf8), fileName: "m.json")
+            XCTFail("a missing picture was accepted")
+        } catch {
+            XCTAssertTrue(error.description.contains("nope"), error.description)
+        }
+    }
+}
+
 final class SanitiserTests: XCTestCase {
     static let osc = "\u{1B}]0;TITLE\u{07}\u{1B}]52;c;SGVsbG8=\u{07}\u{202E}\u{9B}"
 

@@ -55,7 +55,7 @@ final class ErrorFormatTests: XCTestCase {
         for command in [["layout"], ["preview", "--rows", "0:1"], ["heights", "Fixtures/feed.plist"]] {
             let r = try FeedlayoutBinary.run(command + ["--width", "-1"])
             XCTAssertEqual(r.status, 2, r.stderr)
-            XCTAssertTrue(r.stderr.contains("--width -1.0 must be a number in (0, 100000]"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("--width -1.0 must be a number in [1, 100000]"), r.stderr)
         }
         // A negative --now is a date before 1970, accepted.
         let r = try FeedlayoutBinary.run(["layout", "--now", "-5", "--rows", "0:1", "--format", "jsonl"])

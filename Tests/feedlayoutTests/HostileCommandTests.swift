@@ -177,6 +177,56 @@ final class HostileCommandTests: XCTestCase {
         XCTAssertEqual(try FeedlayoutBinary.run(["query", "--at", "0", "--now", "1700000000"]).status, 0)
     }
 
+    /// A path that is a pipe or a FIFO was opened twice (once to detect the format): the second
+    /// open found the data gone (0 statuses, exit 0) or waited for a writer forever.
+    func testPipesAndFIFOsAreReadOnce() throws {
+        let feed = try FeedlayoutBinary.run(["generate", "--count", "40", "--seed", "3", "--format", "jsonl"])
+        XCTAssertEqual(feed.status, 0, feed.stderr)
+        let file = dir.appendingPathComponent("g.jsonl")
+        try feed.stdout.write(to: file)
+        let fromFile = try FeedlayoutBinary.run(["layout", file.path, "--format", "jsonl", "--width", "320", "--width", "375"])
+        XCTAssertEqual(fromFile.status, 0, fromFile.stderr)
+        for (command, expected) in [
+            (["validate"], "40 statuses"), (["heights"], #""rows":40"#), (["layout", "--format", "jsonl"], nil),
+            (["layout", "--format", "jsonl", "--width", "320", "--width", "375"], nil),
+        ] {
+            let fifo = dir.appendingPathComponent("f-\(UUID().uuidString)").path
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            let writer = Thread {
+                if let h = FileHandle(forWritingAtPath: fifo) {
+                    h.write(feed.stdout)
+                    try? h.close()
+                }
+            }
+            writer.start()
+            let r = try FeedlayoutBinary.run(command + [fifo])
+            XCTAssertEqual(r.status, 0, "\(command): \(r.stderr)")
+            if let expected {
+                XCTAssertTrue(String(decoding: r.stdout, as: UTF8.self).contains(expected), "\(command): \(String(decoding: r.stdout, as: UTF8.self))")
+            } else {
+                let lines = r.stdout.split(separator: UInt8(ascii: "\n")).count
+                let fileLines = command.filter { $0 == "--width" }.count == 2 ? fromFile.stdout.split(separator: UInt8(ascii: "\n")).count : 40
+                XCTAssertEqual(lines, fileLines, "\(command)")
+            }
+        }
+    }
+
+    /// A row origin near Int64.max overflowed (a trap, exit 132, and a temporary file left
+    /// behind); a width under a point was written as 0, which the schema refuses.
+    func testRowOriginAndWidthAreInRange() throws {
+        for (args, option) in [
+            (["layout", "--format", "jsonl", "--row-origin", "9223372036854775807"], "--row-origin"),
+            (["layout", "--row-origin", "1000000000000000"], "--row-origin"),
+            (["layout", "--width", "0.0004"], "--width"), (["heights", "--width", "0.5"], "--width"),
+        ] {
+            let r = try FeedlayoutBinary.run(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(option), r.stderr)
+        }
+        let ok = try FeedlayoutBinary.run(["layout", "--format", "jsonl", "--row-origin", "999999999999999", "--width", "1"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+    }
+
     /// measure printed "inf" (invalid JSON) for a font size of 1e308.
     func testMeasureWritesOnlyValidJSON() throws {
         let input = try write("m.jsonl", #"{"id":"a","text":"hello","font_size":1e308,"width":300}"# + "\n")

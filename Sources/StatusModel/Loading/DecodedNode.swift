@@ -25,6 +25,9 @@ protocol DecodedNode {
     func member(_ key: String) -> Self?
     /// An object's keys, in document order.
     var memberKeys: [String] { get }
+    /// `keys.map(member)`, in time linear in the keys and members together (however many of
+    /// each), for lookups of many keys in one object.
+    func members(forKeys keys: [String]) -> [Self?]
     /// An array's elements; empty for other kinds.
     var elements: [Self] { get }
     /// An array's element count; 0 for other kinds.
@@ -196,6 +199,25 @@ struct JSONNode: DecodedNode {
         }
     }
 
+    /// One pass over the members indexes them by their bytes (keys compare by bytes, as in
+    /// `member`) when there are more than a few keys to find: `member` alone is a scan of the
+    /// object per key.
+    func members(forKeys keys: [String]) -> [JSONNode?] {
+        let n = node
+        guard keys.count > 8, n.kind == .object else { return keys.map(member) }
+        var table: [[UInt8]: Int32] = [:]
+        table.reserveCapacity(Int(n.length))
+        let nodes = document.nodes
+        var i = Int(index) + 1
+        for _ in 0..<n.length {
+            let keyNode = nodes[i]
+            let base = keyNode.flags & JSONTape.Node.keyCopy != 0 ? document.keys : document.bytes
+            table[Array(UnsafeBufferPointer(start: base + Int(keyNode.offset), count: Int(keyNode.length)))] = Int32(i + 1)
+            i = Int(nodes[i + 1].end)
+        }
+        return keys.map { key in table[Array(key.utf8)].map { JSONNode(document: document, root: root, index: $0) } }
+    }
+
     /// True when the `key.count` bytes at `bytes` are `key`'s (keys are short: a loop beats a call).
     @inline(__always)
     static func same(_ bytes: UnsafePointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -311,6 +333,9 @@ struct PlistNode: DecodedNode {
     }
 
     var memberKeys: [String] { (value as? [String: Any]).map { Array($0.keys) } ?? [] }
+
+    /// A property list's dictionary is a hash table: each key is found in constant time.
+    func members(forKeys keys: [String]) -> [PlistNode?] { keys.map(member) }
 
     var elements: [PlistNode] {
         guard let a = value as? [Any] else { return [] }

@@ -86,6 +86,9 @@ public enum FeedLoader {
         -> LoadResult
     {
         let name = url.pathAsGiven
+        // A pipe, a FIFO or a device can be read only once: read whole, then detected in memory.
+        let file = try InputFile(url: url)
+        if !file.isRegularFile { return try load(data: Data(try file.readAll()), fileName: name, options: options) }
         var format = options.format ?? .weiboJSON
         if options.format == nil { format = try detectFormat(of: url) }
         if format == .jsonLines {
@@ -95,7 +98,7 @@ public enum FeedLoader {
         }
         // read(2) through InputFile: the system's own words ("No such file or directory"), not
         // Foundation's wrappers.
-        let data = Data(try InputFile(url: url).readAll())
+        let data = Data(try file.readAll())
         return try load(data: data, fileName: name, options: options)
     }
 

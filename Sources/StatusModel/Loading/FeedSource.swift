@@ -20,8 +20,17 @@ package enum FeedSource {
     package static func open(_ path: String, options: LoadOptions = LoadOptions(), streaming: Bool = true) throws(StatusModelError)
         -> FeedSource
     {
-        guard path == "-" else {
+        let input: InputFile
+        if path == "-" {
+            input = InputFile(descriptor: 0, name: standardInputName, prefix: [])
+        } else {
             let url = URL(fileURLWithPath: path)
+            let file = try InputFile(url: url)
+            guard file.isRegularFile else {
+                // A pipe, a FIFO or a device: opened once and read like standard input (opening
+                // it again would find its data gone, or wait for a writer that has left).
+                return try open(once: file, options: options, streaming: streaming)
+            }
             let format: FeedFormat
             if let forced = options.format { format = forced } else { format = try FeedLoader.detectFormat(of: url) }
             if format == .jsonLines && streaming { return .jsonLines(try JSONLinesReader(url: url, options: options)) }
@@ -31,15 +40,26 @@ package enum FeedSource {
             detected.format = format
             return .loaded(try FeedLoader.load(contentsOf: url, options: detected))
         }
-        // Standard input: read until the format is known, then stream the rest (JSON Lines) or
-        // read it whole.
-        let input = InputFile(descriptor: 0, name: standardInputName, prefix: [])
+        return try open(once: input, options: options, streaming: streaming)
+    }
+
+    /// Whether `path` can be read only once: standard input (`-`), a pipe, a FIFO or a device.
+    /// Jobs that read their inputs more than once load these whole.
+    package static func isReadOnce(_ path: String) -> Bool {
+        guard path != "-" else { return true }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
+    /// An input read once (standard input, a pipe): read until the format is known, then the rest
+    /// streamed (JSON Lines) or read whole.
+    private static func open(once input: InputFile, options: LoadOptions, streaming: Bool) throws(StatusModelError) -> FeedSource {
         var head: [UInt8] = []
         var format = FeedFormat.weiboJSON
         if let forced = options.format {
             format = forced
         } else {
-            format = try FeedLoader.detectFormat(fileName: standardInputName) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
+            format = try FeedLoader.detectFormat(fileName: input.name) { () throws(StatusModelError) -> ArraySlice<UInt8>? in
                 var chunk = [UInt8](repeating: 0, count: FeedLoader.chunkSize)
                 let n = try chunk.withUnsafeMutableBufferPointer { (b) throws(StatusModelError) -> Int in try input.read(into: b) }
                 guard n > 0 else { return nil }
@@ -48,11 +68,12 @@ package enum FeedSource {
             }
         }
         if format == .jsonLines && streaming {
-            return .jsonLines(JSONLinesReader(fileDescriptor: 0, fileName: standardInputName, prefix: head, options: options))
+            input.unread(head)
+            return .jsonLines(JSONLinesReader(file: input, options: options))
         }
         let rest = try input.readAll()
         var loadOptions = options
         loadOptions.format = format
-        return .loaded(try FeedLoader.load(data: Data(head + rest), fileName: standardInputName, options: loadOptions))
+        return .loaded(try FeedLoader.load(data: Data(head + rest), fileName: input.name, options: loadOptions))
     }
 }

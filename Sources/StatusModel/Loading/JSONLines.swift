@@ -247,19 +247,24 @@ final class InputFile {
     private let descriptor: Int32
     private let owned: Bool
     private var prefix: [UInt8]
+    /// A regular file, which can be opened and read again; false for a pipe, a FIFO or a device
+    /// (read once, as standard input is).
+    let isRegularFile: Bool
 
     init(url: URL) throws(StatusModelError) {
         name = url.pathAsGiven
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(file: name, reason: String(cString: strerror(errno))) }
         var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        let known = fstat(fd, &info) == 0
+        if known && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw .unreadable(file: name, reason: "is a directory")
         }
         descriptor = fd
         owned = true
         prefix = []
+        isRegularFile = known && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     init(descriptor: Int32, name: String, prefix: [UInt8]) {
@@ -267,6 +272,12 @@ final class InputFile {
         self.name = name
         self.prefix = prefix
         owned = false
+        isRegularFile = false
+    }
+
+    /// Puts `bytes` back before what is left to read (bytes read to detect the format).
+    func unread(_ bytes: [UInt8]) {
+        prefix = bytes + prefix
     }
 
     deinit { if owned { close(descriptor) } }

@@ -147,7 +147,8 @@ struct JSONTape {
     /// signature and length pick one bit of a 256-bit filter; only a key whose bit is already set
     /// is compared with the keys before it (by signature and length, then bytes for keys longer
     /// than eight bytes). Objects of more than 64 keys go through an open-addressing table of
-    /// signatures (kept between objects, emptied slot by slot): O(k) for k keys. The key reported
+    /// the keys' seeded hashes (kept between objects, emptied slot by slot): O(k) for k keys,
+    /// whatever the keys. The key reported
     /// is the first that repeats an earlier one.
     private mutating func checkUniqueKeys(of object: Int, count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
         while keyEntries.capacity < count { keyEntries.grow(keeping: 0) }
@@ -201,9 +202,23 @@ struct JSONTape {
                         while size < count * 2 { size <<= 1 }
                         let mask = size - 1
                         var duplicate: Int?
+                        // Slots from the process's seeded hasher over the whole key: keys built to
+                        // share their first eight bytes, or a weak hash's bits, cannot be made to
+                        // pile up on one slot (quadratic work). Which key is reported does not
+                        // depend on the slots (the first that repeats an earlier one).
+                        @inline(__always) func slotHash(_ a: KeyEntry) -> Int {
+                            var h = Hasher()
+                            if a.length <= 8 {
+                                h.combine(a.signature)
+                                h.combine(a.length)
+                            } else {
+                                h.combine(bytes: UnsafeRawBufferPointer(Self.keyBytes(nodes[Int(a.node)], input, keys)))
+                            }
+                            return h.finalize()
+                        }
                         for k in 0..<count {
                             let a = entries[k]
-                            var slot = Int(truncatingIfNeeded: mix(a) >> 32) & mask
+                            var slot = slotHash(a) & mask
                             while table[slot] >= 0 {
                                 if same(entries[Int(table[slot])], a) {
                                     duplicate = k

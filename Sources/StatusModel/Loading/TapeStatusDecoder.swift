@@ -259,7 +259,9 @@ struct TapeStatusDecoder {
             e += 1
         }
         guard list.length > 0 else { return [] }
-        guard present(infos) else { return nil }
+        // The search below is quadratic when ids and infos are in different orders: a long list
+        // goes to the generic decoder, which indexes `pic_infos` once.
+        guard present(infos), list.length <= 64 else { return nil }
         var out: [Picture] = []
         out.reserveCapacity(Int(list.length))
         // Ids usually come in the order of `pic_infos`: the search resumes after the last one found.

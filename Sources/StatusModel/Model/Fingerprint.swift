@@ -1,80 +1,40 @@
-// Content fingerprints: a stable 64-bit hash over every field that changes a status's layout.
+// Content fingerprints: a 64-bit keyed hash over every field that changes a status's layout.
 //
-// Swift's `Hasher` is seeded per process, so it cannot key a cache that outlives a run or is
-// shared between machines. `StableHasher` over a fixed serialization is identical everywhere:
-// integers are fed as one 64-bit word, strings as their UTF-8 bytes in little-endian 8-byte words
-// followed by their length (so ("ab","c") and ("a","bc") differ), optionals with a presence word,
-// arrays with their count. Fields that never reach the screen (ids, avatar URLs, page URLs) are
+// They key the caches of one process (prepared cells, cell layouts), so they need no stability
+// across runs, but must not collide on content built to collide: a fixed hash's collisions can be
+// computed (two statuses with one id and different texts, made to share a fixed fingerprint, were
+// shown one for the other). The fields go through Swift's `Hasher` (SipHash with a random key per
+// process), in a fixed serialization: integers as one word, strings as their UTF-8 bytes followed
+// by their length (so ("ab","c") and ("a","bc") differ), optionals with a presence word, arrays
+// with their count. Values differ between runs; no output depends on them (the same input gives
+// byte-identical output). Fields that never reach the screen (ids, avatar URLs, page URLs) are
 // left out on purpose, so two statuses that look the same share a fingerprint.
 
 import FeedLayoutSupport
 
-/// A 64-bit hasher with fixed constants: the same input gives the same value on every run and
-/// machine. Each word is absorbed by xor, multiply by an odd constant and xor-shift (every step is
-/// a bijection of the state, so two inputs that differ in one word never collide), then the state
-/// is finalized with MurmurHash3's avalanche. Strings are absorbed 8 bytes at a time.
-package struct StableHasher: Sendable {
-    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let multiplier: UInt64 = 0x9e37_79b9_7f4a_7c15
+/// The hasher of content fingerprints: `Hasher` (keyed per process) with the serialization above.
+package struct ContentHasher {
+    private var hasher = Hasher()
 
     package init() {}
 
     /// The hash of everything combined so far.
     package var value: UInt64 {
-        var x = state
-        x ^= x >> 33
-        x &*= 0xff51_afd7_ed55_8ccd
-        x ^= x >> 33
-        x &*= 0xc4ce_b9fe_1a85_ec53
-        x ^= x >> 33
-        return x
+        var copy = hasher
+        return UInt64(bitPattern: Int64(copy.finalize()))
     }
 
-    package mutating func combine(_ v: UInt64) {
-        var x = (state ^ v) &* Self.multiplier
-        x ^= x >> 29
-        state = x
-    }
+    package mutating func combine(_ v: UInt64) { hasher.combine(v) }
+    package mutating func combine(byte: UInt8) { hasher.combine(UInt64(byte)) }
+    package mutating func combine(_ v: Int) { hasher.combine(UInt64(bitPattern: Int64(v))) }
+    package mutating func combine(_ v: Bool) { hasher.combine(UInt64(v ? 1 : 0)) }
 
-    package mutating func combine(byte: UInt8) { combine(UInt64(byte)) }
-    package mutating func combine(_ v: Int) { combine(UInt64(bitPattern: Int64(v))) }
-    package mutating func combine(_ v: Bool) { combine(UInt64(v ? 1 : 0)) }
-
-    /// The string's UTF-8 bytes, read in place (`StringBytes.withUTF8`).
+    /// The string's UTF-8 bytes, read in place (`StringBytes.withUTF8`), then its length.
     package mutating func combine(_ s: String) {
-        StringBytes.withUTF8(s) { combine(utf8: $0) }
-    }
-
-    /// The bytes of a string, as `combine(_: String)` absorbs them.
-    @inline(__always)
-    private mutating func combine(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        let n = bytes.count
-        guard let p = bytes.baseAddress else {
-            combine(0)
-            return
+        StringBytes.withUTF8(s) { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            hasher.combine(UInt64(bytes.count))
         }
-        let raw = UnsafeRawPointer(p)
-        var i = 0
-        while i + 8 <= n {
-            combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            i += 8
-        }
-        if i < n {
-            // The last one to seven bytes, little-endian, as at most three loads.
-            var tail: UInt64 = 0
-            var k = i
-            if n - k >= 4 {
-                tail = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self)))
-                k += 4
-            }
-            if n - k >= 2 {
-                tail |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt16.self))) << UInt64((k - i) * 8)
-                k += 2
-            }
-            if k < n { tail |= UInt64(p[k]) << UInt64((k - i) * 8) }
-            combine(tail)
-        }
-        combine(n)
     }
 }
 
@@ -83,12 +43,12 @@ extension Status {
     /// fingerprint stands for the retweet).
     /// - Complexity: O(size of the status without its retweet).
     func computeFingerprint() -> UInt64 {
-        var h = StableHasher()
+        var h = ContentHasher()
         feedFingerprint(into: &h)
         return h.value
     }
 
-    private func feedFingerprint(into h: inout StableHasher) {
+    private func feedFingerprint(into h: inout ContentHasher) {
         h.combine(text)
         h.combine(createdAtText ?? "")
         h.combine(createdAt.map { Int($0.timeIntervalSince1970) } ?? Int.min)
@@ -156,13 +116,13 @@ extension Status {
 
 extension Picture {
     /// Each picture's `fingerprint(into:)`, in order.
-    fileprivate static func fingerprint(_ pictures: [Picture], into h: inout StableHasher) {
+    fileprivate static func fingerprint(_ pictures: [Picture], into h: inout ContentHasher) {
         pictures.withUnsafeBufferPointer { ps in
             for i in ps.indices { ps[i].fingerprint(into: &h) }
         }
     }
 
-    fileprivate func fingerprint(into h: inout StableHasher) {
+    fileprivate func fingerprint(into h: inout ContentHasher) {
         h.combine(width)
         h.combine(height)
         h.combine(kind.rawValue)

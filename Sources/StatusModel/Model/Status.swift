@@ -112,7 +112,9 @@ public struct Status: Sendable, Hashable {
         set { update(\.memberBadge, newValue) }
     }
 
-    /// A hash of every field that affects this status's layout, stable across runs and machines.
+    /// A keyed hash of every field that affects this status's layout, for caches within one
+    /// process: its value differs between runs (the key is random per process), so content cannot
+    /// be built to collide with other content.
     ///
     /// Two statuses with the same fingerprint lay out identically at any width (barring a 2⁻⁶⁴
     /// collision); a changed text, count, picture, tag, card or retweet changes it. Kept up to

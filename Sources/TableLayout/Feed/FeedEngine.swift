@@ -26,7 +26,7 @@ public struct FeedOptions: Hashable, Sendable {
 
     /// Checks the options a layout can use.
     public func validate() throws(FeedError) {
-        guard width.isFinite, width > 0, width <= 100_000 else { throw .invalidOptions("width \(width) must be in (0, 100000]") }
+        guard width.isFinite, width >= 1, width <= 100_000 else { throw .invalidOptions("width \(width) must be in [1, 100000]") }
         guard scale.isFinite, scale >= 1, scale <= 4 else { throw .invalidOptions("scale \(scale) must be in [1, 4]") }
         guard maxTextLines >= 0 else { throw .invalidOptions("maxTextLines \(maxTextLines) must be ≥ 0") }
     }

@@ -64,7 +64,9 @@ struct Layout: ParsableCommand {
 
     func validate() throws {
         guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
-        guard rowOrigin >= 0 else { throw ValidationError("--row-origin must be ≥ 0") }
+        guard rowOrigin >= 0, rowOrigin <= FrameStream.maxRowOrigin else {
+            throw ValidationError("--row-origin must be an integer in [0, 1e15)")
+        }
         guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
     }
 

@@ -61,7 +61,7 @@ struct Preview: ParsableCommand {
     @OptionGroup var feed: FeedInputOptions
 
     @Option(name: .customLong("width"), parsing: .unconditional,
-            help: "Cell width in points, in (0, 100000]; the last one given counts. (default: 375; with --interactive, the terminal's width, followed on resize)")
+            help: "Cell width in points, in [1, 100000]; the last one given counts. (default: 375; with --interactive, the terminal's width, followed on resize)")
     var width: Double?
 
     @Option(help: "Feed rows to print, A:B (A..<B from 0; either side may be left out; cut at the feed's end). (default: the first screenful)")
