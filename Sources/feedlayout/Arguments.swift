@@ -6,7 +6,7 @@ import TableLayout
 
 /// `--rows A:B`: feed rows A..<B (0-based, half-open); either bound may be left out ("A:", ":B",
 /// ":"). Parsed and checked once, the same way in every command: bounds are integers ≥ 0 and
-/// A < B when both are given (anything else is a usage error, exit 2).
+/// the range is not empty (A < B, and B > 0 without A; anything else is a usage error, exit 2).
 struct RowRange: ExpressibleByArgument, Equatable, Sendable {
     var lower: Int?
     var upper: Int?
@@ -25,7 +25,8 @@ struct RowRange: ExpressibleByArgument, Equatable, Sendable {
             return .some(v)
         }
         guard let a = bound(parts[0]), let b = bound(parts[1]) else { return nil }
-        if let a, let b, a >= b { return nil }
+        // An empty range is a usage error, with or without its lower bound (":0" is 0..<0).
+        if (a ?? 0) >= (b ?? Int.max) { return nil }
         lower = a
         upper = b
     }

@@ -145,6 +145,57 @@ final class SilentLossTests: XCTestCase {
     }
 
     /// JSON: the same rule, held by the JSON parser (duplicate keys are `malformed`, naming the key).
+    /// A second property list after the first, or text after `</plist>`, was read by no one
+    /// (1 status of 3 loaded, exit 0); white space, comments and processing instructions may
+    /// still follow.
+    func testDataAfterAnXMLPropertyListIsAnError() throws {
+        let doc = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array><dict><key>Id</key><integer>1</integer><key>userName</key><string>a</string>\
+            <key>text</key><string>x</string></dict></array></plist>
+            """
+        for tail in ["\n" + doc, "\ngarbage here\n", "<dict></dict>"] {
+            do {
+                _ = try FeedLoader.load(data: Data((doc + tail).utf8), fileName: "two.plist")
+                XCTFail("\(tail.debugDescription): loaded")
+            } catch {
+                XCTAssertEqual(error.caseName, "malformed")
+                XCTAssertTrue(error.description.contains("after the end of the property list"), error.description)
+            }
+        }
+        for tail in ["\n\n", "\n<!-- written by hand -->\n", "<?pi done?>"] {
+            XCTAssertEqual(try FeedLoader.load(data: Data((doc + tail).utf8), fileName: "one.plist").feed.statuses.count, 1, tail)
+        }
+    }
+
+    /// A root dict with both "statuses" and "sections" loaded the statuses and dropped the sections.
+    func testStatusesAndSectionsTogetherAreAnError() throws {
+        let doc = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>statuses</key><array/>\
+            <key>sections</key><array/></dict></plist>
+            """
+        do {
+            _ = try FeedLoader.load(data: Data(doc.utf8), fileName: "both.plist")
+            XCTFail("loaded")
+        } catch {
+            XCTAssertEqual(error.caseName, "wrongRoot")
+            XCTAssertTrue(error.description.contains("not both"), error.description)
+        }
+    }
+
+    /// Tags inside comments and CDATA sections are text: the nesting limit does not count them.
+    func testNestingLimitSkipsCommentsAndCDATA() throws {
+        let deep = String(repeating: "<array>", count: 200)
+        let doc = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><!-- \(deep) --><array><dict><key>Id</key><integer>1</integer>\
+            <key>userName</key><string>a</string><key>text</key><string><![CDATA[\(deep)]]></string></dict></array></plist>
+            """
+        let feed = try FeedLoader.load(data: Data(doc.utf8), fileName: "deep.plist").feed
+        XCTAssertEqual(feed.statuses.first?.text, deep)
+    }
+
     func testDuplicateStatusesKeyInJSONIsAnError() throws {
         let json = Data(#"{"statuses":[{"id":1,"text":"a","user":{"id":1,"screen_name":"a"}}],"statuses":[]}"#.utf8)
         do {

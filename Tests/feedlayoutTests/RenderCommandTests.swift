@@ -59,9 +59,13 @@ final class RenderCommandTests: XCTestCase {
         let out = dir.appendingPathComponent("x.png").path
         var r = try run(["render"])
         XCTAssertEqual(r.status, 2, "missing -o is a usage error: \(r.stderr)")
-        r = try run(["render", "-o", out, "--rows", "5:2"])
-        XCTAssertEqual(r.status, 2, r.stderr)
-        XCTAssertTrue(r.stderr.contains("--rows"), r.stderr)
+        // Empty ranges are usage errors with or without a lower bound (":0" was taken as a range
+        // outside "the feed's 0 rows").
+        for rows in ["5:2", "3:3", ":0"] {
+            r = try run(["render", "-o", out, "--rows", rows])
+            XCTAssertEqual(r.status, 2, "\(rows): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--rows"), r.stderr)
+        }
         r = try run(["render", "-o", out, "--rows", "500:"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("starts after the feed's last row"), r.stderr)

@@ -306,6 +306,11 @@ public enum FeedLoader {
         if let a = root as? [Any] {
             if isFriendList(a) { return try decodeFriendList(a, fileName: fileName, options: options) }
             items = a
+        } else if let d = root as? [String: Any], d["statuses"] != nil, d["sections"] != nil {
+            // One of the two would be dropped without a word.
+            throw .wrongRoot(
+                file: fileName, line: nil, expected: "a dict with \"statuses\" or \"sections\" (not both)",
+                found: "a dict with both")
         } else if let d = root as? [String: Any], d["statuses"] == nil, let sections = d["sections"] {
             return try decodeSections(sections, fileName: fileName, options: options)
         } else if let d = root as? [String: Any], let s = d["statuses"] {

@@ -52,16 +52,36 @@ func jsonDepthWithinLimit(_ bytes: ArraySlice<UInt8>, limit: Int) -> Bool {
     }
 }
 
-/// True when the XML property list nests `<array>` / `<dict>` no deeper than `limit`.
+/// True when the XML property list nests `<array>` / `<dict>` no deeper than `limit` (tags in
+/// comments and CDATA sections are text, not elements).
 func plistXMLDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
     var depth = 0
     var i = 0
     let n = bytes.count
     let lt = UInt8(ascii: "<")
+    /// The offset after `terminator` from `p` (the end when it does not occur).
+    func after(_ terminator: [UInt8], from p: Int) -> Int {
+        var k = p
+        while k + terminator.count <= n {
+            if bytes[k] == terminator[0] && bytes[k..<(k + terminator.count)].elementsEqual(terminator) { return k + terminator.count }
+            k += 1
+        }
+        return n
+    }
     while i < n {
         if bytes[i] != lt {
             i += 1
             continue
+        }
+        if i + 3 < n && bytes[i + 1] == UInt8(ascii: "!") {
+            if bytes[i + 2] == UInt8(ascii: "-") && bytes[i + 3] == UInt8(ascii: "-") {
+                i = after(Array("-->".utf8), from: i + 4)
+                continue
+            }
+            if bytes[i + 2] == UInt8(ascii: "[") {
+                i = after(Array("]]>".utf8), from: i + 3)
+                continue
+            }
         }
         var j = i + 1
         var closing = false
@@ -203,6 +223,23 @@ func plistXMLProblem(_ bytes: [UInt8]) -> String? {
         let selfClosing = close > i && bytes[close - 1] == UInt8(ascii: "/")
         i = close + 1
         switch (name, closing) {
+        case ("plist", true):
+            // Nothing but white space, comments and processing instructions may follow: a second
+            // property list after the first was read by no one.
+            var k = i
+            while k < n {
+                let b = bytes[k]
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                    k += 1
+                } else if starts("<!--", at: k), let e = find("-->", from: k + 4) {
+                    k = e + 3
+                } else if starts("<?", at: k), let e = find("?>", from: k + 2) {
+                    k = e + 2
+                } else {
+                    return "data after the end of the property list (</plist>), which would be ignored"
+                }
+            }
+            return nil
         case ("dict", false): if !selfClosing { stack.append(Set<String>()) }
         case ("array", false): if !selfClosing { stack.append(nil) }
         case ("dict", true), ("array", true): if !stack.isEmpty { stack.removeLast() }
