@@ -262,6 +262,16 @@ final class BoundedDecodingTests: XCTestCase {
 }
 
 final class SanitiserTests: XCTestCase {
+    /// Zero-width characters, the word joiner, the soft hyphen and tag characters reached the
+    /// terminal raw in key paths: a key holding them reads as another.
+    func testInvisibleFormatCharactersAreEscaped() {
+        let key = "pic\u{200B}1\u{200C}\u{200D}\u{2060}\u{AD}\u{E0041}"
+        let shown = DisplaySafe.escaped(key)
+        XCTAssertEqual(shown, "pic\\u{200B}1\\u{200C}\\u{200D}\\u{2060}\\u{AD}\\u{E0041}")
+        XCTAssertEqual(DisplaySafe.escaped(shown), shown, "idempotent")
+        XCTAssertEqual(DisplaySafe.escaped("微博 👍🏽 café"), "微博 👍🏽 café", "visible text is kept")
+    }
+
     static let osc = "\u{1B}]0;TITLE\u{07}\u{1B}]52;c;SGVsbG8=\u{07}\u{202E}\u{9B}"
 
     private func assertSafe(_ s: String, file: StaticString = #filePath, line: UInt = #line) {

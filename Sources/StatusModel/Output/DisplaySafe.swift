@@ -7,13 +7,17 @@
 package enum DisplaySafe {
     /// True for the scalars that are never printed raw: C0 controls (U+0000–U+001F), DEL, C1
     /// controls (U+0080–U+009F), the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E,
-    /// U+2066–U+2069), the line and paragraph separators (U+2028, U+2029) and U+FEFF.
+    /// U+2066–U+2069), the line and paragraph separators (U+2028, U+2029), U+FEFF, and the
+    /// invisible format characters (U+00AD, U+200B–U+200D, U+2060–U+2064, tags U+E0000–U+E007F).
     @inline(__always)
     package static func isUnsafe(_ v: UInt32) -> Bool {
         if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
-        if v < 0x61C { return false }
-        return v == 0x61C || v == 0x200E || v == 0x200F || (v >= 0x2028 && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
-            || v == 0xFEFF
+        if v < 0xAD { return false }
+        // Invisible format characters too (soft hyphen, zero-width space and joiners, word
+        // joiner and invisible operators, tags): a key or value holding them would read as
+        // another in a message.
+        return v == 0xAD || v == 0x61C || (v >= 0x200B && v <= 0x200F) || (v >= 0x2028 && v <= 0x202E)
+            || (v >= 0x2060 && v <= 0x2064) || (v >= 0x2066 && v <= 0x2069) || v == 0xFEFF || (v >= 0xE0000 && v <= 0xE007F)
     }
 
     /// `s` with every unsafe scalar (see `isUnsafe`) written as `\u{XX}` (hexadecimal, upper
