@@ -241,6 +241,28 @@ final class HostileCommandTests: XCTestCase {
         }
     }
 
+    /// measure took `true` as the number 1, ignored a `line_height` of the wrong type, and put the
+    /// line number in place of an id of the wrong type.
+    func testMeasureFieldsOfTheWrongTypeAreErrors() throws {
+        for (line, field) in [
+            (#"{"id":"a","text":"x","font_size":true,"width":300}"#, "font_size"),
+            (#"{"id":"a","text":"x","font_size":15,"width":false}"#, "width"),
+            (#"{"id":"a","text":"x","font_size":15,"width":300,"line_height":"40"}"#, "line_height"),
+            (#"{"id":{"x":1},"text":"x","font_size":15,"width":300}"#, "id"),
+            (#"{"id":true,"text":"x","font_size":15,"width":300}"#, "id"),
+        ] {
+            let input = try write("t-\(field).jsonl", line + "\n")
+            let r = try FeedlayoutBinary.run(["measure", input])
+            XCTAssertEqual(r.status, 1, "\(line): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("\"\(field)\""), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty, "\(line): no partial output")
+        }
+        let ok = try write("ok2.jsonl", #"{"id":7,"text":"x","font_size":15,"width":300,"line_height":null}"# + "\n")
+        let good = try FeedlayoutBinary.run(["measure", ok])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).contains(#""id": "7""#), String(decoding: good.stdout, as: UTF8.self))
+    }
+
     /// The 427-byte binary plist of the issue (26 arrays sharing each other: 10^25 leaves) used
     /// 8.3 GB and aborted; it is now refused before anything is built.
     func testSharedObjectBombIsRefused() throws {

@@ -125,16 +125,28 @@ struct MeasureItem {
                 throw CLIError.input("feedlayout: \(where_): not a JSON object")
             }
             guard let text = object["text"] as? String else { throw CLIError.input("feedlayout: \(where_): field \"text\" must be a string") }
-            let id = (object["id"] as? String) ?? (object["id"] as? NSNumber)?.stringValue ?? String(lineNumber)
-            guard let size = (object["font_size"] as? NSNumber)?.doubleValue, size.isFinite, size >= 0, size <= Self.maxSize else {
+            // Booleans are not numbers (JSONSerialization gives both as NSNumber), and a field of
+            // the wrong type is an error, not a default.
+            func number(_ key: String) -> Double? {
+                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+                return n.doubleValue
+            }
+            let id: String
+            switch object["id"] {
+            case nil, is NSNull: id = String(lineNumber)
+            case let s as String: id = s
+            case let n as NSNumber where String(cString: n.objCType) != "c": id = n.stringValue
+            default: throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
+            }
+            guard let size = number("font_size"), size.isFinite, size >= 0, size <= Self.maxSize else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
             }
-            guard let width = (object["width"] as? NSNumber)?.doubleValue, width.isFinite, abs(width) <= Self.maxWidth else {
+            guard let width = number("width"), width.isFinite, abs(width) <= Self.maxWidth else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"width\" must be a number in [-\(Int(Self.maxWidth)), \(Int(Self.maxWidth))]")
             }
             var options = LayoutOptions(width: width)
-            if let lh = (object["line_height"] as? NSNumber)?.doubleValue {
-                guard lh.isFinite, lh >= 0, lh <= Self.maxSize else {
+            if object["line_height"] != nil && !(object["line_height"] is NSNull) {
+                guard let lh = number("line_height"), lh.isFinite, lh >= 0, lh <= Self.maxSize else {
                     throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"line_height\" must be a number in [0, \(Int(Self.maxSize))]")
                 }
                 options.lineHeight = .cssLineHeight(lh, fontSize: size)
