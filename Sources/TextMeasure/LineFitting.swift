@@ -148,6 +148,15 @@ extension PreparedText {
         let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
         var tabInRun = false  // the white space since the line's last cluster that does not hang holds a tab
+        /// Ends the line at `end` (exclusive), `width` wide, and starts the next there: its
+        /// clusters are measured again from the new start.
+        @inline(__always) func endLine(at end: Int, width: Double) {
+            acc.add(start, end, width: width, cl)
+            start = end
+            total = 0; content = 0
+            lastBreak = -1
+            i = start
+        }
         while i < n {
             // The common run: clusters that neither hang nor end a line by force, and fit. The
             // steps below do the same for them; as a loop of its own they keep the line's few
@@ -176,13 +185,9 @@ extension PreparedText {
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
                             maxWidth: maxWidth + limit, charWrap: charWrap, rule)
                     {
-                        acc.add(start, end, width: w, cl)
-                        start = end
-                        total = 0; content = 0
-                        lastBreak = -1
-                        // Measure the carried clusters again from the new start (they hold break
-                        // opportunities when the kerning loss moved the break back).
-                        i = start
+                        // (The carried clusters hold break opportunities when the kerning loss
+                        // moved the break back.)
+                        endLine(at: end, width: w)
                         continue
                     }
                     // Broken between clusters: the last one loses its kerning with the next; if
@@ -194,11 +199,7 @@ extension PreparedText {
                         end -= 1
                         w = Self.contentWidth(cl, start, end, rule) + lineEndCorrection(after: end - 1)
                     }
-                    acc.add(start, end, width: w, cl)
-                    start = end
-                    total = 0; content = 0
-                    lastBreak = -1
-                    i = start
+                    endLine(at: end, width: w)
                     continue
                 }
                 total += a
@@ -229,11 +230,7 @@ extension PreparedText {
                         // (Else the line is one cluster and its hard break: it ends there.)
                     }
                     if let (end, w) = found {
-                        acc.add(start, end, width: w, cl)
-                        start = end
-                        total = 0; content = 0
-                        lastBreak = -1
-                        i = start
+                        endLine(at: end, width: w)
                         continue
                     }
                 }
