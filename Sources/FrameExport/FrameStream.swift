@@ -92,6 +92,10 @@ public struct FrameStream: Sendable {
     private let insetPixels: Int64
     private let widthPixels: Int64
 
+    /// The largest row origin a stream takes: row indices past it (10^15 − 1) would be no feed's,
+    /// and the rows counted after it could overflow.
+    public static let maxRowOrigin = 999_999_999_999_999
+
     /// - Parameters:
     ///   - options: the layout's options (width, style, scale, line limit, table style).
     ///   - header: the generator and fonts written at the top of the document.
@@ -104,11 +108,8 @@ public struct FrameStream: Sendable {
     ///     its rows are then byte-identical to the same rows of the whole feed's stream, and its
     ///     totals (`rowCount`, `contentHeight`) count the rows above.
     ///   - yOrigin: the y (points, on the pixel grid) of the first row appended, for the same use.
-    /// - Throws: `.invalidOptions` when `options.validate()` fails.
-    /// The largest row origin a stream takes: row indices past it (10^15 − 1) would be no feed's,
-    /// and the rows counted after it could overflow.
-    public static let maxRowOrigin = 999_999_999_999_999
-
+    /// - Throws: `.invalidOptions` when `options.validate()` fails, or a row origin is past
+    ///   `maxRowOrigin`.
     public init(
         options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
         rowOrigin: Int = 0, yOrigin: Double = 0

@@ -80,7 +80,7 @@ final class HostileCellTests: XCTestCase {
     func testFeedEngineRejectsHostileWidthsAndScales() throws {
         let feed = FeedEngine(cellEngine: try engine())
         let statuses = [status("text")]
-        for (width, scale) in [(0, 2), (-1, 2), (.nan, 2), (.infinity, 2), (-.infinity, 2), (1e300, 2), (375, .nan), (375, 0), (375, 1e300)] as [(Double, Double)] {
+        for (width, scale) in [(0, 2), (0.5, 2), (-1, 2), (.nan, 2), (.infinity, 2), (-.infinity, 2), (1e300, 2), (375, .nan), (375, 0), (375, 1e300)] as [(Double, Double)] {
             XCTAssertThrowsError(try feed.layout(statuses, options: FeedOptions(width: width, scale: scale))) { error in
                 guard case .invalidOptions(let message) = error as? FeedError else { return XCTFail("\(error)") }
                 XCTAssertFalse(message.isEmpty)

@@ -148,8 +148,7 @@ struct JSONTape {
     /// is compared with the keys before it (by signature and length, then bytes for keys longer
     /// than eight bytes). Objects of more than 64 keys go through an open-addressing table of
     /// the keys' seeded hashes (kept between objects, emptied slot by slot): O(k) for k keys,
-    /// whatever the keys. The key reported
-    /// is the first that repeats an earlier one.
+    /// whatever the keys. The key reported is the first that repeats an earlier one.
     private mutating func checkUniqueKeys(of object: Int, count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
         while keyEntries.capacity < count { keyEntries.grow(keeping: 0) }
         if count > 64 {
