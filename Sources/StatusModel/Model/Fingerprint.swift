@@ -20,7 +20,7 @@ package struct ContentHasher {
 
     /// The hash of everything combined so far.
     package var value: UInt64 {
-        var copy = hasher
+        let copy = hasher
         return UInt64(bitPattern: Int64(copy.finalize()))
     }
 
