@@ -82,6 +82,16 @@ final class ValidateGenerateTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("1 invalid statuses skipped"), r.stderr)
     }
 
+    /// Standard input is `<stdin>` in the report as in errors (the report said "-").
+    func testStandardInputIsNamedAsInErrors() throws {
+        let good = try FeedlayoutBinary.run(["validate", "-"], stdin: Data(#"{"statuses":[]}"#.utf8))
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).hasPrefix("<stdin>: 0 statuses"), String(decoding: good.stdout, as: UTF8.self))
+        let bad = try FeedlayoutBinary.run(["validate", "-"], stdin: Data(#"{"statuses":[{"id":1}]}"#.utf8))
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("<stdin>: status 0"), bad.stderr)
+    }
+
     func testValidateMissingFile() throws {
         let r = try run(["validate", "/nonexistent/dir/feed.json"])
         XCTAssertEqual(r.status, 1)

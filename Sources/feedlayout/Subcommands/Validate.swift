@@ -38,7 +38,9 @@ struct Validate: ParsableCommand {
                 total.retweets += counts.retweets
                 total.pictures += counts.pictures
                 read += 1
-                var line = "\(DisplaySafe.escaped(path)): \(counts.statuses) statuses, \(counts.retweets) retweets, \(counts.pictures) pictures (\(counts.format.rawValue))"
+                // Standard input under the name its errors give it.
+                let name = path == "-" ? FeedSource.standardInputName : path
+                var line = "\(DisplaySafe.escaped(name)): \(counts.statuses) statuses, \(counts.retweets) retweets, \(counts.pictures) pictures (\(counts.format.rawValue))"
                 if !counts.skipped.isEmpty {
                     failed = true
                     line += ", \(counts.skipped.count) invalid skipped"
