@@ -76,9 +76,19 @@ struct SectionOptions: ParsableArguments {
     /// which the caller then reads its own way (streamed): the inputs are loaded whole only when
     /// --group-by asks for sections or one of them may be sectioned.
     func loadSections(_ inputs: [String], skipInvalid: Bool, now: Double?) throws -> (list: [StatusSection], format: FeedFormat)? {
-        guard groupBy != nil || inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return nil }
+        guard groupBy != nil || inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return try plain() }
         let feed = try CLIEnvironment.loadFeed(inputs, skipInvalid: skipInvalid)
-        return sections(of: feed, now: now).map { ($0, feed.format) }
+        guard let list = sections(of: feed, now: now) else { return try plain() }
+        return (list, feed.format)
+    }
+
+    /// Nil, for a plain feed: one section, always open, so --expand may name section 0 only (a
+    /// larger index was accepted and ignored).
+    private func plain() throws -> (list: [StatusSection], format: FeedFormat)? {
+        for n in expand where n >= 1 {
+            throw CLIError.input("feedlayout: --expand \(n): the feed has 1 sections (0..<1)")
+        }
+        return nil
     }
 
     /// The feed's sections, or nil for a plain feed: those of a sectioned input, or the feed

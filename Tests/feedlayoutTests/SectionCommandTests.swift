@@ -33,6 +33,15 @@ final class SectionCommandTests: XCTestCase {
         let past = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--expand", "12"])
         XCTAssertEqual(past.status, 1)
         XCTAssertTrue(past.stderr.contains("--expand 12"), past.stderr)
+        // A plain feed is one open section: --expand 0 changes nothing, a larger index is an
+        // error as it is for a friend list (it was accepted and ignored).
+        let plain = try FeedlayoutBinary.run(["layout", "Fixtures/feed.plist"])
+        XCTAssertEqual(try FeedlayoutBinary.run(["layout", "Fixtures/feed.plist", "--expand", "0"]).stdout, plain.stdout)
+        for command in [["layout"], ["preview"], ["render", "-o", "/dev/null"]] {
+            let r = try FeedlayoutBinary.run(command + ["Fixtures/feed.plist", "--expand", "5"])
+            XCTAssertEqual(r.status, 1, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--expand 5: the feed has 1 sections"), r.stderr)
+        }
     }
 
     func testLayoutGroupByDayIsDeterministicAndPlainExportIsUnchanged() throws {
