@@ -60,13 +60,8 @@ func plistXMLDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
     let n = bytes.count
     let lt = UInt8(ascii: "<")
     /// The offset after `terminator` from `p` (the end when it does not occur).
-    func after(_ terminator: [UInt8], from p: Int) -> Int {
-        var k = p
-        while k + terminator.count <= n {
-            if bytes[k] == terminator[0] && bytes[k..<(k + terminator.count)].elementsEqual(terminator) { return k + terminator.count }
-            k += 1
-        }
-        return n
+    func after(_ terminator: String, from p: Int) -> Int {
+        xmlFind(terminator, in: bytes, from: p).map { $0 + terminator.utf8.count } ?? n
     }
     while i < n {
         if bytes[i] != lt {
@@ -75,11 +70,11 @@ func plistXMLDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
         }
         if i + 3 < n && bytes[i + 1] == UInt8(ascii: "!") {
             if bytes[i + 2] == UInt8(ascii: "-") && bytes[i + 3] == UInt8(ascii: "-") {
-                i = after(Array("-->".utf8), from: i + 4)
+                i = after("-->", from: i + 4)
                 continue
             }
             if bytes[i + 2] == UInt8(ascii: "[") {
-                i = after(Array("]]>".utf8), from: i + 3)
+                i = after("]]>", from: i + 3)
                 continue
             }
         }
@@ -107,6 +102,28 @@ func plistXMLDepthWithinLimit(_ bytes: [UInt8], limit: Int) -> Bool {
     return true
 }
 
+/// Whether the bytes of `s` start at `p` in `bytes`.
+@inline(__always)
+private func xmlStarts(_ s: String, in bytes: [UInt8], at p: Int) -> Bool {
+    var k = p
+    for b in s.utf8 {
+        guard k < bytes.count, bytes[k] == b else { return false }
+        k += 1
+    }
+    return true
+}
+
+/// The first offset at or after `p` where the bytes of `s` start in `bytes`, or nil.
+private func xmlFind(_ s: String, in bytes: [UInt8], from p: Int) -> Int? {
+    var k = p
+    let first = s.utf8.first!
+    while k < bytes.count {
+        if bytes[k] == first && xmlStarts(s, in: bytes, at: k) { return k }
+        k += 1
+    }
+    return nil
+}
+
 @inline(__always)
 func isJSONWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
@@ -128,23 +145,8 @@ func plistXMLProblem(_ bytes: [UInt8]) -> String? {
     /// Per open container: the keys of a dict, nil for an array.
     var stack: [Set<String>?] = []
     var i = 0
-    @inline(__always) func starts(_ s: String, at p: Int) -> Bool {
-        var k = p
-        for b in s.utf8 {
-            guard k < n, bytes[k] == b else { return false }
-            k += 1
-        }
-        return true
-    }
-    func find(_ s: String, from p: Int) -> Int? {
-        var k = p
-        let first = s.utf8.first!
-        while k < n {
-            if bytes[k] == first && starts(s, at: k) { return k }
-            k += 1
-        }
-        return nil
-    }
+    @inline(__always) func starts(_ s: String, at p: Int) -> Bool { xmlStarts(s, in: bytes, at: p) }
+    func find(_ s: String, from p: Int) -> Int? { xmlFind(s, in: bytes, from: p) }
     /// The text of an element whose content starts at `p`, up to `</name>`, entities decoded.
     func text(from p: Int, closing name: String) -> (String, Int)? {
         var out: [UInt8] = []

@@ -127,16 +127,20 @@ struct MeasureItem {
             guard let text = object["text"] as? String else { throw CLIError.input("feedlayout: \(where_): field \"text\" must be a string") }
             // Booleans are not numbers (JSONSerialization gives both as NSNumber), and a field of
             // the wrong type is an error, not a default.
-            func number(_ key: String) -> Double? {
-                guard let n = object[key] as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-                return n.doubleValue
+            func numeric(_ value: Any?) -> NSNumber? {
+                guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+                return n
             }
+            func number(_ key: String) -> Double? { numeric(object[key])?.doubleValue }
             let id: String
-            switch object["id"] {
-            case nil, is NSNull: id = String(lineNumber)
-            case let s as String: id = s
-            case let n as NSNumber where String(cString: n.objCType) != "c": id = n.stringValue
-            default: throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
+            if object["id"] == nil || object["id"] is NSNull {
+                id = String(lineNumber)
+            } else if let s = object["id"] as? String {
+                id = s
+            } else if let n = numeric(object["id"]) {
+                id = n.stringValue
+            } else {
+                throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
             }
             guard let size = number("font_size"), size.isFinite, size >= 0, size <= Self.maxSize else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
