@@ -263,6 +263,32 @@ final class HostileCommandTests: XCTestCase {
         XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).contains(#""id": "7""#), String(decoding: good.stdout, as: UTF8.self))
     }
 
+    /// measure read its lines with Foundation's parser: the last of duplicate keys won silently,
+    /// and a number past the range of a double (1e400) was "not a JSON object" without the field.
+    /// Its lines are read by the feeds' parser: duplicates are refused, and the field is named.
+    func testMeasureRefusesDuplicateKeysAndNamesOutOfRangeNumbers() throws {
+        for (line, expected) in [
+            (#"{"id":"a","text":"x","font_size":15,"width":300,"width":20}"#, #"duplicate key "width""#),
+            (#"{"id":"a","text":"x","text":"y","font_size":15,"width":300}"#, #"duplicate key "text""#),
+            (#"{"id":"a","text":"x","font_size":15,"width":1e400}"#, #"field "width""#),
+            (#"{"id":"a","text":"x","font_size":-1e400,"width":300}"#, #"field "font_size""#),
+            (#"{"id":"a","text":"x","font_size":15,"width":300,"line_height":1e999}"#, #"field "line_height""#),
+            (#"[{"id":"a"}]"#, "not a JSON object"),
+        ] {
+            let input = try write("dup.jsonl", #"{"id":"ok","text":"x","font_size":15,"width":300}"# + "\n" + line + "\n")
+            let r = try FeedlayoutBinary.run(["measure", input])
+            XCTAssertEqual(r.status, 1, "\(line): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(expected), "\(line): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("dup.jsonl:2"), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty, "\(line): no partial output")
+        }
+        // A numeric id is kept as written.
+        let ok = try write("ids.jsonl", #"{"id":12345678901234567890,"text":"x","font_size":15,"width":300}"# + "\n")
+        let good = try FeedlayoutBinary.run(["measure", ok])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).contains(#""id": "12345678901234567890""#))
+    }
+
     /// The 427-byte binary plist of the issue (26 arrays sharing each other: 10^25 leaves) used
     /// 8.3 GB and aborted; it is now refused before anything is built.
     func testSharedObjectBombIsRefused() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StatusModel
 import TextMeasure
 
 /// `feedlayout measure`: the text engine in the peers harness's JSON Lines format, so its line
@@ -121,36 +122,32 @@ struct MeasureItem {
             lineNumber += 1
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
             let where_ = "\(path == "-" ? "<stdin>" : path):\(lineNumber)"
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw CLIError.input("feedlayout: \(where_): not a JSON object")
+            let object: JSONObjectRecord
+            do throws(JSONObjectRecord.SyntaxError) {
+                object = try Array(line).withUnsafeBufferPointer { (b) throws(JSONObjectRecord.SyntaxError) in try JSONObjectRecord(parsing: b) }
+            } catch {
+                throw CLIError.input("feedlayout: \(where_): \(error.reason)")
             }
-            guard let text = object["text"] as? String else { throw CLIError.input("feedlayout: \(where_): field \"text\" must be a string") }
-            // Booleans are not numbers (JSONSerialization gives both as NSNumber), and a field of
-            // the wrong type is an error, not a default.
-            func numeric(_ value: Any?) -> NSNumber? {
-                guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-                return n
+            guard case .string(let text)? = object["text"] else {
+                throw CLIError.input("feedlayout: \(where_): field \"text\" must be a string")
             }
-            func number(_ key: String) -> Double? { numeric(object[key])?.doubleValue }
+            // A field of the wrong type is an error, not a default; booleans are not numbers.
             let id: String
-            if object["id"] == nil || object["id"] is NSNull {
-                id = String(lineNumber)
-            } else if let s = object["id"] as? String {
-                id = s
-            } else if let n = numeric(object["id"]) {
-                id = n.stringValue
-            } else {
-                throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
+            switch object["id"] {
+            case nil, .null?: id = String(lineNumber)
+            case .string(let s)?: id = s
+            case .number(let token)?: id = token
+            default: throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
             }
-            guard let size = number("font_size"), size.isFinite, size >= 0, size <= Self.maxSize else {
+            guard let size = object["font_size"]?.doubleValue, size.isFinite, size >= 0, size <= Self.maxSize else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
             }
-            guard let width = number("width"), width.isFinite, abs(width) <= Self.maxWidth else {
+            guard let width = object["width"]?.doubleValue, width.isFinite, abs(width) <= Self.maxWidth else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"width\" must be a number in [-\(Int(Self.maxWidth)), \(Int(Self.maxWidth))]")
             }
             var options = LayoutOptions(width: width)
-            if object["line_height"] != nil && !(object["line_height"] is NSNull) {
-                guard let lh = number("line_height"), lh.isFinite, lh >= 0, lh <= Self.maxSize else {
+            if let value = object["line_height"], value != .null {
+                guard let lh = value.doubleValue, lh.isFinite, lh >= 0, lh <= Self.maxSize else {
                     throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"line_height\" must be a number in [0, \(Int(Self.maxSize))]")
                 }
                 options.lineHeight = .cssLineHeight(lh, fontSize: size)
