@@ -1,3 +1,4 @@
+import StatusModel
 import UnicodeText
 
 /// Neutralising untrusted text before it reaches a terminal.
@@ -11,18 +12,13 @@ package enum TerminalText {
     /// The visible placeholder of a neutralised scalar (one column).
     package static let placeholder: Unicode.Scalar = "\u{FFFD}"
 
-    /// True for the scalars that MUST NOT reach a terminal: C0 controls (U+0000–001F, ESC
-    /// included), DEL, C1 controls (U+0080–009F), the line and paragraph separators, and the
-    /// bidi controls (U+061C, U+200E–200F, U+202A–202E, U+2066–2069).
+    /// True for the scalars that MUST NOT reach a terminal: the terminal controls of
+    /// `DisplaySafe.isTerminalControl` (C0 and C1 controls, DEL, the line and paragraph
+    /// separators, the bidi controls). Zero-width joiners, variation selectors and tags stay:
+    /// they belong to emoji sequences, which the preview draws whole.
     /// - Complexity: O(1).
-    package static func isUnsafe(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029: return true
-        case 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
+    @inline(__always)
+    package static func isUnsafe(_ v: UInt32) -> Bool { DisplaySafe.isTerminalControl(v) }
 
     /// `s` with every unsafe scalar replaced by the placeholder.
     /// - Complexity: O(n) in the scalars of `s`.

@@ -5,19 +5,29 @@
 
 /// Escaping of content for terminals and logs.
 package enum DisplaySafe {
-    /// True for the scalars that are never printed raw: C0 controls (U+0000–U+001F), DEL, C1
-    /// controls (U+0080–U+009F), the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E,
-    /// U+2066–U+2069), the line and paragraph separators (U+2028, U+2029), U+FEFF, and the
-    /// invisible format characters (U+00AD, U+200B–U+200D, U+2060–U+2064, tags U+E0000–U+E007F).
+    /// True for the scalars that act on a terminal when printed: C0 controls (U+0000–U+001F,
+    /// ESC included), DEL, C1 controls (U+0080–U+009F, which some terminals read as CSI), the
+    /// line and paragraph separators (U+2028, U+2029) and the bidi controls (U+061C, U+200E,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069), which reorder the rest of a line. Nothing taken
+    /// from content may reach a terminal with one of them: messages escape them (`escaped`),
+    /// the terminal preview draws a placeholder instead.
+    @inline(__always)
+    package static func isTerminalControl(_ v: UInt32) -> Bool {
+        if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
+        if v < 0x61C { return false }
+        return v == 0x61C || v == 0x200E || v == 0x200F || (v >= 0x2028 && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+    }
+
+    /// True for the scalars that are never printed raw in a message: the terminal controls
+    /// (`isTerminalControl`), U+FEFF, and the invisible format characters (the soft hyphen
+    /// U+00AD, the zero-width space and joiners U+200B–U+200D, the word joiner and invisible
+    /// operators U+2060–U+2064, tags U+E0000–U+E007F), with which a key or value would read as
+    /// another.
     @inline(__always)
     package static func isUnsafe(_ v: UInt32) -> Bool {
-        if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
-        if v < 0xAD { return false }
-        // Invisible format characters too (soft hyphen, zero-width space and joiners, word
-        // joiner and invisible operators, tags): a key or value holding them would read as
-        // another in a message.
-        return v == 0xAD || v == 0x61C || (v >= 0x200B && v <= 0x200F) || (v >= 0x2028 && v <= 0x202E)
-            || (v >= 0x2060 && v <= 0x2064) || (v >= 0x2066 && v <= 0x2069) || v == 0xFEFF || (v >= 0xE0000 && v <= 0xE007F)
+        if isTerminalControl(v) { return true }
+        return v == 0xAD || (v >= 0x200B && v <= 0x200D) || (v >= 0x2060 && v <= 0x2064) || v == 0xFEFF
+            || (v >= 0xE0000 && v <= 0xE007F)
     }
 
     /// `s` with every unsafe scalar (see `isUnsafe`) written as `\u{XX}` (hexadecimal, upper
