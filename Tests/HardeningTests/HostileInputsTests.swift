@@ -94,6 +94,53 @@ final class SilentLossTests: XCTestCase {
         }
     }
 
+    /// Integers written with a fraction or an exponent were read through a double: an id of
+    /// 12345678901234567.0 became …568 and a count of 1e-400 became 0, both without an error.
+    /// They are read exactly from their digits: an exact integer is taken, anything else is an
+    /// error naming the field; a plist `<real>` past 2^53 (already rounded) is an error.
+    func testIntegersWithFractionsOrExponentsAreExactOrErrors() throws {
+        func load(_ fields: String) throws -> Status {
+            let text = #"{"statuses":[{"id":1,"text":"x","user":{"id":2,"screen_name":"b"}"# + fields + "}]}"
+            return try FeedLoader.load(data: Data(text.utf8), fileName: "n.json").feed.statuses[0]
+        }
+        for (token, value) in [
+            ("12345678901234567.0", 12_345_678_901_234_567), ("1.2345678901234567e16", 12_345_678_901_234_567),
+            ("12.000", 12), ("1.5e3", 1500), ("-0.0", 0), ("0e99999", 0), ("9.223372036854775807e18", Int64.max),
+        ] as [(String, Int64)] {
+            let status = try load(#","reposts_count":\#(token)"#)
+            XCTAssertEqual(Int64(status.repostsCount), value, token)
+        }
+        for token in ["1e-400", "12.5", "1e19", "9.223372036854775808e18", "123456789012345678901234567890.0"] {
+            XCTAssertThrowsError(try load(#","reposts_count":\#(token)"#), token) { error in
+                XCTAssertEqual((error as? StatusModelError)?.location?.keyPath, "statuses[0].reposts_count", "\(error)")
+            }
+        }
+        let real = Data(("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>statuses</key><array><dict>"
+            + "<key>id</key><real>12345678901234567</real><key>text</key><string>x</string>"
+            + "<key>user</key><dict><key>id</key><integer>2</integer><key>screen_name</key><string>b</string></dict>"
+            + "</dict></array></dict></plist>").utf8)
+        XCTAssertThrowsError(try FeedLoader.load(data: real, fileName: "r.plist")) { error in
+            XCTAssertEqual((error as? StatusModelError)?.location?.keyPath, "statuses[0].id", "\(error)")
+        }
+    }
+
+    /// Only the first `tag_struct` entry was decoded: a second without `tag_name`, or with a
+    /// number for it, was accepted. Every entry is checked (the model keeps the first).
+    func testEveryTagEntryIsChecked() throws {
+        for (entries, path) in [
+            (#"[{"tag_name":"ok"},{"nope":1}]"#, "tag_struct[1].tag_name"), (#"[{"tag_name":"ok"},{"tag_name":5}]"#, "tag_struct[1].tag_name"),
+        ] {
+            let line = #"{"id":1,"text":"x","user":{"id":2,"screen_name":"b"},"tag_struct":\#(entries)}"#
+            for (name, text) in [("t.json", #"{"statuses":["# + line + "]}"), ("t.jsonl", line + "\n")] {
+                XCTAssertThrowsError(try FeedLoader.load(data: Data(text.utf8), fileName: name), name) { error in
+                    XCTAssertTrue((error as? StatusModelError)?.location?.keyPath.hasSuffix(path) ?? false, "\(error)")
+                }
+            }
+        }
+        let good = #"{"id":1,"text":"x","user":{"id":2,"screen_name":"b"},"tag_struct":[{"tag_name":"a"},{"tag_name":"b"}]}"#
+        XCTAssertEqual(try FeedLoader.load(data: Data((good + "\n").utf8), fileName: "g.jsonl").feed.statuses.first?.tag?.name, "a")
+    }
+
     /// 128-bit encodings of values that fit are read exactly: 42, and −1 (sign-extended).
     func test128BitIntegersThatFitAreExact() throws {
         let small: [UInt8] = [0x14] + Array(repeating: 0, count: 15) + [42]
@@ -233,6 +280,27 @@ final class BoundedDecodingTests: XCTestCase {
             } catch {
                 XCTAssertTrue(error.description.contains("xxxxxxxx001234"), error.description)
             }
+        }
+    }
+
+    /// The XML plist pre-scan looked for each `&`'s `;` to the end of the file: a key of 100 000
+    /// `&` took 8.6 s (quadratic). An entity is at most 12 bytes; entities still decode, so keys
+    /// that differ only in how they are written are still found to be the same.
+    func testAmpersandsWithoutSemicolonsInPlistKeys() throws {
+        func plist(_ keys: [String]) -> Data {
+            let dict = keys.map { "<key>\($0)</key><string>v</string>" }.joined()
+            return Data(("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>statuses</key><array><dict>"
+                + "<key>Id</key><integer>1</integer><key>text</key><string>x</string>" + dict
+                + "</dict></array></dict></plist>").utf8)
+        }
+        let ampersands = String(repeating: "&", count: Hardening.full ? 100_000 : 20_000)
+        // Foundation's parser refuses the bare ampersands: an error, found in linear time.
+        XCTAssertThrowsError(try Hardening.measure("plist key of bare &") { try FeedLoader.load(data: plist([ampersands]), fileName: "a.plist") })
+        do {
+            _ = try FeedLoader.load(data: plist(["a&amp;b", "a&#x26;b"]), fileName: "e.plist")
+            XCTFail("two spellings of one key were accepted")
+        } catch {
+            XCTAssertTrue(error.description.contains("duplicate key"), error.description)
         }
     }
 

@@ -140,14 +140,73 @@ struct JSONNode: DecodedNode {
         switch kind {
         case .number:
             if node.flags & JSONTape.Node.integral != 0 { return Self.parseInteger(rawBytes) }
-            guard let d = Double(String(decoding: rawBytes, as: UTF8.self)), d.isFinite, abs(d) < 9.2e18 else { return nil }
-            let i = Int64(d)
-            return Double(i) == d ? i : nil
+            return Self.parseExactInteger(rawBytes)
         case .string:
             return stringValue.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         default:
             return nil
         }
+    }
+
+    /// The value of a number token with a fraction or an exponent when it is exactly an integer
+    /// that fits `Int64` (`12.0`, `1.5e3`, `-0.0`); nil otherwise (`1.5`, `1e-400`, `1e19`).
+    /// Decided on the decimal digits, not through `Double`, which rounds what the file says
+    /// (`12345678901234567.0` read as 12345678901234568) and makes tiny values 0.
+    /// - Complexity: O(n) in the token's bytes.
+    static func parseExactInteger(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let n = token.count
+        var i = 0
+        let negative = n > 0 && token[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        // The significant digits (leading zeros skipped), and how many came after the point.
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var afterPoint = false
+        while i < n {
+            let b = token[i]
+            if b == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                if afterPoint { fractionDigits += 1 }
+                if !(digits.isEmpty && b == UInt8(ascii: "0")) { digits.append(b &- UInt8(ascii: "0")) }
+            } else {
+                break
+            }
+            i += 1
+        }
+        // The exponent, saturated far past any that could give an Int64.
+        var exponent = 0
+        if i < n && (token[i] | 0x20) == UInt8(ascii: "e") {
+            i += 1
+            var negativeExponent = false
+            if i < n && (token[i] == UInt8(ascii: "-") || token[i] == UInt8(ascii: "+")) {
+                negativeExponent = token[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            while i < n {
+                exponent = min(exponent * 10 + Int(token[i] &- UInt8(ascii: "0")), 1 << 20)
+                i += 1
+            }
+            if negativeExponent { exponent = -exponent }
+        }
+        guard !digits.isEmpty else { return 0 }
+        // The value is digits × 10^scale; trailing zeros move into the scale.
+        var scale = exponent - fractionDigits
+        while let last = digits.last, last == 0 {
+            digits.removeLast()
+            scale += 1
+        }
+        guard scale >= 0, digits.count + scale <= 19 else { return nil }
+        // Accumulated as a negative number, whose range includes Int64.min.
+        var v: Int64 = 0
+        for d in digits + [UInt8](repeating: 0, count: scale) {
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (r, o2) = m.subtractingReportingOverflow(Int64(d))
+            if o1 || o2 { return nil }
+            v = r
+        }
+        if negative { return v }
+        return v == .min ? nil : -v
     }
 
     /// An integer token's value; nil when it does not fit `Int64`.

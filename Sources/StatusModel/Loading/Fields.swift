@@ -96,6 +96,10 @@ func lenientInt64(_ v: Any) -> Int64? {
     if type(of: v) is NSNumber.Type, let n = v as? NSNumber {
         let d = n.doubleValue
         guard d.isFinite, abs(d) < 9.2e18 else { return nil }
+        // A `<real>` was rounded to a double when it was read: past 2^53 the integer it stands
+        // for is not known (12345678901234567 reads as …568), so it is not taken for one.
+        let type = n.objCType.pointee
+        if (type == CChar(UInt8(ascii: "d")) || type == CChar(UInt8(ascii: "f"))) && abs(d) > 9_007_199_254_740_992 { return nil }
         let i = n.int64Value
         return Double(i) == d ? i : nil
     }

@@ -168,7 +168,9 @@ func plistXMLProblem(_ bytes: [UInt8]) -> String? {
                 guard starts("</" + name, at: k), let e = find(">", from: k) else { return nil }
                 return (String(decoding: out, as: UTF8.self), e + 1)
             }
-            if b == UInt8(ascii: "&"), let semi = find(";", from: k), semi - k <= 12 {
+            // An entity's `;` is looked for in the next 12 bytes only: searching to the end for each
+            // `&` made a key of 100 000 `&` take 8.6 s.
+            if b == UInt8(ascii: "&"), let semi = bytes[k..<min(n, k + 13)].firstIndex(of: UInt8(ascii: ";")) {
                 let entity = String(decoding: bytes[(k + 1)..<semi], as: UTF8.self)
                 var scalar: Unicode.Scalar?
                 switch entity {

@@ -53,12 +53,12 @@ enum StatusDecoder {
         let topics = try f.objects("topic_struct").map { (t) throws(FieldError) -> Topic in
             Topic(title: try t.string("topic_title"), url: try t.string("topic_url", default: ""))
         }
-        var tag: Tag?
-        if let t = try f.objects("tag_struct").first {
-            tag = Tag(
+        // Every entry is checked; the model keeps the first.
+        let tag = try f.objects("tag_struct").map { (t) throws(FieldError) -> Tag in
+            Tag(
                 name: try t.string("tag_name"), type: try t.int("tag_type", default: 0),
                 iconURL: try t.string("url_type_pic", default: ""), scheme: try t.string("tag_scheme", default: ""))
-        }
+        }.first
         var card: PageInfo?
         if let p = try f.object("page_info") {
             card = PageInfo(

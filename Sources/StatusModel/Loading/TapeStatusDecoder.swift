@@ -178,7 +178,8 @@ struct TapeStatusDecoder {
             guard let pictures = pictureList(ids: at(.picIDs), infos: at(.picInfos)),
                 var urls = objects(at(.urls), { self.urlEntity($0) }),
                 let topics = objects(at(.topics), { self.topic($0) }),
-                let tags = objects(at(.tags), { self.tag($0) }, firstOnly: true)
+                // Every entry is checked; the model keeps the first.
+                let tags = objects(at(.tags), { self.tag($0) })
             else { return nil }
             var card: PageInfo?
             if present(at(.pageInfo)) {
@@ -389,20 +390,17 @@ struct TapeStatusDecoder {
         }
     }
 
-    /// The array at `index` (empty when absent), every element an object, each decoded by
-    /// `body` (only the first with `firstOnly`, the others checked to be objects).
-    private func objects<T>(_ index: Int, _ body: (Int) -> T?, firstOnly: Bool = false) -> [T]? {
+    /// The array at `index` (empty when absent), every element an object, each decoded by `body`.
+    private func objects<T>(_ index: Int, _ body: (Int) -> T?) -> [T]? {
         guard present(index) else { return [] }
         let a = nodes[index]
         guard a.kind == .array else { return nil }
         var out: [T] = []
         var e = index + 1
-        for k in 0..<Int(a.length) {
+        for _ in 0..<Int(a.length) {
             guard nodes[e].kind == .object else { return nil }
-            if k == 0 || !firstOnly {
-                guard let v = body(e) else { return nil }
-                out.append(v)
-            }
+            guard let v = body(e) else { return nil }
+            out.append(v)
             e = Int(nodes[e].end)
         }
         return out
