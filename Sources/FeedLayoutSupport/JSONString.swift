@@ -7,6 +7,10 @@
 /// - DEL and the C1 controls (U+007F–U+009F) as `\u00XX`, so no byte of content can act on a
 ///   terminal the JSON is printed to (as `DisplaySafe` treats them);
 /// - U+2028 and U+2029 (`\u2028`, `\u2029`), so a JSON Lines line is also a valid JavaScript line;
+/// - the bidi controls U+200E, U+200F, U+202A–U+202E and U+2066–U+2069 (`\u202e`), which would
+///   reorder a line of the terminal the JSON is printed to (U+061C, the Arabic letter mark, is
+///   copied: it orders text as an Arabic letter does, and its lead byte starts most Arabic
+///   letters, which the eight-byte scan would then stop at);
 /// - U+FEFF (`\ufeff`), which Foundation's JSON reader drops at the start of a string.
 /// Everything else is copied as it is. Text without any of these is copied eight bytes at a time.
 /// The feed writer, the frame export and the command line's reports use it.
@@ -116,7 +120,7 @@ package enum JSONString {
                 length = 1
             } else if b == 0xC2, i + 1 < n, bytes[i + 1] >= 0x80, bytes[i + 1] <= 0x9F {
                 length = 2
-            } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+            } else if b == 0xE2, i + 2 < n, Self.isEscapedPunctuation(bytes[i + 1], bytes[i + 2]) {
                 length = 3
             } else if b == 0xEF, i + 2 < n, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF {
                 length = 3
@@ -134,7 +138,13 @@ package enum JSONString {
             case (0x09, _): put("\\t")
             case (_, 2): putHex(bytes[i + 1])
             case (0xEF, _): put("\\ufeff")
-            case (_, 3): put(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+            case (_, 3):
+                // U+2000–U+207F (E2 80–81 xx): `\u20` and the code point's low byte.
+                let v = (bytes[i + 1] & 0x3F) << 6 | (bytes[i + 2] & 0x3F)
+                put("\\u20")
+                end[0] = hexDigit(v >> 4)
+                end[1] = hexDigit(v & 15)
+                end += 2
             default: putHex(b)
             }
             i += length
@@ -144,11 +154,19 @@ package enum JSONString {
         end += n - start
     }
 
+    /// Whether E2 `b1` `b2` is one of the escaped characters of U+2000–U+207F: the line and
+    /// paragraph separators, and the bidi controls (marks U+200E–U+200F, embeddings and
+    /// overrides U+202A–U+202E, isolates U+2066–U+2069), which reorder what a terminal shows.
+    @inline(__always) private static func isEscapedPunctuation(_ b1: UInt8, _ b2: UInt8) -> Bool {
+        (b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE))) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)
+    }
+
     @inline(__always) private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? v &+ 48 : v &+ 87 }
 
     /// True when one of the eight bytes is below 0x20, a quote, a backslash, DEL, 0xC2 (the lead
-    /// byte of the C1 controls) or 0xE2 (that of U+2028/U+2029), or an 0xEF followed by 0xBB
-    /// (U+FEFF) or last in the word. False positives only cost the byte-by-byte check.
+    /// byte of the C1 controls) or 0xE2 (that of U+2028, U+2029 and the bidi controls), or an
+    /// 0xEF followed by 0xBB (U+FEFF) or last in the word. False positives only cost the
+    /// byte-by-byte check.
     @inline(__always)
     package static func mayNeedEscape(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101

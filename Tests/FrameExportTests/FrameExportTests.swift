@@ -472,13 +472,16 @@ final class JSONBytesTests: XCTestCase {
         let pieces = [
             "a", "中", "\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{2028}", "\u{2029}", "…", "é", "😀", "z", "\u{7F}", "\u{80}",
             "\u{9B}", "\u{9F}", "\u{A0}", "\u{FEFF}", "\u{FEFB}", "！", "\u{FFBB}", "\u{2027}",
+            "\u{200D}", "\u{200E}", "\u{200F}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}", "\u{2066}",
+            "\u{2069}", "\u{206A}", "\u{061C}",
         ]
         let named: [Unicode.Scalar: String] = [
             "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\r": #"\r"#, "\t": #"\t"#, "\u{2028}": #"\u2028"#, "\u{2029}": #"\u2029"#,
         ]
         func reference(_ s: String) -> String {
             let body = s.unicodeScalars.map { u in
-                let hex = u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0xFEFF
+                let bidi = [0x200E, 0x200F].contains(u.value) || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
+                let hex = u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0xFEFF || bidi
                 return named[u] ?? (hex ? String(format: #"\u%04x"#, u.value) : String(u))
             }
             return "\"" + body.joined() + "\""
