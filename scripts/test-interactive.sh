@@ -4,7 +4,8 @@
 # output of the same feed, the status line, a feed in sections (index jumps, opening and closing
 # in both modes, search, delete and undo, grouped style), that a resize re-lays the feed out at the new width,
 # and that the terminal is restored (termios settings, alternate screen, cursor) after q, Ctrl-C
-# (SIGINT) and SIGTERM. Exits non-zero on any failure.
+# (SIGINT), SIGTERM and a crash (SIGILL); also that `layout` reads a FIFO once when its progress
+# bar is on the terminal. Exits non-zero on any failure.
 #
 # Usage: scripts/test-interactive.sh            (uses .build/debug/feedlayout, else .build/release)
 #        FEEDLAYOUT_BIN=path scripts/test-interactive.sh
@@ -299,6 +300,35 @@ start sigterm --width 375
 wait_for 'rows [0-9]+–[0-9]+ of 13' || fail "viewer did not start (sigterm)"
 kill -TERM "$(cat "$WORK/sigterm/pid")"
 restored sigterm 143
+
+# A crash (a trap is SIGILL) gives the terminal back too, then ends the process by the signal
+# (through the Swift runtime's backtrace, here not waiting for a key).
+SWIFT_BACKTRACE=interactive=no start crash --width 375
+wait_for 'rows [0-9]+–[0-9]+ of 13' || fail "viewer did not start (crash)"
+kill -ILL "$(cat "$WORK/crash/pid")"
+restored crash 132
+
+# ---------------------------------------------------------------- layout from a FIFO, stderr on a terminal
+# With standard error on a terminal, `layout` counts a JSON Lines input's lines for its progress
+# bar, but only when the input can be read twice: a FIFO named *.jsonl was read to its end by the
+# count, and the job then waited for a writer forever.
+"${T[@]}" kill-server 2>/dev/null || true
+SOCK="feedlayout-test-$$-fifo"
+T=(tmux -L "$SOCK" -f /dev/null)
+mkdir -p "$WORK/fifo"
+mkfifo "$WORK/fifo/feed.jsonl"
+"$BIN" generate --count 5 --seed 3 --format jsonl -o "$WORK/fifo/five.jsonl"
+"${T[@]}" new-session -d -s t -x 80 -y 24 \
+    "'$BIN' layout '$WORK/fifo/feed.jsonl' --format jsonl -o '$WORK/fifo/out.jsonl'; echo \$? > '$WORK/fifo/rc'; sleep 5"
+cat "$WORK/fifo/five.jsonl" > "$WORK/fifo/feed.jsonl" &
+writer=$!
+if wait_file "$WORK/fifo/rc" 20; then
+    check "layout from a FIFO: exit status $(cat "$WORK/fifo/rc"), expected 0" [ "$(cat "$WORK/fifo/rc")" = "0" ]
+    check "layout from a FIFO: 5 rows written" [ "$(wc -l < "$WORK/fifo/out.jsonl")" = "5" ]
+else
+    fail "layout from a FIFO: the job did not finish"
+fi
+kill "$writer" 2>/dev/null || true
 
 # ---------------------------------------------------------------- suspend (Ctrl-Z) and resume (fg)
 # An interactive shell in the pane (job control), the viewer started from its prompt.

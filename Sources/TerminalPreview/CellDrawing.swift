@@ -233,10 +233,9 @@ struct CellDrawer {
         let links = Self.mergedRanges(prepared.entities.map(\.range))
         var attachmentNames: [Int: String] = [:]
         for a in prepared.attachments where attachmentNames[a.offset] == nil { attachmentNames[a.offset] = a.name }
-        let firstCluster = layout.lines[visible.lowerBound].clusters.lowerBound
-        let firstUnit = prepared.utf16Range(ofCluster: firstCluster).lowerBound
+        // (The line's own start: the empty line after a trailing hard break holds no cluster.)
         let runs = prepared.runs
-        var run = Self.runIndex(containing: firstUnit, count: runs.count) { runs[$0].range }
+        var run = Self.runIndex(containing: span.lowerBound, count: runs.count) { runs[$0].range }
         for i in visible {
             let line = layout.lines[i]
             let y = first + i

@@ -4,7 +4,8 @@ import Synchronization
 // The terminal in interactive mode: raw input, the alternate screen, and restoring both.
 //
 // Restoring is the invariant: whatever ends the viewer (q, an error, SIGINT from Ctrl-C, SIGTERM,
-// SIGHUP, SIGQUIT), the saved termios settings are put back and the alternate screen is left.
+// SIGHUP, SIGQUIT, or a crash: a trap, an abort, a fault), the saved termios settings are put
+// back and the alternate screen is left.
 // Suspending (SIGTSTP from Ctrl-Z) restores the same way before the process stops, and SIGCONT
 // (`fg`) enters raw mode and the alternate screen again and asks for a full redraw.
 // Signal handlers can only use async-signal-safe calls, so the saved and raw settings live in
@@ -52,6 +53,32 @@ private func wakeMainThread() {
 private func restoreFromSignal(_ signal: Int32) {
     if savedValid != 0 { tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios) }
     writeAll(leaveSequence)
+    _exit(128 + signal)
+}
+
+/// The actions the crash signals had before the viewer's (the Swift runtime's backtracer, or
+/// the default), by signal number: written before the viewer's handlers are installed.
+nonisolated(unsafe) private var actionsBeforeViewer: [sigaction] = Array(repeating: sigaction(), count: 32)
+
+/// A crash (SIGILL from a Swift trap, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE): the terminal
+/// given back, then the signal raised again with the action it had before the viewer, so that
+/// the process ends as it would have (the runtime's backtrace, its exit status, a core dump).
+private func restoreThenCrash(_ signal: Int32) {
+    if savedValid != 0 { tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios) }
+    writeAll(leaveSequence)
+    sigaction(signal, &actionsBeforeViewer[Int(signal)], nil)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signal)
+    sigprocmask(SIG_UNBLOCK, &set, nil)
+    raise(signal)
+    // Still running: that action returned (a handler that expects a faulting instruction to run
+    // again, where the signal was sent by `kill`). The default action ends the process.
+    var fallback = sigaction()
+    fallback.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&fallback.sa_mask)
+    sigaction(signal, &fallback, nil)
+    raise(signal)
     _exit(128 + signal)
 }
 
@@ -121,9 +148,13 @@ enum Terminal {
         return (Int(ws.ws_row), Int(ws.ws_col))
     }
 
+    /// The signals of a crash, after which the terminal is given back before the process ends.
+    private static let crashSignals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
     /// Enters raw mode (no echo, no line editing; signals kept so Ctrl-C raises SIGINT and Ctrl-Z
     /// SIGTSTP) and the alternate screen, with handlers that restore the terminal on SIGINT,
-    /// SIGTERM, SIGHUP and SIGQUIT, suspend and resume on SIGTSTP and SIGCONT, and note SIGWINCH.
+    /// SIGTERM, SIGHUP and SIGQUIT and on a crash, suspend and resume on SIGTSTP and SIGCONT, and
+    /// note SIGWINCH.
     /// Keys typed before are kept (read as the first input), not discarded.
     static func enter() throws(TerminalPreviewError) {
         guard tcgetattr(inputDescriptor, &savedTermios) == 0 else { throw .terminal(function: "tcgetattr", errno: errno) }
@@ -137,6 +168,10 @@ enum Terminal {
         rawTermios = raw
         savedValid = 1
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(sig) { restoreFromSignal($0) } }
+        for sig in Self.crashSignals {
+            sigaction(sig, nil, &actionsBeforeViewer[Int(sig)])
+            install(sig) { restoreThenCrash($0) }
+        }
         if wakePipe.read < 0 {
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else { throw .terminal(function: "pipe", errno: errno) }
@@ -158,10 +193,12 @@ enum Terminal {
     }
 
     /// Restores the saved settings, leaves the alternate screen and puts the default signal
-    /// actions back. Safe to call more than once.
+    /// actions back (for the crash signals, the actions they had before). Safe to call more than
+    /// once.
     static func leave() {
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { signal(sig, SIG_DFL) }
         if savedValid != 0 {
+            for sig in Self.crashSignals { sigaction(sig, &actionsBeforeViewer[Int(sig)], nil) }
             tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios)
             savedValid = 0
             writeAll(leaveSequence)

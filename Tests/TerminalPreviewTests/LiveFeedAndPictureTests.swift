@@ -15,6 +15,22 @@ final class LiveFeedAndPictureTests: XCTestCase {
         return doc.preview.canvas(lines: lines, cell: doc.cell).lines(color: false).map { String($0) }
     }
 
+    /// A text ending in hard breaks ends with an empty line, which holds no cluster: a screen or
+    /// a slice of the static preview that started on it read past the text's clusters (a trap
+    /// in `preview` of a status whose text is "a" and 66 newlines, at 100 000 pt).
+    func testDrawingFromTheEmptyLineAfterATrailingBreak() throws {
+        let status = Status(id: 1, text: "a" + String(repeating: "\n", count: 66), user: User(id: 1, name: "n"))
+        let doc = try Shared.document([status], width: 375, style: .weibo, title: "t")
+        let count = doc.preview.lineCount
+        var drawn = 0
+        for start in 0..<count {
+            let lines = doc.preview.canvas(lines: start..<count, cell: doc.cell).lines(color: false)
+            XCTAssertEqual(lines.count, count - start)
+            drawn += lines.filter { $0.contains("a") }.count
+        }
+        XCTAssertGreaterThan(drawn, 0, "the text's first line is drawn")
+    }
+
     /// Row 1 of the demo feed is a 3×3 grid of 115 pt pictures 4 pt apart: every line of the
     /// grid shows three blocks, a blank column between each two (columns 2 and 3 ran together).
     func testGridColumnsKeepAGap() throws {

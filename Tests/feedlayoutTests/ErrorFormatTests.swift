@@ -95,6 +95,8 @@ final class ErrorFormatTests: XCTestCase {
             XCTAssertEqual(past.status, 1, "\(args): \(past.stderr)")
             XCTAssertTrue(past.stderr.contains("starts after the feed's last row (\(rows) rows: 0..<\(rows))"), past.stderr)
             if let output { XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(args) left \(output.path)") }
+            // Nothing on standard output either (layout printed the whole document, then failed).
+            XCTAssertTrue(past.stdout.isEmpty, "\(args) wrote \(past.stdout.count) bytes")
             // Cut at the end: the last row, exit 0.
             let cut = try FeedlayoutBinary.run(args + ["--rows", "\(rows - 1):\(rows + 5)"])
             XCTAssertEqual(cut.status, 0, "\(args): \(cut.stderr)")

@@ -289,6 +289,18 @@ final class HostileCommandTests: XCTestCase {
         XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).contains(#""id": "12345678901234567890""#))
     }
 
+    /// `measure --time --reps 0` was an input error (exit 1), not a usage error; with no input
+    /// text it reported a time per character of nothing.
+    func testMeasureTimeNeedsRepsAndTexts() throws {
+        let empty = try write("empty.jsonl", "")
+        let reps = try FeedlayoutBinary.run(["measure", empty, "--time", "--reps", "0"])
+        XCTAssertEqual(reps.status, 2, reps.stderr)
+        let none = try FeedlayoutBinary.run(["measure", empty, "--time"])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertTrue(none.stderr.contains("empty.jsonl: no text to time"), none.stderr)
+        XCTAssertTrue(none.stdout.isEmpty)
+    }
+
     /// The 427-byte binary plist of the issue (26 arrays sharing each other: 10^25 leaves) used
     /// 8.3 GB and aborted; it is now refused before anything is built.
     func testSharedObjectBombIsRefused() throws {
@@ -329,6 +341,26 @@ final class HostileCommandTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         p.arguments = ["--as=2000000000", try FeedlayoutBinary.url().path, "preview", "Fixtures/feed.plist", "--width", "40000", "--rows", "0:"]
         p.currentDirectoryURL = TestPaths.packageRoot
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
+
+    /// A sectioned preview drew each section whole: one status of 4 000 newlines grouped by user
+    /// at 40 000 pt took 655 MB (an abort at larger sizes). Sections are drawn in the slices of a
+    /// plain feed: under 70 MB, here under a 400 MB address-space limit.
+    func testSectionedPreviewIsDrawnInSlices() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { throw XCTSkip("no prlimit") }
+        if let me = dlopen(nil, RTLD_NOW), dlsym(me, "__asan_init") != nil {
+            throw XCTSkip("built with AddressSanitizer, which cannot start under an address-space limit")
+        }
+        let text = "a" + String(repeating: "\\n", count: 4_000)
+        let input = try write("tall.json", #"{"statuses":[{"id":1,"text":"\#(text)","user":{"id":2,"screen_name":"b"}}]}"#)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        p.arguments = ["--as=400000000", try FeedlayoutBinary.url().path, "preview", input, "--group-by", "user", "--width", "40000", "--color", "never"]
         p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         p.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try p.run()

@@ -52,7 +52,7 @@ struct Bench: ParsableCommand {
 
     private func runCommand() throws {
         let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses
-        guard !loaded.isEmpty else { throw CLIError.input("feedlayout: the input holds no status") }
+        guard !loaded.isEmpty else { throw CLIError.input("feedlayout: \(Preview.feedName(inputs)): the input holds no status") }
         let statuses = Self.repeated(loaded, toAtLeast: minRows)
         let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
         let cellEngine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })

@@ -92,6 +92,7 @@ struct Layout: ParsableCommand {
         job.rowOrigin = rowOrigin
         job.yOrigin = yOrigin
         let sink = try OutputSink(path: output)
+        // (Inputs that can be read only once are not counted: counting would consume them.)
         let total = isatty(STDERR_FILENO) != 0 ? paths.reduce(0) { $0 + Self.countLines($1) } * widths.count : 0
         let progress = ProgressBar.ifTerminal(total: total)
         let summary = try job.run(
@@ -127,10 +128,13 @@ struct Layout: ParsableCommand {
     }
 
     /// Newlines in a JSON Lines file (its statuses, for the progress bar's ETA); 0 for other
-    /// inputs, whose counts are not known before they are loaded.
+    /// inputs, whose counts are not known before they are loaded, and for inputs that can be
+    /// read only once (standard input, a pipe, a FIFO, a device).
     static func countLines(_ path: String) -> Int {
         let ext = (path as NSString).pathExtension.lowercased()
-        guard ext == "jsonl" || ext == "ndjson", let h = FileHandle(forReadingAtPath: path) else { return 0 }
+        guard ext == "jsonl" || ext == "ndjson", !FeedSource.isReadOnce(path), let h = FileHandle(forReadingAtPath: path) else {
+            return 0
+        }
         defer { try? h.close() }
         var n = 0
         while let chunk = try? h.read(upToCount: 1 << 20), !chunk.isEmpty {
@@ -141,8 +145,13 @@ struct Layout: ParsableCommand {
 }
 
 /// Standard output, or a file written atomically (temporary sibling renamed on `commit`).
+///
+/// On standard output the last piece is held until the next one or `commit`: an export whose
+/// output is one piece (every small export, and one whose `--rows` start after the feed's end,
+/// found only once the feed is read) writes nothing when it fails.
 private final class OutputSink {
     private let file: AtomicFileWriter?
+    private var held: [UInt8] = []
 
     init(path: String?) throws {
         if let path, path != "-" {
@@ -157,11 +166,16 @@ private final class OutputSink {
         if let file {
             try file.write(Data(bytes))
         } else {
-            try DescriptorOutput.writeStandardOutput(bytes)
+            if !held.isEmpty { try DescriptorOutput.writeStandardOutput(held) }
+            held = bytes
         }
     }
 
-    func commit() throws { try file?.commit() }
+    func commit() throws {
+        if let file { return try file.commit() }
+        if !held.isEmpty { try DescriptorOutput.writeStandardOutput(held) }
+        held = []
+    }
 }
 
 /// A one-line progress bar with rows/s and ETA, drawn on stderr at most 5 times a second.

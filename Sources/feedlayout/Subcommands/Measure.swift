@@ -32,6 +32,10 @@ struct Measure: ParsableCommand {
     @Option(help: "Timed passes with --time (the median is reported).")
     var reps = 5
 
+    func validate() throws {
+        guard reps >= 1, reps <= 1000 else { throw ValidationError("--reps must be in 1...1000") }
+    }
+
     func run() throws { try reportingErrors(measure) }
 
     private func measure() throws {
@@ -51,7 +55,7 @@ struct Measure: ParsableCommand {
     }
 
     private func timeLayout(_ items: [MeasureItem], measurer: TextMeasurer) throws {
-        guard reps > 0 else { throw ValidationError("--reps must be at least 1") }
+        guard !items.isEmpty else { throw CLIError.input("feedlayout: \(input == "-" ? "<stdin>" : input): no text to time") }
         let chars = items.reduce(0) { $0 + $1.text.string.unicodeScalars.count }
         for mode in ["cold", "warm-words", "warm"] {
             let warm = mode != "cold"

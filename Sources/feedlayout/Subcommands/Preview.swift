@@ -238,12 +238,24 @@ struct Preview: ParsableCommand {
             throw CLIError.input("feedlayout: \(error)")
         }
         let lines = wanted.map { preview.lines(ofRows: $0) } ?? 0..<min(preview.lineCount, Self.screenLines())
-        // Streamed: the range is drawn and printed a slice of lines at a time, each slice's canvas
-        // at most `maxCanvasCells` cells, so memory does not grow with the range or the width
-        // (the whole range was built first: --width 100000 --rows 0: tried to allocate 9.1 GB).
-        // The cell of the last row drawn is kept: a row taller than a slice is laid out once.
         var out = OutputBuffer()
-        let step = max(1, Self.maxCanvasCells / max(1, preview.columns))
+        try Self.printSlices(of: preview, lines: lines, color: useColor, to: &out) { row in
+            let status: Status
+            do { status = try rows.status(row) } catch { throw CLIError.input("feedlayout: \(error)") }
+            return engine.cell(for: status, options: options)
+        }
+        try out.flush()
+    }
+
+    /// Prints `lines` of `preview`, streamed: drawn and printed a slice of lines at a time, each
+    /// slice's canvas at most `maxCanvasCells` cells, so that memory grows with neither the range
+    /// nor the width (a whole range drawn at once: `--width 100000 --rows 0:` tried to allocate
+    /// 9.1 GB, and one section of 100 000 lines at `--width 10000` aborted). The cell of the last
+    /// row drawn is kept: a row taller than a slice is laid out once.
+    private static func printSlices(
+        of preview: FeedPreview, lines: Range<Int>, color: Bool, to out: inout OutputBuffer, cell: (Int) throws -> CellGeometry
+    ) throws {
+        let step = max(1, maxCanvasCells / max(1, preview.columns))
         var kept: (row: Int, cell: CellGeometry)?
         var start = lines.lowerBound
         while start < lines.upperBound {
@@ -254,19 +266,16 @@ struct Preview: ParsableCommand {
                     cells[row] = kept.cell
                     continue
                 }
-                let status: Status
-                do { status = try rows.status(row) } catch { throw CLIError.input("feedlayout: \(error)") }
-                let c = engine.cell(for: status, options: options)
+                let c = try cell(row)
                 cells[row] = c
                 kept = (row, c)
             }
-            for line in preview.canvas(lines: slice, cell: { cells[$0]! }).lines(color: useColor) {
+            for line in preview.canvas(lines: slice, cell: { cells[$0]! }).lines(color: color) {
                 try out.write(line)
                 try out.write("\n")
             }
             start = slice.upperBound
         }
-        try out.flush()
     }
 
     /// A sectioned feed, printed whole: one box per section, titled with its disclosure mark,
@@ -295,10 +304,8 @@ struct Preview: ParsableCommand {
             } catch {
                 throw CLIError.input("feedlayout: \(error)")
             }
-            let canvas = preview.canvas(lines: 0..<preview.lineCount) { doc.cell(at: TableIndexPath(section: s, row: $0)) }
-            for line in canvas.lines(color: color) {
-                try out.write(line)
-                try out.write("\n")
+            try Self.printSlices(of: preview, lines: 0..<preview.lineCount, color: color, to: &out) {
+                doc.cell(at: TableIndexPath(section: s, row: $0))
             }
         }
         try out.flush()

@@ -50,7 +50,8 @@ struct Render: ParsableCommand {
             printErrorLine(error.description)
             throw ExitCode(1)
         } catch let error as RasterRenderError {
-            printError("\(error)")
+            // (An image too large for the feed and width: the feed is named.)
+            printError("\(Preview.feedName(inputs)): \(error)")
             throw ExitCode(1)
         } catch let error as StatusModelError {
             printError("\(error)")
@@ -77,7 +78,7 @@ struct Render: ParsableCommand {
             feedRows = FeedRows(statuses: try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses)
         }
         let count = try feedRows.countAll()
-        guard count > 0 else { throw CLIError.input("feedlayout: the feed has no statuses to render") }
+        guard count > 0 else { throw CLIError.input("feedlayout: \(Preview.feedName(inputs)): the feed has no statuses to render") }
         let (a, b) = (rows.lower ?? 0, rows.upper)
         guard a < count else {
             throw Preview.rowsPastTheEnd(name: Preview.feedName(inputs), option: rows.defaultValueDescription, count: count)
@@ -102,7 +103,7 @@ struct Render: ParsableCommand {
             throw CLIError.input("feedlayout: render needs the FreeType text measurer")
         }
         let doc = try sections.document(list, format: format, engine: engine, options: feed.options(width: width.value, format: format))
-        guard doc.geometry.contentHeight > 0 else { throw CLIError.input("feedlayout: the feed has nothing to render") }
+        guard doc.geometry.contentHeight > 0 else { throw CLIError.input("feedlayout: \(Preview.feedName(inputs)): the feed has nothing to render") }
         var (top, bottom) = (0.0, doc.geometry.contentHeight)
         if let rows {
             // Rows counted over every section in order.
