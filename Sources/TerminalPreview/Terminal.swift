@@ -57,8 +57,13 @@ private func restoreFromSignal(_ signal: Int32) {
 }
 
 /// The actions the crash signals had before the viewer's (the Swift runtime's backtracer, or
-/// the default), by signal number: written before the viewer's handlers are installed.
-nonisolated(unsafe) private var actionsBeforeViewer: [sigaction] = Array(repeating: sigaction(), count: 32)
+/// the default), by signal number: written before the viewer's handlers are installed. A block
+/// of its own, not an array: a handler takes an element's address with no uniqueness check.
+nonisolated(unsafe) private let actionsBeforeViewer: UnsafeMutablePointer<sigaction> = {
+    let block = UnsafeMutablePointer<sigaction>.allocate(capacity: 32)
+    block.initialize(repeating: sigaction(), count: 32)
+    return block
+}()
 
 /// A crash (SIGILL from a Swift trap, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE): the terminal
 /// given back, then the signal raised again with the action it had before the viewer, so that
@@ -66,7 +71,7 @@ nonisolated(unsafe) private var actionsBeforeViewer: [sigaction] = Array(repeati
 private func restoreThenCrash(_ signal: Int32) {
     if savedValid != 0 { tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios) }
     writeAll(leaveSequence)
-    sigaction(signal, &actionsBeforeViewer[Int(signal)], nil)
+    sigaction(signal, actionsBeforeViewer + Int(signal), nil)
     var set = sigset_t()
     sigemptyset(&set)
     sigaddset(&set, signal)
@@ -169,7 +174,7 @@ enum Terminal {
         savedValid = 1
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { install(sig) { restoreFromSignal($0) } }
         for sig in Self.crashSignals {
-            sigaction(sig, nil, &actionsBeforeViewer[Int(sig)])
+            sigaction(sig, nil, actionsBeforeViewer + Int(sig))
             install(sig) { restoreThenCrash($0) }
         }
         if wakePipe.read < 0 {
@@ -198,7 +203,7 @@ enum Terminal {
     static func leave() {
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { signal(sig, SIG_DFL) }
         if savedValid != 0 {
-            for sig in Self.crashSignals { sigaction(sig, &actionsBeforeViewer[Int(sig)], nil) }
+            for sig in Self.crashSignals { sigaction(sig, actionsBeforeViewer + Int(sig), nil) }
             tcsetattr(inputDescriptor, TCSAFLUSH, &savedTermios)
             savedValid = 0
             writeAll(leaveSequence)
