@@ -1,14 +1,17 @@
 import StatusModel
 
 // The first two stages of every job: inputs opened in order and cut into batches (reading), and
-// batches turned into statuses (decoding). JSON Lines are streamed: a batch is a chunk of whole
-// lines, decoded by whichever worker takes it. Other formats are loaded whole when opened (their
-// errors come before any output) and cut into batches of statuses.
+// batches turned into statuses (decoding). JSON Lines and Weibo JSON are streamed: a batch is a
+// chunk of whole lines, or of whole elements of the document's statuses array, decoded by
+// whichever worker takes it; an error found by the reader comes after the batches before it. Other
+// formats are loaded whole when opened (their errors come before any output) and cut into batches
+// of statuses.
 
 /// A batch of statuses to decode or already decoded, and where it sits in the job's input.
 struct FeedBatch {
     enum Content {
         case lines(JSONLinesChunk, file: String)
+        case elements(JSONElementsChunk, file: String)
         case statuses(ArraySlice<Status>)
     }
     var content: Content
@@ -56,6 +59,12 @@ final class FeedBatchReader {
                     return FeedBatch(
                         content: .lines(chunk, file: reader.fileName), statusesBefore: statusesBefore, statusCount: chunk.statusCount)
                 }
+            case .jsonDocument(let reader):
+                if let chunk = try reader.next(targetBytes: batchBytes, maxStatuses: batchStatuses) {
+                    defer { statusesBefore += chunk.statusCount }
+                    return FeedBatch(
+                        content: .elements(chunk, file: reader.fileName), statusesBefore: statusesBefore, statusCount: chunk.statusCount)
+                }
             case .loaded(let result):
                 let statuses = result.feed.statuses
                 if offset < statuses.count {
@@ -73,10 +82,11 @@ final class FeedBatchReader {
     }
 }
 
-/// A worker's decoders, one per JSON Lines input (each keeps its parser's buffers).
+/// A worker's decoders, one per streamed input (each keeps its parser's buffers).
 struct BatchDecoders {
     let options: LoadOptions
     private var decoders: [String: JSONLinesDecoder] = [:]
+    private var documentDecoders: [String: JSONElementsDecoder] = [:]
 
     init(options: LoadOptions) { self.options = options }
 
@@ -91,14 +101,21 @@ struct BatchDecoders {
             out.statuses.reserveCapacity(chunk.statusCount)
             out.skipped = try decoder.decode(chunk) { out.statuses.append($0) }
             return out
+        case .elements(let chunk, let file):
+            var decoder = documentDecoders.removeValue(forKey: file) ?? JSONElementsDecoder(fileName: file, options: options)
+            defer { documentDecoders[file] = decoder }
+            var out = DecodedBatch(file: file)
+            out.statuses.reserveCapacity(chunk.statusCount)
+            out.skipped = try decoder.decode(chunk) { out.statuses.append($0) }
+            return out
         }
     }
 }
 
-/// Opens every input (`-` is standard input) in order. Formats other than JSON Lines are loaded
-/// whole here, so that their errors come before the job writes anything.
-/// - Parameter rereadable: JSON Lines that can be read only once (standard input, a pipe) are
-///   loaded whole too (for jobs that read their input more than once).
+/// Opens every input (`-` is standard input) in order. Formats other than JSON Lines and Weibo
+/// JSON are loaded whole here, so that their errors come before the job writes anything.
+/// - Parameter rereadable: streamed inputs that can be read only once (standard input, a pipe)
+///   are loaded whole instead (for jobs that read their input more than once).
 func openSources(_ paths: [String], options: LoadOptions, rereadable: Bool = false) throws(StatusModelError) -> [FeedSource] {
     var sources: [FeedSource] = []
     for path in paths {

@@ -30,8 +30,8 @@ public enum FeedValidation {
         }
     }
 
-    /// Counts the statuses of `path` (`-` for standard input). JSON Lines are decoded in parallel
-    /// chunks in bounded memory; other formats are loaded whole.
+    /// Counts the statuses of `path` (`-` for standard input). JSON Lines and Weibo JSON are
+    /// decoded in parallel chunks in bounded memory; other formats are loaded whole.
     /// - Throws: the first invalid status as a `StatusModelError` (unless `options.skipInvalid`),
     ///   or a file-level error.
     public static func count(
@@ -47,6 +47,8 @@ public enum FeedValidation {
             return total
         case .jsonLines:
             total.format = .jsonLines
+        case .jsonDocument:
+            total.format = .weiboJSON
         }
         do {
             try runStatusPipeline(

@@ -6,10 +6,11 @@ import TableLayout
 
 /// A frame export from feed files to JSON or JSON Lines: what `feedlayout layout` runs.
 ///
-/// Stages: read (inputs in order, JSON Lines as chunks of whole lines) → decode → lay out →
-/// encode (rows without their index and y) on every worker, then splice (index and y from the
-/// running sums) → write, in input order. Memory is bounded by `window` batches whatever the
-/// input's length; the output bytes do not depend on `threads`.
+/// Stages: read (inputs in order, JSON Lines as chunks of whole lines, Weibo JSON as chunks of
+/// whole statuses) → decode → lay out → encode (rows without their index and y) on every worker,
+/// then splice (index and y from the running sums) → write, in input order. Memory is bounded by
+/// `window` batches whatever a streamed input's length; the output bytes do not depend on
+/// `threads`.
 ///
 /// ```swift
 /// let measurer = try TextMeasurer(fonts: FontSet.loadDefault())
@@ -31,7 +32,9 @@ public struct FrameExportJob: Sendable {
     /// Workers for every stage (the output does not depend on it).
     public var threads: Int
     public var header: FrameExportHeader
-    /// Statuses per batch of a whole-loaded input, and bytes per batch of JSON Lines.
+    /// Statuses per batch of a whole-loaded input, and bytes per batch of a streamed one (JSON
+    /// Lines, Weibo JSON). A Weibo JSON batch ends at whichever limit it reaches first, so that a
+    /// batch of small statuses does not make a large batch of rows.
     public var batchStatuses = 512
     public var batchBytes = 1 << 20
     /// Bytes gathered before each call of `write`.
@@ -98,10 +101,9 @@ public struct FrameExportJob: Sendable {
         var rowsDone = 0
         for (w, width) in widths.enumerated() {
             if w > 0 {
-                // JSON Lines files are read again; whole-loaded inputs are kept.
+                // Streamed files are read again; whole-loaded inputs are kept.
                 sources = try zip(inputs, sources).map { (path, source) throws(StatusModelError) -> FeedSource in
-                    if case .jsonLines = source { return try FeedSource.open(path, options: loadOptions) }
-                    return source
+                    source.isStreamed ? try FeedSource.open(path, options: loadOptions) : source
                 }
                 if nested { FrameExport.separateLayouts(into: &out) }
             }

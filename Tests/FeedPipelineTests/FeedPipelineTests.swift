@@ -167,4 +167,92 @@ final class FeedPipelineTests: XCTestCase {
             XCTAssertEqual(merged, reference, "scale \(scale)")
         }
     }
+
+    // MARK: - Weibo JSON documents, streamed
+
+    /// A generated feed written as one Weibo JSON document (`{"statuses": [...]}`, a status a line).
+    private func document(_ count: Int, in dir: URL, seed: UInt64 = 5) throws -> (URL, [Status]) {
+        var generator = FeedGenerator(seed: seed)
+        let statuses = generator.statuses(count: count)
+        let url = dir.appendingPathComponent("feed.json")
+        try FeedWriter.data(statuses, format: .weiboJSON).write(to: url)
+        return (url, statuses)
+    }
+
+    func testJSONDocumentsAreStreamedLikeTheWholeLoad() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, statuses) = try document(300, in: dir)
+        for format in [FrameFormat.json, .jsonl] {
+            let options = FeedOptions(width: 375)
+            let layout = try FeedEngine(cellEngine: CellLayoutEngine(measurer: Self.measurer)).layoutCells(statuses, options: options, threads: 1)
+            var reference: [UInt8] = []
+            var stream = try FrameStream(options: options, header: header, format: format)
+            stream.begin(into: &reference)
+            stream.append(layout.cells, into: &reference)
+            stream.finish(into: &reference)
+            // Large batches; small ones (by bytes, by statuses); one status a batch.
+            for (threads, batchBytes, batchStatuses) in [(1, 1 << 20, 512), (2, 4096, 512), (2, 1 << 20, 7), (3, 1, 512)] {
+                var job = FrameExportJob(inputs: [url.path], format: format, threads: threads, header: header)
+                job.batchBytes = batchBytes
+                job.batchStatuses = batchStatuses
+                XCTAssertEqual(
+                    try export(job), reference, "\(format) at \(threads) threads, batches of \(batchBytes) bytes or \(batchStatuses) statuses")
+            }
+        }
+        let counts = try FeedValidation.count(url.path, threads: 2)
+        XCTAssertEqual(counts.statuses, 300)
+        XCTAssertEqual(counts.format, .weiboJSON)
+        let heights = try FeedHeightsJob(inputs: [url.path], options: FeedOptions(width: 375), threads: 2).run(engine: CellLayoutEngine(measurer: Self.measurer))
+        XCTAssertEqual(heights.rowCount, 300)
+    }
+
+    /// A status error in the middle comes first; a syntax error after the array fails the run
+    /// too, after every row before it, skipInvalid or not.
+    func testJSONDocumentErrorsComeInInputOrder() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, _) = try document(400, in: dir)
+        var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Line 0 is `{"statuses":[`; status k is on line k + 1; the last line closes the document.
+        lines[151] = #"{"id":150,"text":"x"},"#
+        lines[lines.count - 1] = "]"
+        let bad = dir.appendingPathComponent("bad.json")
+        try Data(lines.joined(separator: "\n").utf8).write(to: bad)
+        for threads in [1, 2, 4] {
+            var job = FrameExportJob(inputs: [bad.path], format: .jsonl, threads: threads, header: header)
+            job.batchBytes = 4096
+            var written = 0
+            XCTAssertThrowsError(try job.run(engine: CellLayoutEngine(measurer: Self.measurer)) { written += $0.count }) { error in
+                guard case .missingKey(let loc) = error as? StatusModelError else { return XCTFail("\(error)") }
+                XCTAssertEqual(loc.file, bad.path)
+                XCTAssertEqual(loc.index, 150)
+                XCTAssertEqual(loc.id, 150)
+                XCTAssertEqual(loc.keyPath, "statuses[150].user")
+            }
+            XCTAssertLessThan(written, 150 * 4000, "rows after the error are not written")
+        }
+        var lenient = FrameExportJob(
+            inputs: [bad.path], format: .jsonl, loadOptions: LoadOptions(skipInvalid: true), threads: 3, header: header)
+        lenient.batchBytes = 4096
+        var reported: [Int] = []
+        var rows = 0
+        XCTAssertThrowsError(
+            try lenient.run(engine: CellLayoutEngine(measurer: Self.measurer), progress: { rows = $0 }, skipped: { _, s in reported.append(s.index) }) { _ in }
+        ) { error in
+            XCTAssertEqual((error as? StatusModelError)?.caseName, "malformed", "\(error)")
+            XCTAssertTrue("\(error)".contains("unexpected end of the data at line \(lines.count), column 2"), "\(error)")
+        }
+        XCTAssertEqual(reported, [150])
+        XCTAssertEqual(rows, 399, "every row before the error was consumed")
+        // The whole load gives the same error.
+        XCTAssertThrowsError(try FeedLoader.load(contentsOf: bad, options: LoadOptions(skipInvalid: true))) { error in
+            XCTAssertTrue("\(error)".contains("unexpected end of the data at line \(lines.count), column 2"), "\(error)")
+        }
+        var counted: FeedValidation.Counts?
+        XCTAssertThrowsError(counted = try FeedValidation.count(bad.path, options: LoadOptions(skipInvalid: true))) { error in
+            XCTAssertEqual((error as? StatusModelError)?.caseName, "malformed", "\(error)")
+        }
+        XCTAssertNil(counted)
+    }
 }

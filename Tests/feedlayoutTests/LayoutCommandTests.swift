@@ -96,6 +96,42 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual(written.split(separator: 0x0A).count, 5)
     }
 
+    /// A Weibo JSON document is streamed like JSON Lines: from a file or standard input, at any
+    /// --threads, the same bytes; an error after its array (here the document's last `}` is
+    /// missing) fails the run after rows were written to the temporary file, and leaves no file.
+    func testJSONDocumentIsStreamedAndAnErrorAfterItsArrayLeavesNoFile() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.json")
+        let generate = try run(["generate", "--count", "1300", "--seed", "5", "--format", "json", "-o", good.path])
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+        let bytes = try Data(contentsOf: good)
+        let runs = try [1, 2].map { try run(["layout", good.path, "--format", "jsonl", "--threads", String($0)]) }
+        let viaStdin = try run(["layout", "-", "--format", "jsonl", "--threads", "2"], stdin: bytes)
+        for r in runs + [viaStdin] { XCTAssertEqual(r.status, 0, r.stderr) }
+        XCTAssertEqual(runs[0].stdout.split(separator: 0x0A).count, 1300)
+        XCTAssertTrue(runs[1].stdout == runs[0].stdout && viaStdin.stdout == runs[0].stdout, "the same rows from a file, a pipe, at any --threads")
+
+        let bad = dir.appendingPathComponent("bad.json")
+        XCTAssertEqual(bytes.suffix(3), Data("]}\n".utf8))
+        try bytes.dropLast(2).write(to: bad)
+        let existing = dir.appendingPathComponent("frames.jsonl")
+        let before = Data("previous contents\n".utf8)
+        try before.write(to: existing)
+        let r = try run(["layout", bad.path, "--format", "jsonl", "-o", existing.path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("bad.json") && r.stderr.contains("unexpected end of the data at line 1302, column 2"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: existing), before, "an existing file must stay byte-identical")
+        let fresh = dir.appendingPathComponent("new.json")
+        XCTAssertEqual(try run(["layout", bad.path, "-o", fresh.path]).status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.path), "no partial file")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+        XCTAssertEqual(leftovers, [], "temporary files are removed")
+        let validate = try run(["validate", bad.path])
+        XCTAssertEqual(validate.status, 1)
+        XCTAssertTrue(validate.stderr.contains("unexpected end of the data at line 1302, column 2"), validate.stderr)
+    }
+
     func testJSONLinesRowsRangeAndStdin() throws {
         let feed = TestPaths.fixtures.appendingPathComponent("feed.plist")
         let all = try run(["layout", feed.path, "--format", "jsonl", "--width", "320", "--width", "414"])

@@ -221,7 +221,7 @@ public enum FeedLoader {
             }
             return try tape.withDocument(input) { (document) throws(StatusModelError) -> LoadResult in
                 let root = document.root
-                let expected = "an array of statuses or an object with \"statuses\""
+                let expected = JSONDocumentReader.expectedRoot
                 let items: [JSONNode]
                 let prefix: String
                 if root.isArray {
@@ -249,7 +249,8 @@ public enum FeedLoader {
     }
 
     /// The loader's error for a JSON syntax error: nesting past the limit, or malformed with the
-    /// reason and, for whole documents, the line and column.
+    /// reason and the byte in the line (JSON Lines, `line` given) or, for a whole document (JSON,
+    /// `line` nil), the line and column.
     static func syntaxError(
         _ error: JSONTape.SyntaxError, file: String, format: String, line: Int?, input: UnsafeBufferPointer<UInt8>, limit: Int
     ) -> StatusModelError {
@@ -261,8 +262,14 @@ public enum FeedLoader {
                 return .malformed(file: file, format: format, line: line, reason: "\(error.reason) (byte \(error.offset + 1) of the line)")
             }
             let at = JSONDocument.lineAndColumn(of: error.offset, in: input)
-            return .malformed(file: file, format: format, line: nil, reason: "\(error.reason) at line \(at.line), column \(at.column)")
+            return malformedJSON(file: file, reason: error.reason, line: at.line, column: at.column)
         }
+    }
+
+    /// The loader's error for a syntax error in a JSON document at a line and column (1-based),
+    /// whether the document is loaded whole or streamed.
+    static func malformedJSON(file: String, reason: String, line: Int, column: Int) -> StatusModelError {
+        .malformed(file: file, format: "JSON", line: nil, reason: "\(reason) at line \(line), column \(column)")
     }
 
     static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)

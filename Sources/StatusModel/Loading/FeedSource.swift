@@ -1,9 +1,11 @@
 import Foundation
 
-/// An opened feed input: JSON Lines, read as a stream of chunks, or any other format, loaded whole
-/// (so that its errors are known before anything is done with it).
+/// An opened feed input: JSON Lines, read as a stream of chunks of whole lines; Weibo JSON, read
+/// as a stream of chunks of whole statuses (the elements of its statuses array); or any other
+/// format, loaded whole (so that its errors are known before anything is done with it).
 package enum FeedSource {
     case jsonLines(JSONLinesReader)
+    case jsonDocument(JSONDocumentReader)
     case loaded(LoadResult)
 
     /// The name errors give for standard input.
@@ -14,8 +16,8 @@ package enum FeedSource {
     /// - Parameters:
     ///   - path: a file, or `-` for standard input.
     ///   - options: limits and the invalid-status policy of the load.
-    ///   - streaming: when false, JSON Lines are loaded whole too (for a consumer that reads the
-    ///     statuses more than once from standard input, which cannot be read again).
+    ///   - streaming: when false, JSON Lines and Weibo JSON are loaded whole too (for a consumer
+    ///     that reads the statuses more than once from standard input, which cannot be read again).
     /// - Throws: `StatusModelError`, naming the file (`<stdin>` for standard input).
     package static func open(_ path: String, options: LoadOptions = LoadOptions(), streaming: Bool = true) throws(StatusModelError)
         -> FeedSource
@@ -34,6 +36,7 @@ package enum FeedSource {
             let format: FeedFormat
             if let forced = options.format { format = forced } else { format = try FeedLoader.detectFormat(of: url) }
             if format == .jsonLines && streaming { return .jsonLines(try JSONLinesReader(url: url, options: options)) }
+            if format == .weiboJSON && streaming { return .jsonDocument(try JSONDocumentReader(url: url, options: options)) }
             // The format is known: the load does not detect it again (a plist is still told
             // classic from full model by its keys).
             var detected = options
@@ -41,6 +44,13 @@ package enum FeedSource {
             return .loaded(try FeedLoader.load(contentsOf: url, options: detected))
         }
         return try open(once: input, options: options, streaming: streaming)
+    }
+
+    /// Whether the source is read as a stream of chunks (and so read again from its file by a
+    /// consumer that needs its statuses twice).
+    package var isStreamed: Bool {
+        if case .loaded = self { return false }
+        return true
     }
 
     /// Whether `path` can be read only once: standard input (`-`), a pipe, a FIFO or a device.
@@ -52,7 +62,7 @@ package enum FeedSource {
     }
 
     /// An input read once (standard input, a pipe): read until the format is known, then the rest
-    /// streamed (JSON Lines) or read whole.
+    /// streamed (JSON Lines, Weibo JSON) or read whole.
     private static func open(once input: InputFile, options: LoadOptions, streaming: Bool) throws(StatusModelError) -> FeedSource {
         var head: [UInt8] = []
         var format = FeedFormat.weiboJSON
@@ -70,6 +80,10 @@ package enum FeedSource {
         if format == .jsonLines && streaming {
             input.unread(head)
             return .jsonLines(JSONLinesReader(file: input, options: options))
+        }
+        if format == .weiboJSON && streaming {
+            input.unread(head)
+            return .jsonDocument(JSONDocumentReader(file: input, options: options))
         }
         let rest = try input.readAll()
         var loadOptions = options

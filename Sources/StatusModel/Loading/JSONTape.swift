@@ -80,6 +80,19 @@ struct JSONTape {
 
     /// Parses `input` (a whole JSON text), replacing the previous content; buffers keep their capacity.
     mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) {
+        _ = try parse(input, maxDepth: maxDepth, wholeText: true)
+    }
+
+    /// Parses the JSON value at the start of `input`, replacing the previous content, and returns
+    /// the offset after it and the white space that follows it: what comes next is the caller's
+    /// (a streamed document's reader parses the elements of its array one by one). Errors are the
+    /// ones `parse` gives for the same bytes, as long as `input` holds the value and a few bytes
+    /// after it (the parser looks at most 12 bytes ahead of where it fails).
+    mutating func parseValue(atStartOf input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(SyntaxError) -> Int {
+        try parse(input, maxDepth: maxDepth, wholeText: false)
+    }
+
+    private mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int, wholeText: Bool) throws(SyntaxError) -> Int {
         // A copied tape shares its node buffer: it gets one of its own before writing.
         if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
         if !isKnownUniquelyReferenced(&keyEntries) { keyEntries = TapeBuffer() }
@@ -90,8 +103,9 @@ struct JSONTape {
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
-        var parser = Parser(input: input, maxDepth: maxDepth)
+        var parser = Parser(input: input, maxDepth: maxDepth, wholeText: wholeText)
         try parser.run(into: &self)
+        return parser.p
     }
 
     @inline(__always)
@@ -356,14 +370,17 @@ private struct Parser {
     let base: UnsafePointer<UInt8>
     let n: Int
     let maxDepth: Int
+    /// Whether the value must end the input (else the parse stops after it).
+    let wholeText: Bool
     var p = 0
 
-    init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int, wholeText: Bool) {
         self.input = input
         // A non-null pointer even for an empty buffer; never read past `n`.
         base = input.baseAddress ?? UnsafePointer(bitPattern: 1)!
         n = input.count
         self.maxDepth = maxDepth
+        self.wholeText = wholeText
     }
 
     private enum State { case value, key, ended }
@@ -458,7 +475,7 @@ private struct Parser {
                 tape.countElement()
                 skipWhitespace()
                 guard let open = tape.openKind else {
-                    guard p == n else { throw fail("unexpected data after the JSON value") }
+                    guard p == n || !wholeText else { throw fail("unexpected data after the JSON value") }
                     return
                 }
                 guard p < n else { throw unexpected() }

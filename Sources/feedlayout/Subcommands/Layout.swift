@@ -20,8 +20,8 @@ struct Layout: ParsableCommand {
             give one layout per width (JSON: {"layouts": [...]}; JSON Lines: each line names its width). \
             Output is byte-identical across runs and --threads values. With -o FILE the file is written \
             atomically: a failing run leaves an existing file untouched. Exit codes: 0 success, 1 input \
-            errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines \
-            (files and standard input) are streamed in batches (bounded memory); other formats are read whole. \
+            errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines and Weibo \
+            JSON (files and standard input) are streamed in batches (bounded memory); property lists are read whole. \
             A friend list (or a plist with "sections", or any feed with --group-by) is exported with its \
             sections: each one's header and footer frames, title, count, collapsed state and the rows it shows \
             (a closed section: its header only; --expand N opens section N, --expand-all every section), and the side index.

@@ -8,8 +8,8 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check feed files and print, per file, the number of statuses, retweets and pictures.",
         discussion: """
-            Formats are detected from the content: the classic plist, Weibo API JSON, the full model \
-            as plist, JSON Lines (streamed). Errors go to stderr with the file, the status index and \
+            Formats are detected from the content: the classic plist, Weibo API JSON (streamed), the \
+            full model as plist, JSON Lines (streamed). Errors go to stderr with the file, the status index and \
             id, and the key path. Exit code 0 when every file is valid, 1 otherwise.
             """
     )
