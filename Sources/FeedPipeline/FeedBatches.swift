@@ -38,10 +38,15 @@ final class FeedBatchReader {
     let batchStatuses: Int
     let batchBytes: Int
 
+    /// The most statuses and bytes a batch may be asked to hold: limits outside [1, these] are
+    /// clamped (a batch of 0 statuses was handed out forever; `Int.max` bytes was allocated).
+    static let maxBatchStatuses = 1 << 20
+    static let maxBatchBytes = 1 << 26
+
     init(sources: [FeedSource], batchStatuses: Int = 1024, batchBytes: Int = 1 << 20) {
         pending = sources
-        self.batchStatuses = batchStatuses
-        self.batchBytes = batchBytes
+        self.batchStatuses = min(max(1, batchStatuses), Self.maxBatchStatuses)
+        self.batchBytes = min(max(1, batchBytes), Self.maxBatchBytes)
     }
 
     /// The next batch, nil after the last input's last one.

@@ -16,6 +16,8 @@ public struct FeedHeightsJob: Sendable {
     public var options: FeedOptions
     public var loadOptions: LoadOptions
     public var threads: Int
+    /// Statuses per batch of a whole-loaded input, and bytes per batch of a streamed one
+    /// (clamped to at least 1 and at most 2^20 statuses and 2^26 bytes, 64 MiB).
     public var batchStatuses = 512
     public var batchBytes = 1 << 20
 

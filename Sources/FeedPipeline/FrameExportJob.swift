@@ -35,9 +35,10 @@ public struct FrameExportJob: Sendable {
     /// Statuses per batch of a whole-loaded input, and bytes per batch of a streamed one (JSON
     /// Lines, Weibo JSON). A Weibo JSON batch ends at whichever limit it reaches first, so that a
     /// batch of small statuses does not make a large batch of rows.
+    /// Both are clamped to at least 1 and at most 2^20 statuses and 2^26 bytes (64 MiB).
     public var batchStatuses = 512
     public var batchBytes = 1 << 20
-    /// Bytes gathered before each call of `write`.
+    /// Bytes gathered before each call of `write` (clamped to [1, 2^26]).
     public var writeBytes = 1 << 20
     /// The index and y (points) of the inputs' first row, when they are one partition of a feed
     /// whose rows above were laid out elsewhere (`FeedHeightsJob` gives each partition's row count
@@ -90,6 +91,7 @@ public struct FrameExportJob: Sendable {
     ) throws -> Summary {
         var summary = Summary()
         var out: [UInt8] = []
+        let writeBytes = min(max(1, self.writeBytes), FeedBatchReader.maxBatchBytes)
         out.reserveCapacity(writeBytes + (1 << 16))
         let nested = format == .json && widths.count > 1
         var sources = try openSources(inputs, options: loadOptions, rereadable: widths.count > 1)

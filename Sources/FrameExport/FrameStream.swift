@@ -95,6 +95,8 @@ public struct FrameStream: Sendable {
     /// The largest row origin a stream takes: row indices past it (10^15 − 1) would be no feed's,
     /// and the rows counted after it could overflow.
     public static let maxRowOrigin = 999_999_999_999_999
+    /// The bound of a stream's y origin in points (exclusive), the command line's `--y-origin`'s.
+    public static let maxYOrigin = 1e15
 
     /// - Parameters:
     ///   - options: the layout's options (width, style, scale, line limit, table style).
@@ -108,15 +110,16 @@ public struct FrameStream: Sendable {
     ///     its rows are then byte-identical to the same rows of the whole feed's stream, and its
     ///     totals (`rowCount`, `contentHeight`) count the rows above.
     ///   - yOrigin: the y (points, on the pixel grid) of the first row appended, for the same use.
-    /// - Throws: `.invalidOptions` when `options.validate()` fails, or a row origin is past
-    ///   `maxRowOrigin`.
+    /// - Throws: `.invalidOptions` when `options.validate()` fails, a row origin is past
+    ///   `maxRowOrigin`, or a y origin is outside [0, `maxYOrigin`) (past it, pixels at scale 4
+    ///   no longer fit the 64-bit integers the writer formats).
     public init(
         options: FeedOptions, header: FrameExportHeader, format: FrameFormat, rows: Range<Int>? = nil, isNested: Bool = false,
         rowOrigin: Int = 0, yOrigin: Double = 0
     ) throws(FrameExportError) {
-        guard rowOrigin >= 0, rowOrigin <= Self.maxRowOrigin, yOrigin.isFinite, yOrigin >= 0 else {
+        guard rowOrigin >= 0, rowOrigin <= Self.maxRowOrigin, yOrigin.isFinite, yOrigin >= 0, yOrigin < Self.maxYOrigin else {
             throw .invalidOptions(
-                "the row origin (\(rowOrigin)) must be in 0...\(Self.maxRowOrigin) and the y origin (\(yOrigin)) ≥ 0")
+                "the row origin (\(rowOrigin)) must be in 0...\(Self.maxRowOrigin) and the y origin (\(yOrigin)) in [0, 1e15)")
         }
         do {
             try options.validate()

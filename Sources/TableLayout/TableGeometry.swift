@@ -277,7 +277,8 @@ public struct TableGeometry: Sendable, Equatable {
         var r = rect(top, Int64(e.header))
         guard configuration.style == .plain else { return r }
         let limit = points(top + e.summary.height - Int64(e.spacing) - Int64(e.header))
-        r.y = min(max(scrollOffset, r.y), limit)
+        // A NaN offset is no offset (`max` would pass it through: a header at y = NaN).
+        r.y = min(max(scrollOffset.isNaN ? r.y : scrollOffset, r.y), limit)
         return r
     }
 

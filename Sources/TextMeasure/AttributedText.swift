@@ -56,6 +56,13 @@ public struct InlineObject: Hashable, Sendable {
         self.descent = descent
         self.name = name
     }
+
+    /// The width, ascent and descent as text measures and places them: each in [0, 10^6] points,
+    /// a non-finite one 0 (a NaN ascent made a line's baseline NaN, a negative one a rect of
+    /// negative height).
+    package var measuredWidth: Double { LineHeightPolicy.extent(width) }
+    package var measuredAscent: Double { LineHeightPolicy.extent(ascent) }
+    package var measuredDescent: Double { LineHeightPolicy.extent(descent) }
 }
 
 /// A range of text marked as an entity (a mention, a topic, a link, an emoticon).

@@ -39,7 +39,7 @@ extension PreparedText {
         arena.begin()
         let fullHeight = withUnsafeMutablePointer(to: &arena) { a in
             runFonts.withUnsafeBufferPointer { fonts in
-                var acc = LineAccumulator(a, lineHeight: options.lineHeight, fonts: fonts)
+                var acc = LineAccumulator(a, lineHeight: options.lineHeight.sanitized, fonts: fonts)
                 clusters.withUnsafeBufferPointer { cl in
                     if tabInterval == 0 {
                         fitLines(cl, maxWidth: maxWidth, charWrap: options.wrap == .character, StoredAdvances(), into: &acc)
@@ -73,7 +73,7 @@ extension PreparedText {
     /// allocation: what a row height needs when a feed changes width.
     /// - Complexity: O(clusters), no shaping.
     public func lineMetrics(_ options: LayoutOptions) -> (lineCount: Int, height: Double, fullHeight: Double) {
-        guard case .grid(let pitch, let ascent, let descent) = options.lineHeight else {
+        guard case .grid(let pitch, let ascent, let descent) = options.lineHeight.sanitized else {
             let l = layout(options)
             return (l.lines.count, l.size.height, l.fullHeight)
         }
@@ -649,8 +649,10 @@ extension TextLayout {
                     if next == objects.count || objects[next].offset >= line.range.upperBound { break }
                     if objects[next].offset == start, cl[c].flags & ClusterFlags.attachment != 0 {
                         let o = objects[next]
-                        // The cluster's advance is the object's width as measured (non-finite or negative → 0).
-                        body(o, Rect(x: x, y: line.baseline - o.ascent, width: cl[c].advance, height: o.ascent + o.descent))
+                        // The object's extents as measured (`InlineObject.measuredAscent`); the
+                        // cluster's advance is its measured width.
+                        let ascent = o.measuredAscent
+                        body(o, Rect(x: x, y: line.baseline - ascent, width: cl[c].advance, height: ascent + o.measuredDescent))
                         next += 1
                     }
                     x += rule.advance(cl[c], at: x)

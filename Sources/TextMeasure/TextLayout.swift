@@ -15,6 +15,21 @@ public enum LineHeightPolicy: Hashable, Sendable {
     public static func grid(size: Double, multiple: Double, ascentFraction: Double) -> LineHeightPolicy {
         .grid(pitch: multiple * size, ascent: ascentFraction * size, descent: (1 - ascentFraction) * size)
     }
+
+    /// The policy as layout applies it: a grid's pitch, ascent and descent each in
+    /// [0, `maxExtent`], a non-finite one 0 (a NaN ascent made NaN baselines, a negative pitch
+    /// negative heights, a pitch of 1e308 infinite ones).
+    var sanitized: LineHeightPolicy {
+        guard case .grid(let pitch, let ascent, let descent) = self else { return self }
+        return .grid(pitch: Self.extent(pitch), ascent: Self.extent(ascent), descent: Self.extent(descent))
+    }
+
+    /// The largest pitch, ascent or descent layout uses, and the largest extent of an inline
+    /// object (points): sums of a few million of them stay finite.
+    static let maxExtent = 1e6
+
+    /// `v` in [0, `maxExtent`]; 0 when not finite.
+    static func extent(_ v: Double) -> Double { v.isFinite ? min(max(0, v), maxExtent) : 0 }
 }
 
 /// Where lines may break.

@@ -59,6 +59,34 @@ final class FeedPipelineTests: XCTestCase {
         }
     }
 
+    /// Batch and write sizes outside their range are clamped: 0 statuses per batch handed out
+    /// empty batches forever, -1 trapped, `Int.max` bytes was allocated or overflowed. Every
+    /// format reads through the same batches (a whole-loaded plist by statuses, JSON and JSON
+    /// Lines by bytes).
+    func testBatchAndWriteSizesAreClamped() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (url, statuses) = try feed(40, in: dir)
+        let plist = dir.appendingPathComponent("feed.plist")
+        try FeedWriter.data(statuses, format: .modelPlist).write(to: plist)
+        for input in [url, plist] {
+            let reference = try export(FrameExportJob(inputs: [input.path], format: .jsonl, threads: 2, header: header))
+            for size in [0, -1, Int.max] {
+                var job = FrameExportJob(inputs: [input.path], format: .jsonl, threads: 2, header: header)
+                job.batchStatuses = size
+                job.batchBytes = size
+                job.writeBytes = size
+                XCTAssertEqual(try export(job), reference, "\(input.lastPathComponent), sizes \(size)")
+            }
+        }
+        for size in [0, Int.max] {
+            var heights = FeedHeightsJob(inputs: [url.path], options: FeedOptions(width: 375), threads: 2)
+            heights.batchStatuses = size
+            heights.batchBytes = size
+            XCTAssertEqual(try heights.run(engine: CellLayoutEngine(measurer: Self.measurer)).rowCount, 40)
+        }
+    }
+
     func testRowSelectionKeepsTheWholeFeedsOffsets() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -378,6 +378,13 @@ final class FrameExportTests: XCTestCase {
         XCTAssertThrowsError(try FrameStream(options: FeedOptions(width: -1), header: header(), format: .json)) {
             guard case .invalidOptions = $0 as? FrameExportError else { return XCTFail("\($0)") }
         }
+        // A y origin past 1e15 trapped when its pixels were converted to a 64-bit integer.
+        for y in [1e15, 4.7e18, 1e300, -1, .nan, .infinity] {
+            XCTAssertThrowsError(try FrameStream(options: FeedOptions(width: 375), header: header(), format: .json, yOrigin: y), "\(y)") {
+                guard case .invalidOptions = $0 as? FrameExportError else { return XCTFail("\($0)") }
+            }
+        }
+        XCTAssertNoThrow(try FrameStream(options: FeedOptions(width: 375, scale: 4), header: header(), format: .json, yOrigin: 999_999_999_999_999))
     }
 }
 

@@ -126,6 +126,40 @@ final class HostileTextTests: XCTestCase {
         }
     }
 
+    /// Inline objects and line grids with non-finite, negative or huge metrics: their ascent and
+    /// descent were used raw (a NaN ascent gave NaN baselines and rects, a negative one a rect of
+    /// negative height, a grid pitch of 1e308 an infinite height). Each extent is in [0, 10^6].
+    func testHostileObjectMetricsAndGrids() throws {
+        let m = try Hardening.requireMeasurer()
+        let hostile: [Double] = [.nan, .infinity, -.infinity, -100, 1e308, 0]
+        for a in hostile {
+            for d in hostile {
+                var text = AttributedText("x", size: 17)
+                _ = text.appendAttachment(width: a, ascent: a, descent: d, name: "o", attributes: TextAttributes(size: 17))
+                _ = text.append(" 微博", attributes: TextAttributes(size: 17))
+                let prepared = m.prepare(text)
+                let l = prepared.layout(LayoutOptions(width: 375))
+                Hardening.assertCovers(l, prepared)
+                for line in l.lines { XCTAssertTrue(line.baseline.isFinite, "object \(a), \(d)") }
+                for (_, r) in l.attachmentRects(of: prepared) {
+                    XCTAssertTrue(r.y.isFinite && r.width.isFinite && r.width >= 0 && r.height.isFinite && r.height >= 0, "\(r)")
+                }
+            }
+        }
+        let prepared = m.prepare(AttributedText(String(repeating: "微博 ", count: 50), size: 17))
+        for pitch in hostile {
+            for extent in hostile {
+                let options = LayoutOptions(width: 100, lineHeight: .grid(pitch: pitch, ascent: extent, descent: extent))
+                let l = prepared.layout(options)
+                Hardening.assertCovers(l, prepared)
+                XCTAssertTrue(l.size.height >= 0, "grid \(pitch), \(extent)")
+                for line in l.lines { XCTAssertTrue(line.baseline.isFinite && line.baseline >= 0, "grid \(pitch), \(extent)") }
+                let metrics = prepared.lineMetrics(options)
+                XCTAssertEqual(metrics.height, l.size.height, "grid \(pitch), \(extent)")
+            }
+        }
+    }
+
     /// Font sizes of 0, negative, NaN and ∞ measure as 0 (everything on one line of zero width);
     /// 10 000 pt gives huge but finite metrics, one cluster per line at 375.
     func testHostileFontSizes() throws {

@@ -37,6 +37,30 @@ final class FeedParallelLayoutTests: XCTestCase {
         }
     }
 
+    /// Chunk sizes near `Int.max` overflowed the count of chunks (a trap); any size is clamped
+    /// to [1, rows]. Options the table would refuse only after the layout (a grouped table
+    /// narrower than its two insets) fail `validate()` first.
+    func testHostileChunkSizesAndNarrowGroupedTables() throws {
+        let statuses = FeedFixtures.generated(20)
+        let options = FeedOptions(width: 375)
+        let engine = FeedFixtures.fakeEngine().0
+        let reference = try engine.layoutCells(statuses, options: options, threads: 1)
+        for chunk in [Int.max, Int.max - 1, Int.min, 0, 1 << 40] {
+            let cells = try FeedFixtures.fakeEngine().0.layoutCells(statuses, options: options, threads: 2, chunkSize: chunk)
+            assertSameLayout(reference, cells, "chunk \(chunk)")
+            let heights = try FeedFixtures.fakeEngine().0.layout(statuses, options: options, threads: 2, chunkSize: chunk)
+            XCTAssertEqual(heights.heights, reference.cells.map(\.height))
+            let feed = try FeedFixtures.fakeEngine().0.prepareFeed(statuses, options: options, threads: 2, chunkSize: chunk)
+            let again = try engine.relayout(feed, width: 375, threads: 2, chunkSize: chunk)
+            XCTAssertEqual(again.layout.geometry, heights.geometry, "chunk \(chunk)")
+        }
+        let narrow = FeedOptions(width: 20, tableStyle: .grouped)
+        XCTAssertThrowsError(try narrow.validate()) { error in
+            XCTAssertTrue("\(error)".contains("width 20.0 must be at least 32.0 in the grouped style"), "\(error)")
+        }
+        XCTAssertNoThrow(try FeedOptions(width: 32, tableStyle: .grouped).validate())
+    }
+
     func testParallelEqualsSerialOnCorpusWithRealText() throws {
         let statuses = try FeedFixtures.corpus()
         XCTAssertEqual(statuses.count, 206)

@@ -84,6 +84,8 @@ final class TableGeometryTests: XCTestCase {
         XCTAssertEqual(g.floatingHeaderFrame(inSection: 0, scrollOffset: 120).minY, 109.5)
         XCTAssertEqual(g.floatingHeaderFrame(inSection: 1, scrollOffset: 120).minY, 129.5)
         XCTAssertEqual(g.floatingHeaderFrame(inSection: 1, scrollOffset: 150).minY, 150)
+        // A NaN offset is no offset: the header where it lies (it was at y = NaN).
+        XCTAssertEqual(g.floatingHeaderFrame(inSection: 0, scrollOffset: .nan).minY, 10)
     }
 
     func testSectionIndex() throws {

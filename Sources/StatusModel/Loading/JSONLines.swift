@@ -72,7 +72,8 @@ package final class JSONLinesReader {
     /// - Throws: `.unreadable` when reading fails, `.malformed` for a line longer than the limit.
     package func next(targetBytes: Int = 1 << 20) throws(StatusModelError) -> JSONLinesChunk? {
         while !atEnd && pending.count < targetBytes {
-            try fill(max(1 << 16, targetBytes - pending.count))
+            // At most 1 MiB a read: room for a whole large batch was zeroed on each call.
+            try fill(min(1 << 20, max(1 << 16, targetBytes - pending.count)))
         }
         // Whole lines: up to the first newline at or after `targetBytes`; keep reading while
         // there is none (a line longer than what was read).

@@ -361,8 +361,10 @@ public struct FeedDocument: Sendable {
         }
     }
 
-    /// The cell of a row at the primary width, or at `width` (any width; a held one is not
-    /// required). Served by the engine's caches.
+    /// The cell of a row at the primary width, or at `width` (any width the options allow; a
+    /// held one is not required). Served by the engine's caches.
+    /// - Precondition: `width` passes `FeedOptions.validate()` with the document's other options
+    ///   (finite, in [1, 100 000]); `FeedEngine.cell(for:options:)` traps otherwise.
     /// - Complexity: O(log n) on a cache hit; one cell layout on a miss.
     public func cell(at indexPath: TableIndexPath, width: Double? = nil) -> CellGeometry {
         var o = options

@@ -29,6 +29,11 @@ public struct FeedOptions: Hashable, Sendable {
         guard width.isFinite, width >= 1, width <= 100_000 else { throw .invalidOptions("width \(width) must be in [1, 100000]") }
         guard scale.isFinite, scale >= 1, scale <= 4 else { throw .invalidOptions("scale \(scale) must be in [1, 4]") }
         guard maxTextLines >= 0 else { throw .invalidOptions("maxTextLines \(maxTextLines) must be ≥ 0") }
+        // The table's configuration checks its inset too, but only once every row is laid out.
+        let inset = TableConfiguration(style: tableStyle, width: width, scale: scale).horizontalInset
+        guard 2 * inset <= width else {
+            throw .invalidOptions("width \(width) must be at least \(2 * inset) in the \(tableStyle) style (an inset of \(inset) on each side)")
+        }
     }
 
     func key(_ statusID: Int64, _ fingerprint: UInt64) -> CellKey {
@@ -290,7 +295,8 @@ public final class FeedEngine: Sendable {
         let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(n, 1))
         defer { heights.deallocate() }
         nonisolated(unsafe) let h = heights
-        let chunk = max(1, chunkSize)
+        // (At most the row count: a chunk of `Int.max` rows overflowed the count of chunks.)
+        let chunk = min(max(1, chunkSize), max(1, n))
         let chunkCount = (n + chunk - 1) / chunk
         let next = Atomic<Int>(0)
         // Each index is written by exactly one worker and read after `concurrentPerform` returns.
@@ -363,7 +369,8 @@ public final class FeedEngine: Sendable {
                 preparedRows.deallocate()
             }
         }
-        let chunk = max(1, chunkSize)
+        // (At most the row count: a chunk of `Int.max` rows overflowed the count of chunks.)
+        let chunk = min(max(1, chunkSize), max(1, n))
         let chunkCount = (n + chunk - 1) / chunk
         let workers = max(1, min(threads, chunkCount))
         let next = Atomic<Int>(0)

@@ -67,7 +67,9 @@ struct Layout: ParsableCommand {
         guard rowOrigin >= 0, rowOrigin <= FrameStream.maxRowOrigin else {
             throw ValidationError("--row-origin must be an integer in [0, 1e15)")
         }
-        guard yOrigin.isFinite, yOrigin >= 0, yOrigin < 1e15 else { throw ValidationError("--y-origin must be a number in [0, 1e15)") }
+        guard yOrigin.isFinite, yOrigin >= 0, yOrigin < FrameStream.maxYOrigin else {
+            throw ValidationError("--y-origin must be a number in [0, 1e15)")
+        }
     }
 
     func run() throws { try reportingErrors(export) }
