@@ -161,6 +161,10 @@ wait_for ' lines 1–23 ' && expect_top 1 || fail "g"
 "${T[@]}" send-keys -t t k
 sleep 0.3
 wait_for ' lines 1–23 ' || fail "k at the top moved above it"
+# Keys typed right after G, in one burst, move from the bottom (they moved from the top, and the
+# G was lost).
+"${T[@]}" send-keys -t t -l Gk
+wait_for " lines $((TOTAL - 23))–$((TOTAL - 1)) of $TOTAL " && expect_top $((TOTAL - 23)) || fail "Gk in one burst"
 "${T[@]}" send-keys -t t q
 restored keys 0
 check "the shell's screen is back after q" eval '! screen_has "rows .* of 13"' 

@@ -292,6 +292,9 @@ package final class InteractiveViewer {
                     if key == .bottom {
                         startOfG = monotonicSeconds()
                         try feed.findAllRows()
+                        // At the bottom now, so that the keys typed after G move from there (they
+                        // moved from the top before G, and G was lost).
+                        try settle(feed, page: page, toBottom: true)
                         bottomPending = true
                         continue
                     }
