@@ -141,6 +141,27 @@ final class SilentLossTests: XCTestCase {
         XCTAssertEqual(try FeedLoader.load(data: Data((good + "\n").utf8), fileName: "g.jsonl").feed.statuses.first?.tag?.name, "a")
     }
 
+    /// An empty JSON Lines file (what `generate --count 0 --format jsonl` writes, an empty
+    /// partition) was "the file is empty" for every reader, though the same bytes on standard
+    /// input with the format named gave 0 rows. It holds no status; an empty JSON document is
+    /// still an error.
+    func testEmptyJSONLinesFilesHoldNoStatus() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fl-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in [("e.jsonl", ""), ("b.jsonl", "\n \n\t\n"), ("e.ndjson", "")] {
+            let url = dir.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            XCTAssertEqual(try FeedLoader.load(contentsOf: url).feed.statuses.count, 0, name)
+            XCTAssertEqual(try FeedLoader.load(data: Data(text.utf8), fileName: name).feed.statuses.count, 0, name)
+        }
+        let json = dir.appendingPathComponent("e.json")
+        try Data().write(to: json)
+        XCTAssertThrowsError(try FeedLoader.load(contentsOf: json)) { error in
+            XCTAssertEqual((error as? StatusModelError)?.caseName, "empty", "\(error)")
+        }
+    }
+
     /// 128-bit encodings of values that fit are read exactly: 42, and −1 (sign-extended).
     func test128BitIntegersThatFitAreExact() throws {
         let small: [UInt8] = [0x14] + Array(repeating: 0, count: 15) + [42]

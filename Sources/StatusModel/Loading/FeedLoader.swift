@@ -162,10 +162,18 @@ public enum FeedLoader {
     ) throws(StatusModelError) -> FeedFormat {
         var chunk: ArraySlice<UInt8> = []
         var first = true
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        let namedJSONLines = ext == "jsonl" || ext == "ndjson"
         // The first non-whitespace byte.
         while true {
             if chunk.isEmpty {
-                guard let c = try next() else { throw .empty(file: fileName) }
+                guard let c = try next() else {
+                    // A JSON Lines file of no line, or of blank lines, holds no status (what
+                    // `generate --count 0` writes, an empty partition); any other format is a
+                    // document, which an empty file is not.
+                    if namedJSONLines { return .jsonLines }
+                    throw .empty(file: fileName)
+                }
                 chunk = c
                 if first {
                     first = false
@@ -185,8 +193,7 @@ public enum FeedLoader {
         }
         if lead == UInt8(ascii: "[") { return .weiboJSON }
         guard lead == UInt8(ascii: "{") else { throw .unrecognizedFormat(file: fileName, found: describeLeadingBytes(chunk)) }
-        let ext = (fileName as NSString).pathExtension.lowercased()
-        if ext == "jsonl" || ext == "ndjson" { return .jsonLines }
+        if namedJSONLines { return .jsonLines }
         // JSON Lines when the first line holds a complete value and more data follows it. JSON
         // escapes newlines inside strings, so a raw newline before the value closes means JSON.
         var scanner = JSONDepthScanner()
