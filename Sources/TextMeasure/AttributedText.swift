@@ -41,28 +41,24 @@ public enum EntityKind: String, Hashable, Sendable, Codable, CaseIterable {
 public struct InlineObject: Hashable, Sendable {
     /// UTF-16 offset of its U+FFFC character in the string.
     public var offset: Int
-    public var width: Double
+    /// The extents are kept in [0, 10^6] points: non-finite and negative values are stored as 0,
+    /// larger ones as 10^6 (a NaN ascent made a line's baseline NaN, a negative one a rect of
+    /// negative height).
+    public var width: Double { didSet { width = LineHeightPolicy.extent(width) } }
     /// Extent above the baseline (positive up).
-    public var ascent: Double
+    public var ascent: Double { didSet { ascent = LineHeightPolicy.extent(ascent) } }
     /// Extent below the baseline (positive down).
-    public var descent: Double
+    public var descent: Double { didSet { descent = LineHeightPolicy.extent(descent) } }
     /// What to draw (an emoticon name, "link-icon"): carried, not interpreted.
     public var name: String
 
     public init(offset: Int, width: Double, ascent: Double, descent: Double, name: String) {
         self.offset = offset
-        self.width = width
-        self.ascent = ascent
-        self.descent = descent
+        self.width = LineHeightPolicy.extent(width)
+        self.ascent = LineHeightPolicy.extent(ascent)
+        self.descent = LineHeightPolicy.extent(descent)
         self.name = name
     }
-
-    /// The width, ascent and descent as text measures and places them: each in [0, 10^6] points,
-    /// a non-finite one 0 (a NaN ascent made a line's baseline NaN, a negative one a rect of
-    /// negative height).
-    package var measuredWidth: Double { LineHeightPolicy.extent(width) }
-    package var measuredAscent: Double { LineHeightPolicy.extent(ascent) }
-    package var measuredDescent: Double { LineHeightPolicy.extent(descent) }
 }
 
 /// A range of text marked as an entity (a mention, a topic, a link, an emoticon).

@@ -649,10 +649,9 @@ extension TextLayout {
                     if next == objects.count || objects[next].offset >= line.range.upperBound { break }
                     if objects[next].offset == start, cl[c].flags & ClusterFlags.attachment != 0 {
                         let o = objects[next]
-                        // The object's extents as measured (`InlineObject.measuredAscent`); the
-                        // cluster's advance is its measured width.
-                        let ascent = o.measuredAscent
-                        body(o, Rect(x: x, y: line.baseline - ascent, width: cl[c].advance, height: ascent + o.measuredDescent))
+                        // The cluster's advance is the object's width as measured; its extents
+                        // are in range (`InlineObject`).
+                        body(o, Rect(x: x, y: line.baseline - o.ascent, width: cl[c].advance, height: o.ascent + o.descent))
                         next += 1
                     }
                     x += rule.advance(cl[c], at: x)

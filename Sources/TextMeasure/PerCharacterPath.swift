@@ -117,9 +117,10 @@ extension TextMeasurer {
             if nextObject < objectCount && objects[nextObject].offset == start && info.first == 0xFFFC {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 let o = objects[nextObject]
+                let width = o.width.isFinite ? max(0, o.width) : 0
                 builder.appendCluster(
-                    end: end, advance: o.measuredWidth,
-                    font: RunFont(slot: .object, size: size, ascent: o.measuredAscent, descent: o.measuredDescent),
+                    end: end, advance: width,
+                    font: RunFont(slot: .object, size: size, ascent: o.ascent, descent: o.descent),
                     breakAfter: breakAfter, mandatoryAfter: false, hanging: false, attachment: true)
                 clusterIndex += 1
                 nextObject += 1

@@ -17,10 +17,13 @@ public enum LineHeightPolicy: Hashable, Sendable {
     }
 
     /// The policy as layout applies it: a grid's pitch, ascent and descent each in
-    /// [0, `maxExtent`], a non-finite one 0 (a NaN ascent made NaN baselines, a negative pitch
-    /// negative heights, a pitch of 1e308 infinite ones).
+    /// [0, `maxExtent`] (`extent`: a NaN ascent made NaN baselines, a negative pitch negative
+    /// heights, a pitch of 1e308 infinite ones). The grid itself when it is in range, the
+    /// common case, tested with six comparisons.
+    @inline(__always)
     var sanitized: LineHeightPolicy {
         guard case .grid(let pitch, let ascent, let descent) = self else { return self }
+        if Self.inRange(pitch) && Self.inRange(ascent) && Self.inRange(descent) { return self }
         return .grid(pitch: Self.extent(pitch), ascent: Self.extent(ascent), descent: Self.extent(descent))
     }
 
@@ -28,8 +31,13 @@ public enum LineHeightPolicy: Hashable, Sendable {
     /// object (points): sums of a few million of them stay finite.
     static let maxExtent = 1e6
 
-    /// `v` in [0, `maxExtent`]; 0 when not finite.
-    static func extent(_ v: Double) -> Double { v.isFinite ? min(max(0, v), maxExtent) : 0 }
+    /// Whether `v` is in [0, `maxExtent`] (false for NaN).
+    @inline(__always) static func inRange(_ v: Double) -> Bool { v >= 0 && v <= maxExtent }
+
+    /// `v` in [0, `maxExtent`]: non-finite and negative values 0, larger ones `maxExtent`.
+    @inline(__always) static func extent(_ v: Double) -> Double {
+        inRange(v) ? v : v > maxExtent && v.isFinite ? maxExtent : 0
+    }
 }
 
 /// Where lines may break.
