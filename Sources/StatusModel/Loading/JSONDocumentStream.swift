@@ -519,15 +519,7 @@ private struct ValueScan {
                     i += 1
                     continue
                 }
-                // Eight bytes at a time while none is a quote or a backslash.
-                while i + 8 <= n {
-                    let flagged = Self.quoteOrBackslash(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-                    if flagged != 0 {
-                        i += flagged.trailingZeroBitCount >> 3
-                        break
-                    }
-                    i += 8
-                }
+                i = Self.skipWords(base, from: i, to: n, while: Self.quoteOrBackslash)
                 guard i < n else { break }
                 let c = base[i]
                 i += 1
@@ -539,15 +531,7 @@ private struct ValueScan {
                 }
                 continue
             }
-            // Eight bytes at a time while none is a quote or a bracket.
-            while i + 8 <= n {
-                let flagged = Self.quoteOrBracket(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-                if flagged != 0 {
-                    i += flagged.trailingZeroBitCount >> 3
-                    break
-                }
-                i += 8
-            }
+            i = Self.skipWords(base, from: i, to: n, while: Self.quoteOrBracket)
             guard i < n else { break }
             let c = base[i]
             i += 1
@@ -572,6 +556,22 @@ private struct ValueScan {
             true
         default: false
         }
+    }
+
+    /// The offset of the first byte at or after `i` that `flags` marks, looked for eight bytes
+    /// at a time; the last partial word's offset (`i` itself when fewer than eight bytes are
+    /// left), for the caller to look at byte by byte.
+    @inline(__always)
+    static func skipWords(
+        _ base: UnsafePointer<UInt8>, from i: Int, to n: Int, while flags: (UInt64) -> UInt64
+    ) -> Int {
+        var i = i
+        while i + 8 <= n {
+            let flagged = flags(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+            if flagged != 0 { return i + flagged.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        return i
     }
 
     /// The high bit of each byte of `w` that is a quote or a backslash (exact for the lowest such
