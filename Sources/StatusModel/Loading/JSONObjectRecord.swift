@@ -63,8 +63,10 @@ package struct JSONObjectRecord: Sendable {
             let root = document.root
             guard root.isObject else { throw SyntaxError(reason: "\(root.valueDescription), not a JSON object") }
             var members: [String: Value] = [:]
-            for key in root.memberKeys {
-                guard let node = root.member(key) else { continue }
+            // One pass over the members (`member(_:)` per key searched the object each time).
+            let keys = root.memberKeys
+            for (key, found) in zip(keys, root.members(forKeys: keys)) {
+                guard let node = found else { continue }
                 let value: Value
                 switch node.kind {
                 case .null: value = .null
