@@ -160,7 +160,7 @@ extension CLIEnvironment {
             do {
                 if input == "-" {
                     let data = FileHandle.standardInput.readDataToEndOfFile()
-                    result = try FeedLoader.load(data: data, fileName: "<stdin>", options: options)
+                    result = try FeedLoader.load(data: data, fileName: FeedSource.standardInputName, options: options)
                 } else {
                     result = try FeedLoader.load(contentsOf: URL(fileURLWithPath: input), options: options)
                 }

@@ -55,7 +55,7 @@ struct Measure: ParsableCommand {
     }
 
     private func timeLayout(_ items: [MeasureItem], measurer: TextMeasurer) throws {
-        guard !items.isEmpty else { throw CLIError.input("feedlayout: \(input == "-" ? "<stdin>" : input): no text to time") }
+        guard !items.isEmpty else { throw CLIError.input("feedlayout: \(input == "-" ? FeedSource.standardInputName : input): no text to time") }
         let chars = items.reduce(0) { $0 + $1.text.string.unicodeScalars.count }
         for mode in ["cold", "warm-words", "warm"] {
             let warm = mode != "cold"
@@ -125,7 +125,7 @@ struct MeasureItem {
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            let where_ = "\(path == "-" ? "<stdin>" : path):\(lineNumber)"
+            let where_ = "\(path == "-" ? FeedSource.standardInputName : path):\(lineNumber)"
             let object: JSONObjectRecord
             do throws(JSONObjectRecord.SyntaxError) {
                 object = try Array(line).withUnsafeBufferPointer { (b) throws(JSONObjectRecord.SyntaxError) in try JSONObjectRecord(parsing: b) }

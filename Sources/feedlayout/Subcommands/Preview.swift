@@ -321,7 +321,7 @@ struct Preview: ParsableCommand {
     static func feedName(_ inputs: [String]) -> String {
         switch inputs.count {
         case 0: return "demo feed"
-        case 1: return inputs[0] == "-" ? "<stdin>" : (inputs[0] as NSString).lastPathComponent
+        case 1: return inputs[0] == "-" ? FeedSource.standardInputName : (inputs[0] as NSString).lastPathComponent
         default: return "\(inputs.count) files"
         }
     }
