@@ -137,6 +137,29 @@ final class FeedCacheTests: XCTestCase {
         XCTAssertLessThanOrEqual(s.bytes, 1600)
     }
 
+    /// A bulk pass into a cache full of its own entries rejects each further value without
+    /// scanning its shard again: once a scan found nothing older than the mark, later inserts
+    /// with that mark know it (each used to scan the whole shard, quadratic in the pass).
+    func testAPassIntoAFullCacheScansEachShardOnce() {
+        let cache = BoundedCache<Int, [UInt8]>(budgetBytes: 16 * 100) { $0.count }
+        for k in 0..<20 { cache.insert([UInt8](repeating: 1, count: 10), for: k) }
+        let mark = cache.mark()
+        for k in 1000..<11_000 { cache.insert([UInt8](repeating: 2, count: 10), for: k, evictingOnlyBefore: mark) }
+        let s = cache.statistics
+        XCTAssertLessThanOrEqual(s.bytes, 1600)
+        XCTAssertEqual(s.entries + s.rejected, 10_000 + 20 - s.evictions)
+        XCTAssertGreaterThan(s.rejected, 9000)
+        // A shard holds at most 10 entries: a scan per rejected insert would look at about
+        // 100 000; each shard's scans after its older entries went look at a few dozen.
+        XCTAssertLessThan(cache.scannedEntries, 16 * 10 * 4, "rejected inserts scanned their shard")
+        XCTAssertTrue((0..<20).allSatisfy { cache.value(for: $0) == nil }, "the older entries made room")
+        // A later pass may evict this pass's entries: the bound does not hide them.
+        let next = cache.mark()
+        for k in 20_000..<20_400 { cache.insert([UInt8](repeating: 3, count: 10), for: k, evictingOnlyBefore: next) }
+        XCTAssertTrue((1000..<11_000).allSatisfy { cache.value(for: $0) == nil })
+        XCTAssertLessThanOrEqual(cache.statistics.bytes, 1600)
+    }
+
     func testConcurrentCacheUseKeepsCountsConsistent() {
         let cache = BoundedCache<Int, Int>(budgetBytes: 1 << 20) { _ in 8 }
         DispatchQueue.concurrentPerform(iterations: 4) { t in
