@@ -157,15 +157,27 @@ extension TextMeasurer {
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 
-    /// Whether the next character after `offset` that is not a space is in the same attribute run
-    /// and in DejaVu Sans alone (a space and U+0308 at a paragraph start are both DejaVu's).
+    /// Whether the next character after `offset` that chooses a face (`isFontless`) is in the same
+    /// attribute run and paragraph, is no inline object, and is in DejaVu Sans alone: the characters before it that choose
+    /// none join its item (a space and U+0308 at a paragraph start are both DejaVu's).
     func nextIsOnlyInFallback(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int) -> Bool {
-        guard let v = Self.firstScalar(u, from: offset, where: { $0 != 0x20 }), offset < runEnd else { return false }
-        var end = offset
-        while end < u.count && u[end] == 0x20 { end += 1 }
-        return end < runEnd && !Self.isDefaultIgnorable(v)
-            && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
-            && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+        var i = offset
+        let limit = min(runEnd, u.count)
+        while i < limit {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            // An inline object (U+FFFC) is a run of its own, as is a paragraph.
+            if Self.isParagraphDelimiter(v) || v == 0xFFFC { return false }
+            if Self.isFontless(v) { continue }
+            return !Self.isDefaultIgnorable(v)
+                && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+                && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+        }
+        return false
     }
 
     /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before
@@ -225,6 +237,40 @@ extension TextMeasurer {
         case 0x20, 0xA0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
         default: return false
         }
+    }
+
+    /// Characters Pango's itemizer chooses no face for: controls (Cc), format characters (Cf)
+    /// except the Arabic ones (U+0600–06FF, 070F, 08E2), line and paragraph separators, space
+    /// separators (Zs) except U+1680, and variation selectors (Unicode 15's lists, spelled out:
+    /// the standard library's general category cost about 250 instructions per cold corpus
+    /// cell, asked of the punctuation of U+2000–206F). Such a character takes the face of the
+    /// item it joins: the one before it in its run, else the next one in its run, else the text
+    /// face.
+    @inline(__always)
+    static func isFontless(_ v: UInt32) -> Bool {
+        if v <= 0x20 { return true }
+        if v < 0x7F { return false }
+        if v < 0x2000 { return v <= 0xA0 || v == 0xAD || v == 0x180E || v == 0x0890 || v == 0x0891 }
+        if v <= 0x206F {
+            switch v {
+            case 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x2064, 0x2066...0x206F: return true
+            default: return false
+            }
+        }
+        if v < 0x3000 { return false }
+        if v < 0xFE00 { return v == 0x3000 }
+        switch v {
+        case 0xFE00...0xFE0F, 0xFEFF, 0xFFF9...0xFFFB, 0x110BD, 0x110CD, 0x13430...0x1343F, 0x1BCA0...0x1BCA3,
+            0x1D173...0x1D17A, 0xE0001, 0xE0020...0xE007F, 0xE0100...0xE01EF:
+            return true
+        default: return false
+        }
+    }
+
+    /// The paragraph delimiters Pango splits a text at before itemizing it (and the other hard
+    /// breaks this engine keeps): they belong to no item, so they add no face to their line.
+    static func isParagraphDelimiter(_ v: UInt32) -> Bool {
+        v == 0x0A || v == 0x0D || v == 0x2029 || v == 0x0B || v == 0x0C || v == 0x85
     }
 
     /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn with no glyph.

@@ -42,9 +42,11 @@ public final class FontSet: Sendable {
     /// the Chinese language or none). False for a script whose derived language selects other
     /// lookups (Hangul → ko, kana → ja: `locl`); its characters are then always shaped.
     let tableScripts: ScriptSet
-    /// The widest ink of a hex digit (0–9, A–F) in the fallback face, in its units: the digit
-    /// width of the boxes missing glyphs are drawn as (`hexBoxAdvance`).
+    /// The widest and the tallest ink of a hex digit (0–9, A–F) in the fallback face, in its
+    /// units: the digit cell of the boxes missing glyphs are drawn as (`hexBoxAdvance`,
+    /// `hexBoxMetrics`).
     let hexDigitInk: Int32
+    let hexDigitInkHeight: Int32
     /// The advance of U+0020 in runs of each script (raw value), per text face, in font units:
     /// the face's space, except where the script's plan substitutes it (Hangul with ko: `locl`
     /// gives a wider space).
@@ -119,7 +121,9 @@ public final class FontSet: Sendable {
         }
         spaceScripts = widened
         let last = files["fallback"]!
-        hexDigitInk = "0123456789ABCDEF".unicodeScalars.map { last.inkWidth(ofGlyph: last.nominalGlyph($0.value) ?? 0) }.max() ?? 0
+        let digits = "0123456789ABCDEF".unicodeScalars.map { last.inkSize(ofGlyph: last.nominalGlyph($0.value) ?? 0) }
+        hexDigitInk = digits.map(\.width).max() ?? 0
+        hexDigitInkHeight = digits.map(\.height).max() ?? 0
         for f in [primary, bold, emoji, fallback] { f.endPlanAnalysis() }
     }
 
@@ -146,12 +150,48 @@ public final class FontSet: Sendable {
     /// descent) at size `s`, and `d` the widest hex digit's ink in the fallback face (the
     /// harness's "monospace" resolves to DejaVu Sans) at size `s / 2.2`.
     func hexBoxAdvance(_ slot: FontSlot, size: Double, scalar: UInt32) -> Double {
-        let f = file(slot == .bold ? .bold : .primary)
-        let mini = size / 2.2
-        let pad = min(Double(f.ascender + f.descender) * size / Double(f.upem) / 43, mini)
-        let digit = Double(hexDigitInk) * mini / Double(fallback.upem)
+        let box = HexBox(self, slot, size: size)
         let columns = scalar > 0xFFFF ? 3.0 : 2.0
-        return 5 * pad + columns * (digit + pad)
+        return 5 * box.pad + columns * (box.digitWidth + box.pad)
+    }
+
+    /// The vertical extent of that box, which is the logical extent of its glyph: a line of
+    /// hex boxes alone is that tall, not as tall as the text face (13.85 px against 21.72 at
+    /// 15 px). Two rows of digits of the tallest hex digit's ink `e` (at `s / 2.2`), so the box
+    /// is `b = 3 p + 2 (p + e)` tall, with `p` above and below it; it sits `2 p` below the
+    /// baseline when it fits under the face's ascent `a` (always, for the pinned faces), else
+    /// lower, as in `pango_cairo`.
+    func hexBoxMetrics(_ slot: FontSlot, size: Double) -> RunFont {
+        let box = HexBox(self, slot, size: size)
+        let f = file(slot == .bold ? .bold : .primary)
+        let k = size / Double(f.upem)
+        let ascent = Double(f.ascender) * k, descent = Double(f.descender) * k
+        let height = 3 * box.pad + 2 * (box.pad + box.digitHeight)
+        let below: Double
+        if height <= ascent {
+            below = 2 * box.pad
+        } else if height <= ascent + descent - 2 * box.pad {
+            below = 2 * box.pad + height - ascent
+        } else {
+            below = descent * height / (ascent + descent)
+        }
+        return RunFont(slot: slot == .bold ? .bold : .primary, size: size, ascent: height + box.pad - below, descent: below + box.pad)
+    }
+
+    /// The measures of a hex box in a text face at a size.
+    private struct HexBox {
+        let pad: Double
+        let digitWidth: Double
+        let digitHeight: Double
+
+        init(_ fonts: FontSet, _ slot: FontSlot, size: Double) {
+            let f = fonts.file(slot == .bold ? .bold : .primary)
+            let mini = size / 2.2
+            pad = min(Double(f.ascender + f.descender) * size / Double(f.upem) / 43, mini)
+            let k = mini / Double(fonts.fallback.upem)
+            digitWidth = Double(fonts.hexDigitInk) * k
+            digitHeight = Double(fonts.hexDigitInkHeight) * k
+        }
     }
 
     /// A text face's tables for measuring without shaping, from one reading of its layout

@@ -161,8 +161,11 @@ extension TextMeasurer {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let adv = hexBoxesAdvance(u, start, end, bold: bold, size: size)
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    // The box's own extent, not the face's, is the line's (a line of boxes alone is
+                    // lower than a line of text).
                     builder.appendCluster(
-                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                        end: end, advance: adv, font: fonts.hexBoxMetrics(slot, size: size), breakAfter: breakAfter,
+                        mandatoryAfter: false, hanging: false)
                     previousSlot = slot
                     clusterIndex += 1
                     start = end
@@ -190,28 +193,22 @@ extension TextMeasurer {
                     continue
                 }
             }
-            // Like Pango, spaces and line breaks right after an emoji stay in the emoji face (and so
-            // take its metrics).
-            // (The reference mode shapes such a space with the text run: same advance.)
-            // Spaces after a fallback-face character stay in that face (and take its width) unless
-            // the next other character is in the text face, which comes first in the cascade
-            // (Pango moves trailing spaces to the following item when its font comes earlier).
-            // (One test for both after a text-face cluster, the common case.)
-            if previousSlot != .primary && previousSlot != .bold {
-                if previousSlot == .emoji && ((info.first == 0x20 && !shapesWholeRuns) || info.isSeparator) {
-                    slot = .emoji
-                } else if previousSlot == .fallback && info.first == 0x20 && info.isSingleScalar
-                    && !nextIsInTextFace(u, from: end, bold: bold, script: lastStrong, runEnd: runEnd)
+            // A character Pango chooses no face for joins an item (`fontlessSlot`). A paragraph
+            // delimiter is in no item and adds no face to its line (it takes its line's last
+            // one, or the base one).
+            var delimiter = false
+            if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster {
+                let v = info.first
+                // (A range test first: the rest is out of line, asked of few clusters.)
+                if v <= 0x20 || (v >= 0x7F && v <= 0x3000) || (v >= 0xFE00 && v <= 0xFFFB) || (v >= 0x110BD && v <= 0x1D17A)
+                    || v >= 0xE0001,
+                    let chosen = fontlessSlot(info, previousSlot, u, end, bold: bold, script: lastStrong, runEnd: runEnd)
                 {
-                    slot = .fallback
-                } else if previousSlot == nil && info.first == 0x20 && info.isSingleScalar
-                    && nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd)
-                {
-                    // A space that starts a paragraph joins the item of the character after it.
-                    slot = .fallback
+                    slot = chosen
+                    delimiter = Self.isParagraphDelimiter(v)
                 }
             }
-            previousSlot = info.isSeparator ? nil : slot
+            previousSlot = delimiter ? nil : slot
             // (Tabs take this path in the reference mode too: their advance is found on the line.)
             if info.isSeparator || (info.isHanging && (!shapesWholeRuns || info.first == 0x09)) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -246,8 +243,10 @@ extension TextMeasurer {
                     builder.setTabStops(interval: stops.interval, minimum: stops.minimum)
                     tabLeast = stops.minimum
                 }
+                var font = runFonts.font(slot)
+                if delimiter { font = start > 0 && !Self.isHardBreak(u[start - 1]) ? builder.lastAppendedFont : runFonts.text }
                 builder.appendCluster(
-                    end: end, advance: isTab ? tabLeast : adv, font: runFonts.font(slot), breakAfter: breakAfter,
+                    end: end, advance: isTab ? tabLeast : adv, font: font, breakAfter: breakAfter,
                     mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator, attachment: false,
                     tab: isTab)
                 clusterIndex += 1
@@ -406,6 +405,36 @@ extension TextMeasurer {
     }
 
     /// A hard line break unit (a paragraph ends after it).
+    /// The face of a cluster that chooses none (`isFontless`), nil for any other: a paragraph
+    /// delimiter keeps the face before it on its line (or the text face); any other takes the
+    /// face of the item before it in its run (spaces ending an item move to the next one when its
+    /// face comes earlier in the cascade; a tab or a line separator is an item of its own and
+    /// stays), else of the next one in its run, else the text face. An emoji ends its run.
+    /// Controls other than the white space ones keep the itemizer's face: none maps them, so
+    /// they are drawn as hex boxes, as Pango draws them (U+0000 stays the emoji face's empty
+    /// glyph).
+    @inline(never)
+    func fontlessSlot(
+        _ info: ClusterInfo, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ end: Int, bold: Bool,
+        script: UnicodeScript?, runEnd: Int
+    ) -> FontSlot? {
+        let v = info.first
+        guard Self.isFontless(v), v >= 0x20 || (v >= 0x09 && v <= 0x0D), v < 0x7F || v > 0x9F || v == 0x85,
+            info.isSingleScalar || info.isSeparator, !info.isEmojiPresentation
+        else { return nil }
+        let text: FontSlot = bold ? .bold : .primary
+        if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
+        switch previousSlot {
+        case .fallback?:
+            let forced = v == 0x09 || v == 0x2028
+            return !forced && nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd) ? text : .fallback
+        case .primary?, .bold?:
+            return text
+        default:
+            return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd) ? .fallback : text
+        }
+    }
+
     @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {
         c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C || c == 0x85 || c == 0x2028 || c == 0x2029
     }

@@ -585,6 +585,9 @@ package struct PreparedTextBuilder {
         push(Cluster(advance: a, end: Int32(end), fontRef: r, flags: f))
     }
 
+    /// The font of the last appended cluster (or the one `useFont` named).
+    package var lastAppendedFont: RunFont { lastFont }
+
     /// Makes `font` the font `appendClusterInLastFont` appends in (as if a cluster in it had
     /// just been appended).
     @inline(__always)

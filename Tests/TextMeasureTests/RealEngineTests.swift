@@ -105,6 +105,40 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(trailing.size.height, 2 * 1.448 * 15, accuracy: 1e-9)
     }
 
+    /// Which face a character that chooses none (spaces, tabs, separators, format characters)
+    /// lends its line, and how tall a line of hex boxes is: Pango 1.50's heights on the pinned
+    /// fonts at 15 px (peers harness; a line in the text face is 21.72 px, in DejaVu Sans 17.46,
+    /// in the emoji face 17.58, of hex boxes alone 13.85).
+    func testLineHeightsOfCharactersWithoutAFaceAndOfHexBoxes() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("\u{2028}好", 43.4414),  // a line separator at the start takes the next character's face
+            ("\u{2028}", 21.7207),  // … or the text face
+            (" \u{2029}", 43.4414),  // a space before a paragraph separator: the text face
+            ("\r好", 43.4414),  // a paragraph delimiter adds no face (the emoji face maps U+000D)
+            ("ა\n好", 39.1816),  // … so a line of DejaVu Sans ending in one stays that low
+            ("ა\t", 17.4609),  // a tab or an en space after DejaVu Sans stays in it
+            ("ა\u{2002}ა", 17.4609),
+            ("ب\u{2028} ", 34.9219),  // a line separator and a space after it keep the face before
+            ("😀", 17.5781),
+            ("😀 ", 21.7207),  // an emoji ends its run: the space after it is in the text face
+            ("😀 😀", 21.7207),
+            ("😀\u{2028}", 21.7207),
+            ("😀\n", 39.2988),  // a paragraph delimiter adds no face (then an empty line)
+            ("\u{200B}", 21.7207),  // a format character alone: the text face
+            ("ก", 13.8496),  // no face maps Thai: hex boxes, lower than the text face
+            ("\u{1B}", 13.8496),
+            ("ภาษา\nไทย", 27.6992),
+            ("ก\u{2028}ก", 35.5703),  // the separator takes the boxes' (text) face
+            ("好ก", 21.7207),
+        ]
+        for (text, height) in pango {
+            XCTAssertEqual(layout(text, width: 320, m).size.height, height, accuracy: 0.002, text.debugDescription)
+        }
+        // The box's extent scales with the size (16 px: 14.7725).
+        XCTAssertEqual(layout("ក", size: 16, m).size.height, 14.7725, accuracy: 0.002)
+    }
+
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
     /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
     /// (Pango's line starts, peers harness).

@@ -282,10 +282,11 @@ final class FontFile: @unchecked Sendable {
             || same(lookups(script: s, language: nil, direction: direction))
     }
 
-    /// The width of a glyph's ink (its bounding box) in font units.
-    func inkWidth(ofGlyph glyph: UInt32) -> Int32 {
+    /// The width and height of a glyph's ink (its bounding box) in font units.
+    func inkSize(ofGlyph glyph: UInt32) -> (width: Int32, height: Int32) {
         var extents = hb_glyph_extents_t()
-        return hb_font_get_glyph_extents(font, glyph, &extents) != 0 ? extents.width : 0
+        guard hb_font_get_glyph_extents(font, glyph, &extents) != 0 else { return (0, 0) }
+        return (extents.width, abs(extents.height))
     }
 
     /// The lookup indices (GSUB, GPOS) of one shaping plan: horizontal, default features.
