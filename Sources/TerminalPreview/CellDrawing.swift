@@ -320,7 +320,8 @@ struct CellDrawer {
         return min(lo, max(0, count - 1))
     }
 
+    /// The characters lines end at by force (VT, FF and NEL do not: they are drawn).
     static func isLineBreak(_ v: UInt32) -> Bool {
-        v == 0x0A || v == 0x0D || v == 0x0B || v == 0x0C || v == 0x85 || v == 0x2028 || v == 0x2029
+        v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029
     }
 }

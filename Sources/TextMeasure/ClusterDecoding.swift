@@ -142,7 +142,7 @@ extension TextMeasurer {
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
         // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
         if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return true }
-        if v == 0x0A || v == 0x0D || v == 0x85 || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
+        if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
             // Another script starts another run, where the spaces stay, unless the spaces end a
             // right-to-left run before left-to-right text at another level: then the bidi
@@ -267,10 +267,10 @@ extension TextMeasurer {
         }
     }
 
-    /// The paragraph delimiters Pango splits a text at before itemizing it (and the other hard
-    /// breaks this engine keeps): they belong to no item, so they add no face to their line.
+    /// The paragraph delimiters Pango splits a text at before itemizing it: they belong to no
+    /// item, so they add no face to their line.
     static func isParagraphDelimiter(_ v: UInt32) -> Bool {
-        v == 0x0A || v == 0x0D || v == 0x2029 || v == 0x0B || v == 0x0C || v == 0x85
+        v == 0x0A || v == 0x0D || v == 0x2029
     }
 
     /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn with no glyph.
@@ -410,13 +410,16 @@ struct ClusterInfo {
                 firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
                 || (hasZWJ && firstPictographic) || firstEmojiPresentation
         }
+        // Lines break by force where Pango's do: at its paragraph delimiters (LF, CR, CR LF,
+        // U+2029) and at U+2028. VT and NEL (UAX #14's BK and NL) are drawn as hex boxes with a
+        // break opportunity after them, FF hangs like a space.
         switch lastClass {
-        case .BK, .CR, .LF, .NL: isSeparator = true
+        case .BK, .CR, .LF, .NL: isSeparator = first != 0x0B && first != 0x0C && first != 0x85
         default: break
         }
         if isSingleScalar {
             switch first {
-            case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: isHanging = true
+            case 0x09, 0x0C, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: isHanging = true
             default: break
             }
         }

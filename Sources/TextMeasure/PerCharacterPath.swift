@@ -166,7 +166,8 @@ extension TextMeasurer {
                     builder.appendCluster(
                         end: end, advance: adv, font: fonts.hexBoxMetrics(slot, size: size), breakAfter: breakAfter,
                         mandatoryAfter: false, hanging: false)
-                    previousSlot = slot
+                    // A control (VT, NEL, …) joins the item before it: the face stays.
+                    if !Self.isFontless(info.first) { previousSlot = slot }
                     clusterIndex += 1
                     start = end
                     continue
@@ -214,6 +215,7 @@ extension TextMeasurer {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 // Spaces are measured in their face; separators have no advance.
                 var adv = 0.0
+                var boxed = false
                 if !info.isSeparator {
                     // The advance always comes from the text face: Noto Color Emoji's space is
                     // 1.245 em wide, a visible hole after every emoji.
@@ -231,9 +233,15 @@ extension TextMeasurer {
                         adv = Double(units) * runFonts.unitScale(textSlot)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
                     } else {
-                        let g = f.nominalGlyph(info.first) ?? 0
-                        adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
-                        glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                        if let g = f.nominalGlyph(info.first) {
+                            adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
+                            glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                        } else {
+                            // White space the face lacks (FF): Pango's hex box, with the box's extent.
+                            adv = fonts.hexBoxAdvance(bold ? .bold : .primary, size: size, scalar: info.first)
+                            boxed = true
+                            glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                        }
                     }
                 }
                 let isTab = info.first == 0x09
@@ -243,7 +251,7 @@ extension TextMeasurer {
                     builder.setTabStops(interval: stops.interval, minimum: stops.minimum)
                     tabLeast = stops.minimum
                 }
-                var font = runFonts.font(slot)
+                var font = boxed ? fonts.hexBoxMetrics(slot, size: size) : runFonts.font(slot)
                 if delimiter { font = start > 0 && !Self.isHardBreak(u[start - 1]) ? builder.lastAppendedFont : runFonts.text }
                 builder.appendCluster(
                     end: end, advance: isTab ? tabLeast : adv, font: font, breakAfter: breakAfter,
@@ -404,7 +412,6 @@ extension TextMeasurer {
         return false
     }
 
-    /// A hard line break unit (a paragraph ends after it).
     /// The face of a cluster that chooses none (`isFontless`), nil for any other: a paragraph
     /// delimiter keeps the face before it on its line (or the text face); any other takes the
     /// face of the item before it in its run (spaces ending an item move to the next one when its
@@ -435,8 +442,9 @@ extension TextMeasurer {
         }
     }
 
+    /// A unit after which a line ends by force (a paragraph, or a line with U+2028).
     @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {
-        c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C || c == 0x85 || c == 0x2028 || c == 0x2029
+        c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029
     }
 
     /// The tab stops of `text` in points: the distance between stops and a tab's least advance.

@@ -97,8 +97,15 @@ final class RealEngineTests: XCTestCase {
 
     func testHardBreaksOfEveryKind() throws {
         let m = try Shared.requireMeasurer()
-        let l = layout("a\nb\r\nc\rd\u{2028}e\u{2029}f\u{85}g", m)
-        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 2, 5, 7, 9, 11, 13])
+        let l = layout("a\nb\r\nc\rd\u{2028}e\u{2029}f\u{85}g\u{0B}h\u{0C}i", m)
+        // As Pango 1.50: VT, FF and NEL end no line (VT and NEL are hex boxes, FF hangs).
+        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 2, 5, 7, 9, 11])
+        // At 20 px "ab" fits, the box after it does not: it gets a line, and a break follows it;
+        // FF hangs after "ab" (Pango's line starts, peers harness).
+        XCTAssertEqual(layout("ab\u{0B}cd", width: 20, m).lines.map(\.range.lowerBound), [0, 2, 3])
+        XCTAssertEqual(layout("ab\u{85}cd", width: 20, m).lines.map(\.range.lowerBound), [0, 2, 3])
+        XCTAssertEqual(layout("ab\u{0C}cd", width: 20, m).lines.map(\.range.lowerBound), [0, 3])
+        XCTAssertEqual(layout("好\u{0B}好", m).lines[0].width, 42.6445, accuracy: 0.002)
         let trailing = layout("ab\n", m)
         XCTAssertEqual(trailing.lines.count, 2)
         XCTAssertEqual(trailing.lines[1].range, 3..<3)
