@@ -12,9 +12,11 @@
 /// but the last cluster before the break, as Pango tests a break (it leaves out the last
 /// character's width when that character is white space): one space before a break hangs, a
 /// second one counts, and so do the spaces before a hard break (the separator is the last
-/// character) or before the end of the text but the last. A run of white space that holds a tab
-/// hangs whole, as Pango lays such a run out (`breakFit`). Every line holds at least one cluster,
-/// so a width of 0 still terminates.
+/// character) or before the end of the text but the last. A tab is placed whole, as Pango places
+/// a tab item, even past the width; the width left after it is clamped at 0, so one space may
+/// still hang after it and a second one, or text, wraps (to the last opportunity before the tab:
+/// there is none right before a tab). Every line holds at least one cluster, so a width of 0
+/// still terminates.
 /// Tabs: a tab's advance is found from the pen position on its line (`TabAdvances`), so every sum
 /// of advances here runs from a line start; texts without tabs take the stored advances
 /// (`StoredAdvances`, the same code specialized).
@@ -110,23 +112,17 @@ extension PreparedText {
         let rule = advances
         clusters.withUnsafeBufferPointer { cl in
             var total = 0.0
-            var tabInRun = false  // the white space since the last cluster that does not hang holds a tab
             for c in cl {
                 let before = total
                 total += rule.advance(c, at: total)
                 if c.flags & ClusterFlags.hanging == 0 {
                     // The pass's overflow test, `total + a > maxWidth`, for every cluster of a line.
                     widest = max(widest, total)
-                    tabInRun = false
                     continue
                 }
-                // Its test at white space: the width before the cluster, unless a tab is in the run.
-                if c.flags & ClusterFlags.tab != 0 { tabInRun = true }
-                if !tabInRun { widest = max(widest, before) }
-                if c.flags & ClusterFlags.mandatoryAfter != 0 {
-                    total = 0
-                    tabInRun = false
-                }
+                // Its test at white space (a tab's too): the width before the cluster.
+                widest = max(widest, before)
+                if c.flags & ClusterFlags.mandatoryAfter != 0 { total = 0 }
             }
         }
         return widest
@@ -147,7 +143,10 @@ extension PreparedText {
         let overflowWidth = maxWidth + limit
         let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
-        var tabInRun = false  // the white space since the line's last cluster that does not hang holds a tab
+        // How far past the width a tab, or a line's first cluster, took the line: Pango places a
+        // tab whole and clamps the width left at 0, so what follows is tested against a full
+        // line, not an overfull one. Positions (tab stops) still run from the line start.
+        var excess = 0.0
         /// Ends the line at `end` (exclusive), `width` wide, and starts the next there: its
         /// clusters are measured again from the new start.
         @inline(__always) func endLine(at end: Int, width: Double) {
@@ -155,6 +154,7 @@ extension PreparedText {
             start = end
             total = 0; content = 0
             lastBreak = -1
+            excess = 0
             i = start
         }
         while i < n {
@@ -166,10 +166,10 @@ extension PreparedText {
                 let c = cl[i]
                 if c.flags & (ClusterFlags.hanging | ClusterFlags.mandatoryAfter) != 0 { break }
                 let t = total + rule.advance(c, at: total)
-                if t > overflowWidth { break }
+                if (Rule.mayHaveTabs ? t - excess : t) > overflowWidth { break }
                 total = t
                 content = t
-                if (c.flags | breakAll) & ClusterFlags.breakAfter != 0 {
+                if (c.flags | breakAll) & ClusterFlags.breakAfter != 0 && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                     lastBreak = i
                     contentAtBreak = t
                 }
@@ -179,11 +179,11 @@ extension PreparedText {
             let a = rule.advance(cl[i], at: total)
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {
-                if total + a > maxWidth + limit && i > start {
+                if (Rule.mayHaveTabs ? total - excess : total) + a > maxWidth + limit && i > start {
                     if lastBreak >= start,
                         let (end, w) = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: maxWidth + limit, charWrap: charWrap, rule)
+                            maxWidth: maxWidth + limit, charWrap: charWrap, clamped: excess > 0, rule)
                     {
                         // (The carried clusters hold break opportunities when the kerning loss
                         // moved the break back.)
@@ -204,22 +204,23 @@ extension PreparedText {
                 }
                 total += a
                 content = total
+                if Rule.mayHaveTabs && i == start && total > maxWidth { excess = total - maxWidth }
             } else {
-                if Rule.mayHaveTabs {
-                    if i == start || cl[i - 1].flags & ClusterFlags.hanging == 0 { tabInRun = false }
-                    if f & ClusterFlags.tab != 0 { tabInRun = true }
-                }
                 // `total` is the test of a break after this cluster (the white space before it
                 // counts, it does not), and of every later one on the line: when it overflows, the
                 // line ends before this cluster, at the last opportunity that fits, else (no word
                 // fits) right before it, or before the white space when it is a hard break (no
                 // line starts with one).
-                if !tabInRun && total > overflowWidth && i > start {
+                // A tab is not tested when a break may come right before it: the white space before
+                // it was tested without its last character, as Pango tests an item that ends in
+                // white space; without one (an en space before it), that white space counts whole.
+                let tested = !Rule.mayHaveTabs || f & ClusterFlags.tab == 0 || i == start || cl[i - 1].flags & ClusterFlags.breakAfter == 0
+                if tested && (Rule.mayHaveTabs ? total - excess : total) > overflowWidth && i > start {
                     var found: (Int, Double)?
                     if lastBreak >= start {
                         found = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: overflowWidth, charWrap: charWrap, rule)
+                            maxWidth: overflowWidth, charWrap: charWrap, clamped: excess > 0, rule)
                     }
                     if found == nil {
                         if f & ClusterFlags.mandatoryAfter == 0 {
@@ -234,7 +235,14 @@ extension PreparedText {
                         continue
                     }
                 }
-                total += a
+                if Rule.mayHaveTabs && f & ClusterFlags.tab != 0 {
+                    // The width left is clamped at 0 before the tab and after it.
+                    if total - excess > maxWidth { excess = total - maxWidth }
+                    total += a
+                    if total - excess > maxWidth { excess = total - maxWidth }
+                } else {
+                    total += a
+                }
             }
             if f & ClusterFlags.mandatoryAfter != 0 && !lineSeparatorEndsParagraph(cl, i) {
                 acc.add(start, i + 1, width: content, cl)
@@ -242,7 +250,8 @@ extension PreparedText {
                 start = i + 1
                 total = 0; content = 0
                 lastBreak = -1
-            } else if charWrap || f & ClusterFlags.breakAfter != 0 {
+                excess = 0
+            } else if (charWrap || f & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                 lastBreak = i
                 contentAtBreak = content
             }
@@ -272,37 +281,54 @@ extension PreparedText {
     /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
     /// fits, or nil when none does (the caller then breaks between clusters).
     /// - Returns: the end cluster (exclusive) and the line's width.
+    /// With `clamped` (a tab or the line's first cluster took the line past the width), every
+    /// opportunity is tested against the width left after it, clamped at 0 as Pango does.
     private func fittingBreak<Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
-        charWrap: Bool, _ rule: Rule
+        charWrap: Bool, clamped: Bool = false, _ rule: Rule
     ) -> (Int, Double)? {
         let w = contentAtBreak + lineEndCorrection(after: lastBreak)
-        let fit = breakFit(cl, start: start, at: lastBreak, content: contentAtBreak, rule)
-        if fit == contentAtBreak {
-            if w <= maxWidth || contentAtBreak > maxWidth || !hasLineEndCorrections { return (lastBreak + 1, w) }
-        } else if fit + (w - contentAtBreak) <= maxWidth {
-            return (lastBreak + 1, w)
+        var last = lastBreak
+        if !(Rule.mayHaveTabs && clamped) {
+            let fit = breakFit(cl, start: start, at: lastBreak, content: contentAtBreak, rule)
+            if fit == contentAtBreak {
+                if w <= maxWidth || contentAtBreak > maxWidth || !hasLineEndCorrections { return (lastBreak + 1, w) }
+            } else if fit + (w - contentAtBreak) <= maxWidth {
+                return (lastBreak + 1, w)
+            }
+            last = lastBreak - 1
         }
         var best: (Int, Double)?
         var total = 0.0, content = 0.0
-        var tabInRun = false
-        for j in start..<lastBreak {
+        var excess = 0.0
+        var j = start
+        while j <= last {
             let before = total
+            let isTab = Rule.mayHaveTabs && cl[j].flags & ClusterFlags.tab != 0
+            if isTab && before - excess > maxWidth { excess = before - maxWidth }
+            let excessBefore = excess
             total += rule.advance(cl[j], at: total)
             let hangs = cl[j].flags & ClusterFlags.hanging != 0
-            if hangs {
-                if cl[j].flags & ClusterFlags.tab != 0 { tabInRun = true }
-            } else {
-                content = total
-                tabInRun = false
+            if !hangs { content = total }
+            if Rule.mayHaveTabs && (isTab || (j == start && !hangs)) && total - excess > maxWidth {
+                excess = total - maxWidth
             }
-            if charWrap || cl[j].flags & ClusterFlags.breakAfter != 0 {
+            if (charWrap || cl[j].flags & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, j)) {
                 let correction = lineEndCorrection(after: j)
-                let tested = (hangs && !tabInRun ? before : content) + correction
+                let tested = (hangs ? before - excessBefore : content - excess) + correction
                 if tested <= maxWidth { best = (j + 1, content + correction) }
             }
+            j += 1
         }
         return best
+    }
+
+    /// Whether cluster `i + 1` is a tab: Pango never breaks right before a tab (it takes a break
+    /// opportunity only inside an item or at the start of one that does not fit, and a tab item
+    /// always fits).
+    @inline(__always)
+    private func beforeTab(_ cl: UnsafeBufferPointer<Cluster>, _ i: Int) -> Bool {
+        i + 1 < cl.count && cl[i + 1].flags & ClusterFlags.tab != 0
     }
 
     /// Whether hard-break cluster `i` is a line separator (U+2028) that ends a paragraph (the text
@@ -322,16 +348,13 @@ extension PreparedText {
     /// The width a break after cluster `at` is tested with, on the line from `start` whose width
     /// up to its last cluster that does not hang is `content`: `content`, plus, when cluster `at`
     /// hangs, the white space before it on the line (Pango leaves out only the last character's
-    /// width), unless that white space holds a tab (a run with a tab hangs whole).
+    /// width; a tab counts whole).
     private func breakFit<Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, start: Int, at j: Int, content: Double, _ rule: Rule
     ) -> Double {
-        guard cl[j].flags & ClusterFlags.hanging != 0, cl[j].flags & ClusterFlags.tab == 0 else { return content }
+        guard cl[j].flags & ClusterFlags.hanging != 0 else { return content }
         var r = j
-        while r > start && cl[r - 1].flags & ClusterFlags.hanging != 0 {
-            r -= 1
-            if cl[r].flags & ClusterFlags.tab != 0 { return content }
-        }
+        while r > start && cl[r - 1].flags & ClusterFlags.hanging != 0 { r -= 1 }
         // Summed in text order from `content`, as the pass sums its total.
         var fit = content
         for k in r..<j { fit += rule.advance(cl[k], at: fit) }

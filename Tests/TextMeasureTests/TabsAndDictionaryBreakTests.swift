@@ -60,6 +60,33 @@ final class TabsAndDictionaryBreakTests: XCTestCase {
         XCTAssertEqual(r.unwrappedWidth, 107.53125 + 15, accuracy: 0.005)
     }
 
+    /// Pango places a tab whole, even past the width, clamps the width left at 0 and never breaks
+    /// right before a tab: white space after an overflowing tab wraps the line to the last
+    /// opportunity before the tab, text after it wraps after the tab (Pango 1.50's line starts at
+    /// 15 px, peers harness).
+    func testTabsArePlacedWholeAndClampTheWidthLeft() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double, [Int])] = [
+            ("好好好\t  \n好", 50, [0, 2, 7]),
+            ("好好好\t \n好", 50, [0, 2, 6]),
+            ("好好好\t好", 50, [0, 4]),
+            ("好好 \t好", 40, [0, 4]),
+            ("好好\u{2002}\t好", 40, [0, 4]),
+            ("好好  \t好", 40, [0, 5]),
+            ("好好好\t", 50, [0]),
+            ("ab cd\tef", 40, [0, 6]),
+            ("好\t好\t好\t好", 60, [0, 4]),
+        ]
+        for (text, width, starts) in pango {
+            let prepared = m.prepare(AttributedText(text, size: 15))
+            let l = prepared.layout(LayoutOptions(width: width))
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), starts, text.debugDescription)
+            // Every width at or past the widest test breaks no line for width.
+            let wide = prepared.layout(LayoutOptions(width: prepared.unwrappedWidth))
+            XCTAssertEqual(wide.lines.count, text.filter { $0 == "\n" }.count + 1, text.debugDescription)
+        }
+    }
+
     /// The tab-stop option: other space counts and stops in points; the prepared text's layouts
     /// agree with `clusterPositions`, entity rects and the unwrapped width.
     func testTabStopOption() throws {
