@@ -20,7 +20,18 @@ package enum TerminalText {
     @inline(__always)
     package static func isUnsafe(_ v: UInt32) -> Bool { DisplaySafe.isTerminalControl(v) }
 
-    /// `s` with every unsafe scalar replaced by the placeholder.
+    /// True for the invisible format characters that belong to no emoji sequence: the soft
+    /// hyphen, U+180E, the zero-width space and non-joiner, the word joiner and invisible
+    /// operators U+2060–U+2064, and U+FEFF. Pango draws nothing for them; terminals differ (some
+    /// show a box or a hyphen, or give them a column), so they are left out, which keeps every
+    /// column where the preview counted it.
+    /// - Complexity: O(1).
+    @inline(__always)
+    package static func isInvisible(_ v: UInt32) -> Bool {
+        v == 0xAD || v == 0x180E || v == 0x200B || v == 0x200C || (v >= 0x2060 && v <= 0x2064) || v == 0xFEFF
+    }
+
+    /// `s` with every unsafe scalar replaced by the placeholder and every invisible one left out.
     /// - Complexity: O(n) in the scalars of `s`.
     ///
     /// A string that starts with a zero-width mark (a line that breaks between a space and the
@@ -28,10 +39,10 @@ package enum TerminalText {
     /// show a mark on nothing.
     package static func sanitized(_ s: String, carryingOrphanMarks: Bool = true) -> String {
         let orphanMark = carryingOrphanMarks && s.first.map { UnicodeProperties.terminalColumns(ofCluster: $0.unicodeScalars.lazy.map(\.value)) == 0 } ?? false
-        guard orphanMark || s.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return s }
+        guard orphanMark || s.unicodeScalars.contains(where: { isUnsafe($0.value) || isInvisible($0.value) }) else { return s }
         var out = String.UnicodeScalarView()
         if orphanMark { out.append(" ") }
-        for u in s.unicodeScalars { out.append(isUnsafe(u.value) ? placeholder : u) }
+        for u in s.unicodeScalars where !isInvisible(u.value) { out.append(isUnsafe(u.value) ? placeholder : u) }
         return String(out)
     }
 

@@ -17,6 +17,9 @@ final class EscapeTests: XCTestCase {
         }
         XCTAssertEqual(TerminalText.sanitized("a\u{1B}[2Jb\u{9B}c\u{202E}d"), "a\u{FFFD}[2Jb\u{FFFD}c\u{FFFD}d")
         XCTAssertEqual(TerminalText.sanitized("中文 ok"), "中文 ok")
+        // Invisible format characters are left out; the joiner, selectors and tags of emoji stay.
+        XCTAssertEqual(TerminalText.sanitized("a\u{200B}b\u{FEFF}c\u{AD}d\u{2060}e\u{200C}f"), "abcdef")
+        XCTAssertEqual(TerminalText.sanitized("👩\u{200D}💻❤\u{FE0F}"), "👩\u{200D}💻❤\u{FE0F}")
     }
 
     /// The SGR sequences of colour output, and what is left once they are taken out.
