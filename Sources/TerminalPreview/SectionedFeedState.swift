@@ -47,6 +47,9 @@ package struct SectionedFeedState: Sendable {
     package let expansion: SectionExpansionMode
     /// The feed's title line (the search adds its own text).
     package var title: String
+    /// Makes the title line for a row count, so that it follows deletes and undos (else the
+    /// title stays as given).
+    package var titleForRows: (@Sendable (Int) -> String)?
     /// Section header titles (nil: no header line).
     package private(set) var titles: [String?]
     /// Section footer texts (nil: none; in plain style a footer takes a line of its own).
@@ -372,6 +375,7 @@ package struct SectionedFeedState: Sendable {
         }
         // What followed the row takes its first line (the top, when the row began above it).
         setTop(min(top, rowTop))
+        if let titleForRows { title = titleForRows(document.geometry.numberOfRows) }
         return path
     }
 
@@ -408,6 +412,7 @@ package struct SectionedFeedState: Sendable {
             throw .invalidLayout("\(error)")
         }
         anchor = Anchor(item: .row(path), offset: 0)
+        if let titleForRows { title = titleForRows(document.geometry.numberOfRows) }
         return path
     }
 
@@ -428,6 +433,7 @@ package struct SectionedFeedState: Sendable {
         if let open = lastOpen { state.documentLines.setExpanded(true, section: open) }
         state.undoStack = undoStack
         state.anchor = anchor
+        state.titleForRows = titleForRows
         try state.setFilter(filter?.keyword)
         return state
     }

@@ -154,6 +154,7 @@ final class SectionedFeedStateTests: XCTestCase {
 
     func testDeleteAndUndoLayOutNoOtherRow() throws {
         var s = try state()
+        s.titleForRows = { "feed · \($0) rows" }
         let engine = s.document.engine
         let row = TableIndexPath(section: 1, row: 2)
         s.setTop(Int(s.lines.rectForRow(row).y))
@@ -166,6 +167,7 @@ final class SectionedFeedStateTests: XCTestCase {
         XCTAssertEqual(afterDelete.misses - before.misses, 0)
         XCTAssertEqual(afterDelete.hits - before.hits, 0, "a delete looks no cell up")
         XCTAssertEqual(s.document.geometry.numberOfRows, 12)
+        XCTAssertEqual(s.title, "feed · 12 rows", "the title counts the rows left")
         XCTAssertEqual(s.document.status(at: try XCTUnwrap(s.rowAtTop(s.top, page: 1))).id, next.id, "the next row takes the top")
         XCTAssertEqual(s.label(TableIndexPath(section: 2, row: 0)), 6, "labels after it count one less")
 
@@ -180,6 +182,7 @@ final class SectionedFeedStateTests: XCTestCase {
         XCTAssertEqual(afterUndo.misses - beforeUndo.misses, 0, "an undo lays nothing out")
         XCTAssertEqual(afterUndo.hits - beforeUndo.hits, 2, "one cache lookup per row put back")
         XCTAssertEqual(s.document.status(at: row).id, deletedStatus.id)
+        XCTAssertEqual(s.title, "feed · 13 rows")
         XCTAssertEqual(s.lineCount, lineCount)
         XCTAssertEqual(s.top, Int(s.lines.rectForRow(row).y), "the row put back is at the top")
         XCTAssertNil(try s.undoDelete(), "nothing left to undo")

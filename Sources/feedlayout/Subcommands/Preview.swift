@@ -143,11 +143,14 @@ struct Preview: ParsableCommand {
                     let cellColumns = SectionedFeedState.cellColumns(fittingTerminalColumns: columns, style: tableStyle, index: index)
                     return fixed ?? max(160, min(1024, PreviewScale(style: style).width(fittingColumns: cellColumns)))
                 }
+                func titles(_ style: CellStyle, _ width: Double) -> @Sendable (Int) -> String {
+                    { rows in Self.title(name, rows: rows, style: style, width: width) }
+                }
                 if var previous {
                     let w = width(previous.document.options.style, index: previous.sectionIndex != nil)
                     previous = try previous.resized(toWidth: w)
-                    previous.title = Self.title(
-                        name, rows: previous.document.geometry.numberOfRows, style: previous.document.options.style, width: w)
+                    previous.titleForRows = titles(previous.document.options.style, w)
+                    previous.title = titles(previous.document.options.style, w)(previous.document.geometry.numberOfRows)
                     return previous
                 }
                 let loaded: Feed
@@ -163,9 +166,11 @@ struct Preview: ParsableCommand {
                 options.tableStyle = tableStyle
                 let document = try list.map { try sectionOptions.document($0, format: loaded.format, engine: engine, options: options) }
                     ?? FeedDocument(engine: engine, options: options, statuses: loaded.statuses)
-                return try SectionedFeedState(
+                var state = try SectionedFeedState(
                     document: document, title: Self.title(name, rows: loaded.statuses.count, style: options.style, width: options.width),
                     expansion: expansion)
+                state.titleForRows = titles(options.style, options.width)
+                return state
             }
             let live: @Sendable (Int, Int) throws -> LiveFeed = { columns, lines in
                 let width = fixed ?? max(160, min(1024, scale.width(fittingColumns: columns)))
