@@ -280,9 +280,9 @@ extension PreparedText {
     /// The line end at the last break opportunity `lastBreak`, unless the kerning its final
     /// cluster loses is what makes that line overflow: then the latest earlier opportunity that
     /// fits, or nil when none does (the caller then breaks between clusters).
-    /// - Returns: the end cluster (exclusive) and the line's width.
     /// With `clamped` (a tab or the line's first cluster took the line past the width), every
     /// opportunity is tested against the width left after it, clamped at 0 as Pango does.
+    /// - Returns: the end cluster (exclusive) and the line's width.
     private func fittingBreak<Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, start: Int, lastBreak: Int, contentAtBreak: Double, maxWidth: Double,
         charWrap: Bool, clamped: Bool = false, _ rule: Rule

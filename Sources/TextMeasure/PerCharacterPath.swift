@@ -31,7 +31,7 @@ extension TextMeasurer {
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
         var lastStrong: UnicodeScript?
-        // nil at a paragraph start and after a line separator: a space there joins what follows.
+        // nil at a paragraph start (after a paragraph delimiter): a space there joins what follows.
         var previousSlot: FontSlot? = nil
         // The open brackets (at most `maxOpenBrackets`), in the thread's block.
         let brackets = buffers.brackets.base
