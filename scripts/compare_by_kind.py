@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compares two measure.py-format outputs (an engine's and Pango's) per kind of text: the kind is
 an id's prefix up to its first digit group (`hangul-007-w320-s15` -> `hangul`). Prints a Markdown
-table: texts, identical line breaks, lines whose widths agree within 0.05 px where breaks agree.
+table: texts, identical line breaks, lines whose widths agree within 0.05 px where breaks agree,
+texts whose heights agree within 0.05 px where breaks agree (Pango rounds each line's height to
+1/1024 px, so a long text may differ by a few hundredths).
 
     python3 scripts/compare_by_kind.py engine.jsonl pango.jsonl [--by-width] [--show KIND]
 """
@@ -35,7 +37,7 @@ def main():
     ap.add_argument("--show", help="print the differing ids of this kind")
     args = ap.parse_args()
     a, b = load(args.engine), load(args.pango)
-    stats = defaultdict(lambda: [0, 0, 0, 0, 0.0])
+    stats = defaultdict(lambda: [0, 0, 0, 0, 0.0, 0])
     for rid, rb in b.items():
         ra = a.get(rid)
         if ra is None:
@@ -51,13 +53,14 @@ def main():
                     d = abs(wa - wb)
                     s[3] += d <= 0.05
                     s[4] = max(s[4], d)
+                s[5] += abs(ra["height"] - rb["height"]) <= 0.05
             elif args.show and k == args.show:
                 print(rid, ra["line_breaks"], rb["line_breaks"])
-    print("| kind | texts | identical line breaks | line widths within 0.05 px | largest width difference |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| kind | texts | identical line breaks | line widths within 0.05 px | largest width difference | heights within 0.05 px |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for k in sorted(stats, key=lambda k: (k == "all", k)):
-        n, same, lines, close, worst = stats[k]
-        print(f"| {k} | {n} | {same} ({100 * same / n:.1f} %) | {close}/{lines} | {worst:.3f} px |")
+        n, same, lines, close, worst, heights = stats[k]
+        print(f"| {k} | {n} | {same} ({100 * same / n:.1f} %) | {close}/{lines} | {worst:.3f} px | {heights}/{same} |")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,11 @@ NUMBERS = ["1,234,567", "3.1415926535", "12 345 678", "1.000.000,50", "2024-11-2
            "¥1,999.00", "$12,345.67", "99.9%", "1e-10", "0x7FFFFFFF", "6222 0202 0000 1234 567"]
 TABS = ["\t", "a\tb", "名字\t年龄", "\t\t", "1.\t", "x\t中文", "\t中文", "a\tb\tc", " \t", "表格\t\t数据", "Price:\t¥12",
         "😀\t", "Paweł\tok", "第一列\t第二列\t第三列"]
+# Hard breaks, separators and spaces next to what decides their face: Han, Latin, emoji, a letter
+# only DejaVu Sans maps (Georgian), Arabic, and hex boxes (Thai).
+SEPARATORS = ["\u2028", "\u2029", "\r", "\r\n", "\x0b", "\x0c", "\x85", "\u2002", "\u3000", "\u200b", "\u00a0",
+              " \u2028", " \u2029", "😀 ", "😀\u2028", "😀\n", "ა\n", "ა\t", "ა\u2002ა", "\u2028ა", "ب\u2028 ",
+              "ก\u2028ก", "กข\n", "\u2028\u2028", "a \u2002\tb", "\t  \n", "x\u200b\u2028y"]
 PUA = ["\uf8ff", "\ue000", "\ue123", "\U000F0000", "\u0378", "\u0001", "\U0010FFFD", "\U000E0001", "\u2065", "\ufff0"]
 
 
@@ -82,6 +87,7 @@ KINDS = {
     "fullwidth": lambda r: r.choice(FULLWIDTH),
     "url": lambda r: r.choice([" ", ""]) + r.choice(URLS) + r.choice([" ", ""]),
     "numbers": lambda r: r.choice(NUMBERS),
+    "separators": lambda r: joined(r, SEPARATORS, 1, 3),
 }
 
 

@@ -16,8 +16,8 @@ characters:
 This script lays each text out with the harness's Pango set-up (same fonts, options and
 attributes; imported from measure.py) and reports, per line, the sum of the advances of the
 line's runs (`pango_layout_line_get_extents`, logical width) less the advances of the white
-space that hangs at its end, each measured between the leading and trailing edges of that
-character. Both terms are sums of glyph advances in logical order, as the engine's line width
+space that hangs at its end (the harness's set of it, less VT and NEL, which Pango draws),
+each measured between the leading and trailing edges of that character. Both terms are sums of glyph advances in logical order, as the engine's line width
 is. Line breaks, heights and the output format are the harness's.
 
     $PEERS/.venv/bin/python scripts/pango_line_widths.py $PEERS IN.jsonl -o OUT.jsonl
@@ -26,6 +26,12 @@ import argparse
 import json
 import os
 import sys
+
+
+def is_white(c, trailing):
+    """The harness's trailing white space, less VT and NEL: Pango 1.50 breaks no line at them
+    and draws them as hex boxes (it hangs FF, a space to GLib's `g_unichar_isspace`)."""
+    return c in trailing and c not in "\x0b\x85"
 
 
 def main():
@@ -56,8 +62,11 @@ def main():
             cs = byte_to_char[line.start_index]
             ce = byte_to_char[line.start_index + line.length]
             starts.append(u16[cs])
-            last = measure.last_content_index(text, cs, ce)
-            if last < 0:
+            # The white space that hangs: the harness's, but for VT and NEL (`is_white`).
+            last = ce - 1
+            while last >= cs and is_white(text[last], measure.TRAILING_WS):
+                last -= 1
+            if last < cs:
                 widths.append(0.0)
                 continue
             width = line.get_extents()[1].width

@@ -158,8 +158,9 @@ extension TextMeasurer {
     }
 
     /// Whether the next character after `offset` that chooses a face (`isFontless`) is in the same
-    /// attribute run and paragraph, is no inline object, and is in DejaVu Sans alone: the characters before it that choose
-    /// none join its item (a space and U+0308 at a paragraph start are both DejaVu's).
+    /// attribute run and paragraph, is no inline object, and is in DejaVu Sans alone: the
+    /// characters before it that choose none join its item (a space and U+0308 at a paragraph
+    /// start are both DejaVu's).
     func nextIsOnlyInFallback(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int) -> Bool {
         var i = offset
         let limit = min(runEnd, u.count)

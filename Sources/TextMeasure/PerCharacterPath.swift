@@ -203,7 +203,7 @@ extension TextMeasurer {
                 // (A range test first: the rest is out of line, asked of few clusters.)
                 if v <= 0x20 || (v >= 0x7F && v <= 0x3000) || (v >= 0xFE00 && v <= 0xFFFB) || (v >= 0x110BD && v <= 0x1D17A)
                     || v >= 0xE0001,
-                    let chosen = fontlessSlot(info, previousSlot, u, end, bold: bold, script: lastStrong, runEnd: runEnd)
+                    let chosen = fontlessSlot(info, previousSlot, u, start, end, bold: bold, script: lastStrong, runEnd: runEnd)
                 {
                     slot = chosen
                     delimiter = Self.isParagraphDelimiter(v)
@@ -416,14 +416,15 @@ extension TextMeasurer {
     /// delimiter keeps the face before it on its line (or the text face); any other takes the
     /// face of the item before it in its run (spaces ending an item move to the next one when its
     /// face comes earlier in the cascade; a tab or a line separator is an item of its own and
-    /// stays), else of the next one in its run, else the text face. An emoji ends its run.
+    /// stays), else of the next one in its run, else the text face. An emoji ends its run, and
+    /// so does right-to-left text when the bidi algorithm gives what follows it another level.
     /// Controls other than the white space ones keep the itemizer's face: none maps them, so
     /// they are drawn as hex boxes, as Pango draws them (U+0000 stays the emoji face's empty
     /// glyph).
     @inline(never)
     func fontlessSlot(
-        _ info: ClusterInfo, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ end: Int, bold: Bool,
-        script: UnicodeScript?, runEnd: Int
+        _ info: ClusterInfo, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
+        bold: Bool, script: UnicodeScript?, runEnd: Int
     ) -> FontSlot? {
         let v = info.first
         guard Self.isFontless(v), v >= 0x20 || (v >= 0x09 && v <= 0x0D), v < 0x7F || v > 0x9F || v == 0x85,
@@ -434,7 +435,16 @@ extension TextMeasurer {
         switch previousSlot {
         case .fallback?:
             let forced = v == 0x09 || v == 0x2028
-            return !forced && nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd) ? text : .fallback
+            if !forced { return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd) ? text : .fallback }
+            // A tab or a line separator after right-to-left text at another level starts a run.
+            var j = start - 1
+            while j >= 0 && Self.isFontless(UInt32(u[j])) && !Self.isHardBreak(u[j]) { j -= 1 }
+            guard j >= 0 else { return .fallback }
+            let before = Self.scalar(endingAt: j, u)
+            if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before), Self.spacesLeaveLevel(u, before: before, at: j) {
+                return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd) ? .fallback : text
+            }
+            return .fallback
         case .primary?, .bold?:
             return text
         default:

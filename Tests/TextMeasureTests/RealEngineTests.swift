@@ -127,6 +127,7 @@ final class RealEngineTests: XCTestCase {
             ("ა\t", 17.4609),  // a tab or an en space after DejaVu Sans stays in it
             ("ა\u{2002}ა", 17.4609),
             ("ب\u{2028} ", 34.9219),  // a line separator and a space after it keep the face before
+            ("აب\u{2028} \u{2029}", 65.1621),  // … unless the bidi algorithm puts them at another level
             ("😀", 17.5781),
             ("😀 ", 21.7207),  // an emoji ends its run: the space after it is in the text face
             ("😀 😀", 21.7207),
@@ -140,7 +141,8 @@ final class RealEngineTests: XCTestCase {
             ("好ก", 21.7207),
         ]
         for (text, height) in pango {
-            XCTAssertEqual(layout(text, width: 320, m).size.height, height, accuracy: 0.002, text.debugDescription)
+            // (Pango rounds each line to 1/1024 px.)
+            XCTAssertEqual(layout(text, width: 320, m).size.height, height, accuracy: 0.004, text.debugDescription)
         }
         // The box's extent scales with the size (16 px: 14.7725).
         XCTAssertEqual(layout("ក", size: 16, m).size.height, 14.7725, accuracy: 0.002)
