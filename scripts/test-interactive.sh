@@ -264,6 +264,7 @@ start plainedit --width 375
 wait_for 'rows [0-9]+–[0-9]+ of 13 · lines 1–23 ' || fail "plainedit: viewer did not start"
 step 'deleted #0 · rows [0-9]+–[0-9]+ of 12 ' "plainedit: d deletes the first row" d
 check "plainedit: the first row is gone" eval '! screen_has "小鹿乱撞的晴天"'
+check "plainedit: the title stays on the first line and counts the rows left" first_has '^┌─ .* 12 rows .*┐$'
 step 'restored #0 .*of 13 ' "plainedit: u undoes it" u && check "plainedit: the first row is back" screen_has '小鹿乱撞的晴天'
 "${T[@]}" send-keys -t t / 
 "${T[@]}" send-keys -t t -l '橘子'

@@ -580,14 +580,18 @@ package final class InteractiveViewer {
             let box = ["Keys"] + Self.helpLines
             lines = box.map { TerminalText.prefix($0, columns: size.columns) }
         }
+        // Each row is erased before it is written (the terminal does not wrap: see
+        // `Terminal.enter`): erasing after a line as wide as the screen would take its last
+        // column with it.
         for line in lines.prefix(page) {
+            out += "\u{1B}[2K"
             out += line
-            out += "\u{1B}[K\r\n"
+            out += "\r\n"
         }
-        for _ in min(page, lines.count)..<page { out += "\u{1B}[K\r\n" }
+        for _ in min(page, lines.count)..<page { out += "\u{1B}[2K\r\n" }
         // Titles and the search text come from the feed: sanitised, and cut by columns.
         let status = TerminalText.prefix(TerminalText.sanitized(status), columns: max(0, size.columns - 1))
-        out += color ? "\u{1B}[0;7m\(status)\u{1B}[0m\u{1B}[K" : "\(status)\u{1B}[K"
+        out += color ? "\u{1B}[2K\u{1B}[0;7m\(status)\u{1B}[0m" : "\u{1B}[2K\(status)"
         Terminal.write(out)
     }
 

@@ -27,11 +27,14 @@ private let redrawPending = Atomic<Bool>(false)
 /// handlers (any thread may take a signal) and by background work (`Terminal.wake`).
 nonisolated(unsafe) private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
 
-/// The sequence that leaves the viewer's screen: reset colours, show the cursor, leave the
-/// alternate screen.
-private let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
-/// The sequence that enters it: the alternate screen, cursor hidden, cleared.
-private let enterSequence: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
+/// The sequence that leaves the viewer's screen: reset colours, wrap lines again, show the
+/// cursor, leave the alternate screen.
+private let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+/// The sequence that enters it: the alternate screen, no line wrapping, cursor hidden, cleared.
+/// Without wrapping, a line the terminal draws wider than the preview counted (an emoji ZWJ
+/// sequence or a flag some terminals give more columns) is cut at the right edge; wrapped, it
+/// took a second row and scrolled the whole screen up one line, the title out of sight.
+private let enterSequence: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?7l\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
 
 private func writeAll(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buf in
