@@ -119,25 +119,31 @@ extension TextMeasurer {
     /// the spaces end a right-to-left run), and it is before `runEnd`, the end of the attribute run (false at the end of the text or a
     /// line separator). Pango moves trailing spaces to the next item only inside a run.
     func nextIsInTextFace(
-        _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int
+        _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
+        _ scans: inout FontlessScans
     ) -> Bool {
         // Spaces and default-ignorable characters choose no face: the next one that does decides.
-        var i = offset
-        var v: UInt32 = 0
-        while true {
-            guard i < u.count else { return false }
-            v = UInt32(u[i])
-            var width = 1
-            if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
-                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
-                width = 2
+        var i: Int
+        if let known = scans.nextChosen.answer(from: offset, limit: 0, bold: false) {
+            i = known
+        } else {
+            i = offset
+            while i < u.count {
+                var v = UInt32(u[i])
+                var width = 1
+                if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
+                    v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
+                    width = 2
+                }
+                if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
+                i += width
             }
-            if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
-            i += width
+            scans.nextChosen.keep(from: offset, to: i, limit: 0, bold: false, i)
         }
+        guard i < u.count else { return false }
+        let v = Self.scalar(startingAt: i, u)
         // The character before the spaces (0 at the start of the text).
-        var j = offset - 1
-        while j >= 0 && u[j] == 0x20 { j -= 1 }
+        let j = scans.spaces.last(before: offset) { u[$0] == 0x20 }
         let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
         // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
@@ -149,7 +155,7 @@ extension TextMeasurer {
             // algorithm gives them a run of their own, which takes the face of what follows.
             let next = UnicodeScript.of(v)
             if !next.isWeak && next != script
-                && !(script.isRightToLeft && !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j))
+                && !(script.isRightToLeft && !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j, &scans))
             {
                 return false
             }
@@ -161,10 +167,15 @@ extension TextMeasurer {
     /// attribute run and paragraph, is no inline object, and is in DejaVu Sans alone: the
     /// characters before it that choose none join its item (a space and U+0308 at a paragraph
     /// start are both DejaVu's).
-    func nextIsOnlyInFallback(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int) -> Bool {
+    func nextIsOnlyInFallback(
+        _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        if let known = scans.onlyInFallback.answer(from: offset, limit: runEnd, bold: bold) { return known }
         var i = offset
+        var answer = false
         let limit = min(runEnd, u.count)
         while i < limit {
+            let at = i
             var v = UInt32(u[i])
             i += 1
             if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
@@ -172,13 +183,20 @@ extension TextMeasurer {
                 i += 1
             }
             // An inline object (U+FFFC) is a run of its own, as is a paragraph.
-            if Self.isParagraphDelimiter(v) || v == 0xFFFC { return false }
+            if Self.isParagraphDelimiter(v) || v == 0xFFFC {
+                i = at
+                break
+            }
             if Self.isFontless(v) { continue }
-            return !Self.isDefaultIgnorable(v)
+            answer = !Self.isDefaultIgnorable(v)
                 && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
                 && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+            i = at
+            break
         }
-        return false
+        // Every offset up to where the scan stopped would stop there too.
+        scans.onlyInFallback.keep(from: offset, to: i, limit: runEnd, bold: bold, answer)
+        return answer
     }
 
     /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before
@@ -188,26 +206,31 @@ extension TextMeasurer {
     /// makes the digit AN); after a left-to-right one W7 makes it L and the spaces stay. After a
     /// right-to-left letter (or a mark on it) they do only in a left-to-right paragraph: in a
     /// right-to-left one they keep the letter's level, and its run. After a neutral they never do.
-    static func spacesLeaveLevel(_ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int) -> Bool {
+    static func spacesLeaveLevel(
+        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, _ scans: inout FontlessScans
+    ) -> Bool {
         if isArabicNumber(before) { return true }
         // A neutral (`و✧ 加`) takes the level of what follows it, as the spaces do: one run.
         if UnicodeScript.of(before) == .common || UnicodeScript.of(before) == .unknown { return false }
         let k = max(0, before > 0xFFFF ? end - 1 : end)
         if before &- 0x06F0 < 10 {
-            // W2: the first strong character before the digit.
-            var m = k - 1
-            while m >= 0 {
+            // W2: the first strong character before the digit (a surrogate pair is tested at its
+            // second unit; its first unit alone is neither strong nor a delimiter).
+            let m = scans.strong.last(before: k) { m in
                 let v = scalar(endingAt: m, u)
-                m -= v > 0xFFFF ? 2 : 1
-                if v == 0x0A || v == 0x0D || v == 0x2029 { return false }
-                if isStrong(v) { return UnicodeScript.of(v).isRightToLeft }
+                return !(v == 0x0A || v == 0x0D || v == 0x2029 || isStrong(v))
             }
-            return false
+            guard m >= 0 else { return false }
+            let v = scalar(endingAt: m, u)
+            return isStrong(v) && UnicodeScript.of(v).isRightToLeft
         }
         // The paragraph's direction: that of its first strong character (Pango's base direction).
-        var start = k
-        while start > 0 && u[start - 1] != 0x0A && u[start - 1] != 0x0D && u[start - 1] != 0x2029 { start -= 1 }
-        guard let first = firstScalar(u, from: start, where: isStrong) else { return true }
+        let start = scans.paragraph.last(before: k) { u[$0] != 0x0A && u[$0] != 0x0D && u[$0] != 0x2029 } + 1
+        if scans.firstStrongParagraph != start {
+            scans.firstStrongParagraph = start
+            scans.firstStrong = firstScalar(u, from: start, where: isStrong)
+        }
+        guard let first = scans.firstStrong else { return true }
         return !UnicodeScript.of(first).isRightToLeft
     }
 
@@ -221,6 +244,15 @@ extension TextMeasurer {
     /// UAX #9, as far as the script tells).
     static func isStrong(_ v: UInt32) -> Bool {
         !UnicodeScript.of(v).isWeak && !isArabicNumber(v) && v &- 0x06F0 >= 10
+    }
+
+    /// The scalar whose first UTF-16 unit is at `start`.
+    static func scalar(startingAt start: Int, _ u: UnsafeBufferPointer<UInt16>) -> UInt32 {
+        let hi = UInt32(u[start])
+        if hi & 0xFC00 == 0xD800, start + 1 < u.count, u[start + 1] & 0xFC00 == 0xDC00 {
+            return 0x10000 + ((hi - 0xD800) << 10) + (UInt32(u[start + 1]) - 0xDC00)
+        }
+        return hi
     }
 
     /// The scalar whose last UTF-16 unit is at `end`.

@@ -37,6 +37,7 @@ extension TextMeasurer {
         let brackets = buffers.brackets.base
         var openBrackets = 0
         var sawTab = false, tabLeast = 0.0
+        var fontlessScans = FontlessScans()
         let simple = fonts.simplePrimary
         let simpleBold = fonts.simpleBold
         // Per-run values, updated when a run ends (not copied per cluster).
@@ -203,7 +204,8 @@ extension TextMeasurer {
                 // (A range test first: the rest is out of line, asked of few clusters.)
                 if v <= 0x20 || (v >= 0x7F && v <= 0x3000) || (v >= 0xFE00 && v <= 0xFFFB) || (v >= 0x110BD && v <= 0x1D17A)
                     || v >= 0xE0001,
-                    let chosen = fontlessSlot(info, previousSlot, u, start, end, bold: bold, script: lastStrong, runEnd: runEnd)
+                    let chosen = fontlessSlot(
+                        info, previousSlot, u, start, end, bold: bold, script: lastStrong, runEnd: runEnd, &fontlessScans)
                 {
                     slot = chosen
                     delimiter = Self.isParagraphDelimiter(v)
@@ -424,7 +426,7 @@ extension TextMeasurer {
     @inline(never)
     func fontlessSlot(
         _ info: ClusterInfo, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
-        bold: Bool, script: UnicodeScript?, runEnd: Int
+        bold: Bool, script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
     ) -> FontSlot? {
         let v = info.first
         guard Self.isFontless(v), v >= 0x20 || (v >= 0x09 && v <= 0x0D), v < 0x7F || v > 0x9F || v == 0x85,
@@ -435,20 +437,23 @@ extension TextMeasurer {
         switch previousSlot {
         case .fallback?:
             let forced = v == 0x09 || v == 0x2028
-            if !forced { return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd) ? text : .fallback }
+            if !forced {
+                return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) ? text : .fallback
+            }
             // A tab or a line separator after right-to-left text at another level starts a run.
-            var j = start - 1
-            while j >= 0 && Self.isFontless(UInt32(u[j])) && !Self.isHardBreak(u[j]) { j -= 1 }
+            let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
             guard j >= 0 else { return .fallback }
             let before = Self.scalar(endingAt: j, u)
-            if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before), Self.spacesLeaveLevel(u, before: before, at: j) {
-                return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd) ? .fallback : text
+            if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before),
+                Self.spacesLeaveLevel(u, before: before, at: j, &scans)
+            {
+                return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) ? .fallback : text
             }
             return .fallback
         case .primary?, .bold?:
             return text
         default:
-            return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd) ? .fallback : text
+            return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) ? .fallback : text
         }
     }
 

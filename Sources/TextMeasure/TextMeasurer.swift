@@ -170,6 +170,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// The longest cluster shaped in full (UTF-16 units).
     static let maxShapedClusterUnits = 64
 
+    /// The most clusters of a word shaped in one HarfBuzz call (`shapeWord`).
+    static let maxShapedWordClusters = 512
+
     /// Font sizes that are not finite and positive are measured as 0.
     static func sanitized(_ size: Double) -> Double { size.isFinite && size > 0 ? size : 0 }
 }

@@ -174,4 +174,33 @@ final class HostileTextTests: XCTestCase {
         XCTAssertEqual(l.lines.count, 6)  // b i g, the space, 微 博: each wider than 375
         XCTAssertGreaterThan(l.size.height, 50_000)
     }
+
+    /// Runs of characters without a face of their own (spaces, tabs, format characters) next to
+    /// right-to-left text or at a paragraph's start, and long words of default-ignorable
+    /// characters, take time linear in their length. Each character of such a run used to scan
+    /// the whole run again (an Arabic letter and 100 000 spaces: 7 s), and HarfBuzz takes time
+    /// quadratic in a run of soft hyphens (100 000 in one word: 30 s). Sixteen times the run
+    /// takes about sixteen times as long; a scan per character would take 256 times as long.
+    func testRunsOfCharactersWithoutAFaceTakeLinearTime() throws {
+        let m = try Hardening.requireMeasurer()
+        let cases: [(String, String, String)] = [
+            ("\u{0628}", " ", "\t"), ("", "\t", "\u{0628}"), ("", "\u{200B}", "\u{0628}"), ("", "\u{00AD}", ""),
+            ("\u{06F1} ", " ", "a"), ("\u{05D0} ", " \u{200E}", "\u{2028}"), ("(\u{0628}", " \u{200F}", ""),
+            ("\u{0628}", " \u{FE0F}", "a"), ("\u{0661}", " \u{200D}", "\t"), ("", "\u{1FD3}", ""),
+        ]
+        func seconds(_ text: String) -> (Double, Int) {
+            let t0 = Date()
+            let prepared = m.prepareUncached(AttributedText(text, size: 15))
+            let l = prepared.layout(LayoutOptions(width: 320))
+            Hardening.assertCovers(l, prepared)
+            return (Date().timeIntervalSince(t0), l.lines.count)
+        }
+        for (before, unit, after) in cases {
+            let name = "\(before.unicodeScalars.map { String($0.value, radix: 16) }) + (\(unit.unicodeScalars.map { String($0.value, radix: 16) }))×n"
+            let small = (0..<3).map { _ in seconds(before + String(repeating: unit, count: 1_000) + after).0 }.min()!
+            let (large, lines) = seconds(before + String(repeating: unit, count: 16_000) + after)
+            XCTAssertGreaterThan(lines, 0, name)
+            XCTAssertLessThan(large, 64 * small + 0.05, "\(name): n = 16 000 took \(large) s, n = 1 000 \(small) s")
+        }
+    }
 }
