@@ -234,6 +234,25 @@ extension TextMeasurer {
         return !UnicodeScript.of(first).isRightToLeft
     }
 
+    /// Whether characters without a face before `start` are in the script run of the next
+    /// character that chooses one (at `next`): they are when that character has no script of its
+    /// own, or has the script of the last character with one before them in the paragraph (or
+    /// none is there: the first script of a paragraph's run is that of its first such character).
+    static func sharesScriptRun(
+        _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        let script = UnicodeScript.of(scalar(startingAt: next, u))
+        if script.isWeak { return true }
+        // (A surrogate pair is tested at its second unit; its first unit alone has no script.)
+        let m = scans.scripted.last(before: start) { m in
+            let v = scalar(endingAt: m, u)
+            return !(v == 0x0A || v == 0x0D || v == 0x2029 || !UnicodeScript.of(v).isWeak)
+        }
+        guard m >= 0 else { return true }
+        let last = UnicodeScript.of(scalar(endingAt: m, u))
+        return last.isWeak || last == script
+    }
+
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
     /// number signs.
     static func isArabicNumber(_ v: UInt32) -> Bool {

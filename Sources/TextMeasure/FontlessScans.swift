@@ -59,6 +59,11 @@ struct FontlessScans {
     var paragraph = Back()
     /// Back over weak characters to the last strong one or paragraph delimiter (UAX #9 W2).
     var strong = Back()
+    /// Back over characters without a script to the last one with one or a paragraph delimiter.
+    var scripted = Back()
+    /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji
+    /// presentation), rather than being a character of an ordinary run (✔).
+    var emojiRun = false
     /// The paragraph start whose first strong character `firstStrong` is (nil: none), −1 before
     /// any.
     var firstStrongParagraph = -1

@@ -198,7 +198,7 @@ extension TextMeasurer {
             // A character Pango chooses no face for joins an item (`fontlessSlot`). A paragraph
             // delimiter is in no item and adds no face to its line (it takes its line's last
             // one, or the base one).
-            var delimiter = false
+            var delimiter = false, joined = false
             if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster {
                 let v = info.first
                 // (A range test first: the rest is out of line, asked of few clusters.)
@@ -209,9 +209,15 @@ extension TextMeasurer {
                 {
                     slot = chosen
                     delimiter = Self.isParagraphDelimiter(v)
+                    joined = true
                 }
             }
             previousSlot = delimiter ? nil : slot
+            // An emoji run ends after its cluster; a character without an emoji presentation drawn
+            // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster
+            // of joiners alone, which only the emoji face maps, is no such character; one that
+            // joined an item leaves it as it was.)
+            if slot == .emoji && !joined { fontlessScans.emojiRun = info.isEmojiPresentation || Self.isFontless(info.first) }
             // (Tabs take this path in the reference mode too: their advance is found on the line.)
             if info.isSeparator || (info.isHanging && (!shapesWholeRuns || info.first == 0x09)) {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -219,13 +225,14 @@ extension TextMeasurer {
                 var adv = 0.0
                 var boxed = false
                 if !info.isSeparator {
-                    // The advance always comes from the text face: Noto Color Emoji's space is
-                    // 1.245 em wide, a visible hole after every emoji.
-                    let textSlot: FontSlot = slot == .fallback ? .fallback : bold ? .bold : .primary
+                    // The advance comes from the face of the item the space joined: the text face
+                    // after an emoji run (Noto Color Emoji's space is 1.245 em wide), the emoji
+                    // face only after a character of an ordinary run drawn from it (`✔ ✔`).
+                    let textSlot: FontSlot = slot == .fallback || slot == .emoji ? slot : bold ? .bold : .primary
                     let f = fonts.file(textSlot)
                     if info.first == 0x20 || info.first == 0x09 {
                         var units = f.spaceAdvance
-                        if textSlot != .fallback {
+                        if textSlot == .primary || textSlot == .bold {
                             // In the plan of the script it belongs to (that of the text before it).
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                             if spaceScripts.contains(lastStrong!) {
@@ -434,26 +441,33 @@ extension TextMeasurer {
         else { return nil }
         let text: FontSlot = bold ? .bold : .primary
         if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
-        switch previousSlot {
-        case .fallback?:
+        // After an emoji run there is no item before in the run (`default`).
+        let itemBefore = previousSlot == .emoji && scans.emojiRun ? nil : previousSlot
+        switch itemBefore {
+        case .fallback?, .emoji?:
+            // A face later in the cascade than the text face.
+            let later = itemBefore!
             let forced = v == 0x09 || v == 0x2028
             if !forced {
-                return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) ? text : .fallback
+                return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) ? text : later
             }
             // A tab or a line separator after right-to-left text at another level starts a run.
             let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
-            guard j >= 0 else { return .fallback }
+            guard j >= 0 else { return later }
             let before = Self.scalar(endingAt: j, u)
             if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before),
                 Self.spacesLeaveLevel(u, before: before, at: j, &scans)
             {
                 return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) ? .fallback : text
             }
-            return .fallback
+            return later
         case .primary?, .bold?:
             return text
         default:
-            return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) ? .fallback : text
+            // The next item, in DejaVu Sans alone, is joined only in its script run: after an
+            // emoji run that follows Arabic, Hebrew text's spaces stay in the Arabic run.
+            guard nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
+            return Self.sharesScriptRun(u, before: start, next: scans.onlyInFallback.to, &scans) ? .fallback : text
         }
     }
 

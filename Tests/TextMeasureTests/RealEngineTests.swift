@@ -148,6 +148,36 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(layout("ក", size: 16, m).size.height, 14.7725, accuracy: 0.002)
     }
 
+    /// Spaces and other characters without a face next to the emoji face (Pango 1.50's heights
+    /// and widths, peers harness, 15 px). An emoji run (an emoji presentation) ends its run; a
+    /// character drawn from the emoji face without one (✔) is an item of an ordinary run, which
+    /// the space after it joins, with the emoji face's 1.245 em space, unless the next character
+    /// is in the text face. After an emoji run, the space joins the next item only in its script
+    /// run: Hebrew after Arabic text leaves it in the text face.
+    func testSpacesNextToTheEmojiFace() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, height: Double, width: Double?)] = [
+            ("✔ ", 17.5781, 18.6768),
+            ("✔\t", 17.5781, nil),
+            ("✔ ✔", 17.5781, 56.0303),
+            ("✔  😀", 17.5781, 74.707),
+            ("✔ a", 21.7207, 30.4824),
+            ("✔\ta", 21.7207, 35.3281),
+            ("😀 ", 21.7207, 18.6768),
+            ("😀 ب", 17.5859, nil),
+            ("ب😀 ب", 17.5859, nil),
+            ("ب😀 א", 21.7207, nil),
+            ("א😀 ب", 21.7207, nil),
+            ("۱😀 Ա", 21.7207, 41.5859),
+            ("ب\n😀 א", 35.0469, nil),  // the Arabic run is in the paragraph before
+        ]
+        for (text, height, width) in pango {
+            let l = layout(text, width: 320, m)
+            XCTAssertEqual(l.size.height, height, accuracy: 0.004, text.debugDescription)
+            if let width { XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription) }
+        }
+    }
+
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
     /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
     /// (Pango's line starts, peers harness).
