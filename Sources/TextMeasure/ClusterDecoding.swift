@@ -150,14 +150,18 @@ extension TextMeasurer {
         if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return true }
         if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
-            // Another script starts another run, where the spaces stay, unless the spaces end a
-            // right-to-left run before left-to-right text at another level: then the bidi
-            // algorithm gives them a run of their own, which takes the face of what follows.
+            // Another script starts another run, where the spaces stay, unless the bidi algorithm
+            // puts them at another level than the character before them. When they end a
+            // right-to-left run before left-to-right text, they are a run of their own, which
+            // takes the face of what follows; when they end a left-to-right run before
+            // right-to-left text in a right-to-left paragraph, one in the text face.
             let next = UnicodeScript.of(v)
-            if !next.isWeak && next != script
-                && !(script.isRightToLeft && !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j, &scans))
-            {
-                return false
+            if !next.isWeak && next != script {
+                if !script.isRightToLeft {
+                    return next.isRightToLeft && !UnicodeScript.of(before).isWeak
+                        && Self.paragraphIsRightToLeft(u, at: max(0, before > 0xFFFF ? j - 1 : j), &scans)
+                }
+                if next.isRightToLeft || !Self.spacesLeaveLevel(u, before: before, at: j, &scans) { return false }
             }
         }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
@@ -224,14 +228,33 @@ extension TextMeasurer {
             let v = scalar(endingAt: m, u)
             return isStrong(v) && UnicodeScript.of(v).isRightToLeft
         }
-        // The paragraph's direction: that of its first strong character (Pango's base direction).
+        return !paragraphIsRightToLeft(u, at: k, &scans)
+    }
+
+    /// Whether the paragraph holding offset `k` is right to left: its first strong character is
+    /// (Pango's base direction; left to right without one).
+    static func paragraphIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, at k: Int, _ scans: inout FontlessScans) -> Bool {
         let start = scans.paragraph.last(before: k) { u[$0] != 0x0A && u[$0] != 0x0D && u[$0] != 0x2029 } + 1
         if scans.firstStrongParagraph != start {
             scans.firstStrongParagraph = start
             scans.firstStrong = firstScalar(u, from: start, where: isStrong)
         }
-        guard let first = scans.firstStrong else { return true }
-        return !UnicodeScript.of(first).isRightToLeft
+        guard let first = scans.firstStrong else { return false }
+        return UnicodeScript.of(first).isRightToLeft
+    }
+
+    /// Whether white space after `before` (the scalar ending at `end`) and before the end of its
+    /// paragraph, a line separator or a tab is at another bidi level than `before`: UAX #9 L1
+    /// gives such white space the paragraph's level. A right-to-left letter is one level up in a
+    /// left-to-right paragraph, an Arabic number one or two levels up in any, a left-to-right
+    /// letter two levels up in a right-to-left paragraph.
+    static func trailingSpacesLeaveLevel(
+        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        let script = UnicodeScript.of(before)
+        if script.isRightToLeft || isArabicNumber(before) { return spacesLeaveLevel(u, before: before, at: end, &scans) }
+        guard !script.isWeak else { return false }
+        return paragraphIsRightToLeft(u, at: max(0, before > 0xFFFF ? end - 1 : end), &scans)
     }
 
     /// Whether characters without a face before `start` are in the script run of the next

@@ -449,7 +449,22 @@ extension TextMeasurer {
             let later = itemBefore!
             let forced = v == 0x09 || v == 0x2028
             if !forced {
-                return nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) ? text : later
+                if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
+                // Spaces at the end of a paragraph, or before a line separator or a tab, at another
+                // bidi level than the character before them, are an item of their own (UAX #9 L1).
+                let next = scans.nextChosen.to
+                if Self.isSpaceSeparator(v) && (next >= u.count || Self.isHardBreak(u[next]) || u[next] == 0x09) {
+                    let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+                    // (After an Arabic number, Pango keeps them before a tab or a line separator:
+                    // measured, not derived.)
+                    if j >= 0, case let before = Self.scalar(endingAt: j, u),
+                        next >= u.count || Self.isParagraphDelimiter(UInt32(u[next])) || !Self.isArabicNumber(before),
+                        Self.trailingSpacesLeaveLevel(u, before: before, at: j, &scans)
+                    {
+                        return text
+                    }
+                }
+                return later
             }
             // A tab or a line separator after right-to-left text at another level starts a run.
             let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }

@@ -178,6 +178,38 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// Spaces that the bidi algorithm puts at another level than the character before them are
+    /// a run of their own, in the text face (Pango 1.50's heights, peers harness, 15 px): at the
+    /// end of a paragraph, or before a line separator or a tab (UAX #9 L1 and N1), after
+    /// right-to-left text in a left-to-right paragraph or left-to-right text in a right-to-left
+    /// one; and between left-to-right and right-to-left text in a right-to-left paragraph.
+    func testSpacesAtAnotherBidiLevelThanTheTextBefore() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("აب ", 21.7207),  // Georgian and Arabic: DejaVu Sans alone is 17.4609 px high
+            ("აب\u{00A0}", 21.7207),
+            ("აب \u{200B}", 21.7207),
+            ("აب  \tა", 21.7207),
+            ("აب \nა", 39.1816),
+            ("აب \u{2028}ა", 39.1816),
+            ("ა ب ب ", 21.7207),
+            ("بა ", 21.7207),
+            ("بა ب", 21.7207),
+            ("١ ", 21.7207),
+            ("ب١ ", 21.7207),
+            // At the same level, the spaces stay in the run before.
+            ("ب ", 17.4609),
+            ("ا ب ", 17.4609),
+            ("ب \t", 17.4609),
+            ("ა ب ب", 17.4609),
+            ("ბა ", 17.4609),
+            ("ა١ ب", 17.4609),
+        ]
+        for (text, height) in pango {
+            XCTAssertEqual(layout(text, width: 320, m).size.height, height, accuracy: 0.004, text.debugDescription)
+        }
+    }
+
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
     /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
     /// (Pango's line starts, peers harness).
