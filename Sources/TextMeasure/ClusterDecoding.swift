@@ -159,7 +159,7 @@ extension TextMeasurer {
             if !next.isWeak && next != script {
                 if !script.isRightToLeft {
                     return next.isRightToLeft && !UnicodeScript.of(before).isWeak
-                        && Self.paragraphIsRightToLeft(u, at: max(0, before > 0xFFFF ? j - 1 : j), &scans)
+                        && Self.paragraphIsRightToLeft(u, at: j, &scans)
                 }
                 if next.isRightToLeft || !Self.spacesLeaveLevel(u, before: before, at: j, &scans) { return false }
             }
@@ -222,7 +222,7 @@ extension TextMeasurer {
             // second unit; its first unit alone is neither strong nor a delimiter).
             let m = scans.strong.last(before: k) { m in
                 let v = scalar(endingAt: m, u)
-                return !(v == 0x0A || v == 0x0D || v == 0x2029 || isStrong(v))
+                return !(isParagraphDelimiter(v) || isStrong(v))
             }
             guard m >= 0 else { return false }
             let v = scalar(endingAt: m, u)
@@ -231,10 +231,10 @@ extension TextMeasurer {
         return !paragraphIsRightToLeft(u, at: k, &scans)
     }
 
-    /// Whether the paragraph holding offset `k` is right to left: its first strong character is
-    /// (Pango's base direction; left to right without one).
+    /// Whether the paragraph holding offset `k` (any unit of a character in it) is right to left:
+    /// its first strong character is (Pango's base direction; left to right without one).
     static func paragraphIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, at k: Int, _ scans: inout FontlessScans) -> Bool {
-        let start = scans.paragraph.last(before: k) { u[$0] != 0x0A && u[$0] != 0x0D && u[$0] != 0x2029 } + 1
+        let start = scans.paragraph.last(before: k) { !isParagraphDelimiter(UInt32(u[$0])) } + 1
         if scans.firstStrongParagraph != start {
             scans.firstStrongParagraph = start
             scans.firstStrong = firstScalar(u, from: start, where: isStrong)
@@ -254,7 +254,7 @@ extension TextMeasurer {
         let script = UnicodeScript.of(before)
         if script.isRightToLeft || isArabicNumber(before) { return spacesLeaveLevel(u, before: before, at: end, &scans) }
         guard !script.isWeak else { return false }
-        return paragraphIsRightToLeft(u, at: max(0, before > 0xFFFF ? end - 1 : end), &scans)
+        return paragraphIsRightToLeft(u, at: end, &scans)
     }
 
     /// Whether characters without a face before `start` are in the script run of the next
@@ -269,7 +269,7 @@ extension TextMeasurer {
         // (A surrogate pair is tested at its second unit; its first unit alone has no script.)
         let m = scans.scripted.last(before: start) { m in
             let v = scalar(endingAt: m, u)
-            return !(v == 0x0A || v == 0x0D || v == 0x2029 || !UnicodeScript.of(v).isWeak)
+            return !(isParagraphDelimiter(v) || !UnicodeScript.of(v).isWeak)
         }
         guard m >= 0 else { return true }
         let last = UnicodeScript.of(scalar(endingAt: m, u))
