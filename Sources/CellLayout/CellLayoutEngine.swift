@@ -264,27 +264,23 @@ public struct CellLayoutEngine: Sendable {
         let time = timeString(status)
         let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
         let source = status.source
-        func makeTimeLine() -> PreparedText {
-            if source.isEmpty { return measurer.prepareUncached(AttributedText(time, attributes: timeAttrs)) }
+        let sourceAttrs = TextAttributes(size: m.sourceFontSize, role: .cellSource)
+        func makeTimeLine(like template: PreparedText?) -> PreparedText {
             let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
-            return prepareBuilt(timeAttrs, capacity: capacity, runs: 2, attachments: 0) { line in
+            return prepareBuilt(timeAttrs, capacity: capacity, runs: source.isEmpty ? 1 : 2, attachments: 0, like: template) { line in
                 line.append(time, attributes: timeAttrs)
+                guard !source.isEmpty else { return }
                 if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
-                line.append(m.sourcePrefix, source, attributes: TextAttributes(size: m.sourceFontSize, role: .cellSource))
+                line.append(m.sourcePrefix, source, attributes: sourceAttrs)
             }
         }
-        // Relative times repeat across cells, so their lines are shared by content (cold corpus
-        // cells against a `now` half an hour after the newest: 7 % fewer instructions). An
-        // absolute time is unique to its minute (192 lines in the corpus's 206 statuses):
-        // looking it up cost more than the few it found (+0.6 % on the corpus, +3.1 % on the
-        // generated feed).
-        let timeLine =
-            now == nil
-            ? PreparedTextBox(makeTimeLine())
-            : labels.timeLine(
-                TimeLineLabel(
-                    time: time, source: source, separator: m.timeSourceSeparator, prefix: m.sourcePrefix, size: m.sourceFontSize),
-                make: makeTimeLine)
+        // Time lines are shared by the shape of their digits (`TimeLineLabel`): "11-24 14:32" and
+        // "03-05 09:17" with one source are one entry, whose prepared line is copied with the
+        // digits of the time shown (`prepareUncached(built:like:)`). The corpus's 206 absolute
+        // times are unique to their minute but make 34 lines.
+        let timeLine = labels.timeLine(
+            TimeLineLabel(time: time, source: source, separator: m.timeSourceSeparator, prefix: m.sourcePrefix, size: m.sourceFontSize),
+            make: makeTimeLine)
 
         var title: PreparedTextBox?
         if let bar = status.titleBar, !bar.text.isEmpty {
@@ -356,8 +352,11 @@ public struct CellLayoutEngine: Sendable {
 
     /// The prepared text `body` builds in the thread's buffers (`ParseBuffers`), reserved at the
     /// given capacities: prepared from the builder, with no string or parts object made for it.
+    /// The prepared text `body` builds; made from `template` when given and the measurer can
+    /// (`prepareUncached(built:like:)`).
     private func prepareBuilt(
-        _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, _ body: (inout AttributedTextBuilder) -> Void
+        _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, like template: PreparedText? = nil,
+        _ body: (inout AttributedTextBuilder) -> Void
     ) -> PreparedText {
         let buffers = ParseBuffers.current
         var taken = buffers.take()
@@ -365,7 +364,7 @@ public struct CellLayoutEngine: Sendable {
         var out = AttributedTextBuilder(
             attributes: attributes, capacity: capacity, buffers: taken.takeText(), runs: runs, attachments: attachments, entities: 0)
         body(&out)
-        let prepared = measurer.prepareUncached(built: out)
+        let prepared = template.map { measurer.prepareUncached(built: out, like: $0) } ?? measurer.prepareUncached(built: out)
         out.release(returning: &taken.text)
         return prepared
     }

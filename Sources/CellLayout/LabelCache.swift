@@ -106,10 +106,15 @@ final class LabelCache: Sendable {
             cached(key, in: \.names, make: make)
         }
 
-        /// The prepared time line `key` stands for: from the time lines table, or made by
-        /// `make()` (and stored).
-        func timeLine(_ key: TimeLineLabel, make: () -> PreparedText) -> PreparedTextBox {
-            cached(key, in: \.timeLines, make: make)
+        /// The prepared time line of the cell: `make(template)` with the line stored for `key`
+        /// (a line whose digits may differ), which is returned itself when `make` gives it back;
+        /// `make(nil)`, stored, when there is none.
+        func timeLine(_ key: TimeLineLabel, make: (_ template: PreparedText?) -> PreparedText) -> PreparedTextBox {
+            if let hit = shard.withLock({ $0.timeLines.hit(key) }) {
+                let p = make(hit.prepared)
+                return p.isSameStorage(as: hit.prepared) ? hit : PreparedTextBox(p)
+            }
+            return cached(key, in: \.timeLines) { make(nil) }
         }
 
         /// The entry of `key` in `table`, or the text `make()` prepares, stored there. The
@@ -249,11 +254,14 @@ struct NameLabel: PrehashedLabelKey {
 
 /// What the time line of a stacked cell is made from: the time string, then, when the status has
 /// a source, the separator, the source prefix and the source, all at `size` (the time in the
-/// time role, the prefix and source in the source role). Equal keys are equal labels.
+/// time role, the prefix and source in the source role). Equal keys are lines that differ in
+/// ASCII digits at most: the time and the source are hashed and compared with their digits read
+/// as 0 (`hashDigitsAsZero`, `equalDigitsAsZero`), and the line stored for a key is copied with
+/// the digits of another (`TextMeasurer.substitutingDigits`, which declines where a digit would
+/// not measure alike).
 ///
-/// Relative times take few values ("刚刚", "N分钟前", "N小时前"), so a feed laid out against a
-/// `now` shows the same time lines again and again; absolute ones are unique to the minute, and
-/// the engine prepares them without the cache (`CellLayoutEngine.prepareStacked`).
+/// Relative times take few values ("刚刚", "N分钟前", "N小时前"); absolute ones are unique to the
+/// minute, but of a few shapes ("MM-dd HH:mm", "yyyy-MM-dd"). The sources of a feed are few.
 /// Hashed and compared by the strings' UTF-8 bytes (`StringBytes`), as `LabelName` is.
 struct TimeLineLabel: PrehashedLabelKey {
     let time: String
@@ -269,15 +277,39 @@ struct TimeLineLabel: PrehashedLabelKey {
         self.separator = separator
         self.prefix = prefix
         self.size = size
-        var h = StringBytes.hash(time, into: size.bitPattern)
-        h = StringBytes.hash(source, into: StringBytes.mix(h, 1))
+        var h = Self.hashDigitsAsZero(time, into: size.bitPattern)
+        h = Self.hashDigitsAsZero(source, into: StringBytes.mix(h, 1))
         h = StringBytes.hash(separator, into: StringBytes.mix(h, 2))
         hash = StringBytes.hash(prefix, into: StringBytes.mix(h, 3))
     }
 
+    /// `StringBytes.hash(s, into: h)` of `s` with its ASCII digits read as 0 (copied to the
+    /// stack: no string is made).
+    static func hashDigitsAsZero(_ s: String, into h: UInt64) -> UInt64 {
+        StringBytes.withUTF8(s) { bytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { zeroed in
+                for i in 0..<bytes.count { zeroed[i] = bytes[i] &- 0x30 < 10 ? 0x30 : bytes[i] }
+                return StringBytes.hash(UnsafeBufferPointer(zeroed), into: h)
+            }
+        }
+    }
+
+    /// Whether `a` and `b` have the same UTF-8 bytes once their ASCII digits are read as 0.
+    static func equalDigitsAsZero(_ a: String, _ b: String) -> Bool {
+        StringBytes.withUTF8(a) { x in
+            StringBytes.withUTF8(b) { y in
+                guard x.count == y.count else { return false }
+                for i in 0..<x.count where x[i] != y[i] {
+                    guard x[i] &- 0x30 < 10 && y[i] &- 0x30 < 10 else { return false }
+                }
+                return true
+            }
+        }
+    }
+
     static func == (a: TimeLineLabel, b: TimeLineLabel) -> Bool {
-        a.hash == b.hash && a.size.bitPattern == b.size.bitPattern && StringBytes.equal(a.time, b.time)
-            && StringBytes.equal(a.source, b.source) && StringBytes.equal(a.separator, b.separator)
+        a.hash == b.hash && a.size.bitPattern == b.size.bitPattern && equalDigitsAsZero(a.time, b.time)
+            && equalDigitsAsZero(a.source, b.source) && StringBytes.equal(a.separator, b.separator)
             && StringBytes.equal(a.prefix, b.prefix)
     }
 }

@@ -55,6 +55,11 @@ public final class FontSet: Sendable {
     /// The scripts whose space differs from the face's own in either text face: only spaces in
     /// runs of these read `spacePrimary` or `spaceBold`.
     let spaceScripts: ScriptSet
+    /// True when both text faces map the ten ASCII digits and measure them alike wherever they
+    /// are measured from tables: one entry of the per-character table, and interchangeable digits
+    /// in each word table (`KernedAlphabet.digitsInterchangeable`). A digit measured otherwise
+    /// is shaped, which the prepared text records (`TextMeasurer.substitutingDigits`).
+    let digitsInterchangeable: Bool
 
     deinit {
         simplePrimary.deallocate()
@@ -120,6 +125,13 @@ public final class FontSet: Sendable {
             if spacePrimary[raw] != primary.spaceAdvance || spaceBold[raw] != bold.spaceAdvance { widened.insert(script) }
         }
         spaceScripts = widened
+        let digitCodes: [UInt16] = Array(0x30...0x39)
+        digitsInterchangeable =
+            [(simplePrimary, alphabetPrimary, coverage[.primary]!), (simpleBold, alphabetBold, coverage[.bold]!)].allSatisfy {
+                table, alphabets, covered in
+                digitCodes.allSatisfy { covered.contains(UInt32($0)) && table.entry($0) == table.entry(0x30) }
+                    && [alphabets.latin, alphabets.han].allSatisfy { $0?.digitsInterchangeable ?? true }
+            }
         let last = files["fallback"]!
         let digits = "0123456789ABCDEF".unicodeScalars.map { last.inkSize(ofGlyph: last.nominalGlyph($0.value) ?? 0) }
         hexDigitInk = digits.map(\.width).max() ?? 0

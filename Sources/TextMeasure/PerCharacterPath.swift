@@ -182,6 +182,7 @@ extension TextMeasurer {
                         previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                    if u[start..<end].contains(where: { $0 &- 0x30 < 10 }) { builder.markShapedDigits() }
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)

@@ -21,7 +21,7 @@ public struct PreparedText: @unchecked Sendable {
     /// The text's one object.
     package let storage: PreparedStorage
 
-    fileprivate init(storage: PreparedStorage) { self.storage = storage }
+    init(storage: PreparedStorage) { self.storage = storage }
 
     /// The fields, read in place in the object's header (the arrays and the text are yielded,
     /// not copied: a copy retains each array it holds).
@@ -210,6 +210,9 @@ package struct PreparedFields {
     var tabMinimum = 0.0
     /// `PreparedText.residentBytes`, computed once when the text is finished.
     var residentBytes = 0
+    /// Some ASCII digit was measured by shaping (HarfBuzz or the shaped-word cache), not from a
+    /// face's tables: the text is no template for `TextMeasurer.substitutingDigits`.
+    var shapedDigits = false
 
     init(utf16Count: Int, firstRun: AttributeRun, tabStops: TabStops) {
         self.utf16Count = utf16Count
@@ -649,6 +652,9 @@ package struct PreparedTextBuilder {
         prepared.tabMinimum = minimum
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
+
+    /// Records that an ASCII digit of the text was measured by shaping (`PreparedFields.shapedDigits`).
+    mutating func markShapedDigits() { prepared.shapedDigits = true }
 
     /// The prepared text of `text` (the text the builder was made for: `init(text:baseFont:)`),
     /// its run fonts in an array of its own.

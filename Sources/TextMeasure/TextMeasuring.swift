@@ -15,6 +15,12 @@ public protocol TextMeasuring: Sendable {
     /// a value equal to `prepare(text)`.
     func prepareUncached(_ text: AttributedText) -> PreparedText
 
+    /// `prepareUncached(text)`, which the measurer MAY make from `template` without measuring
+    /// again: a text it prepared before, whose content differs from `text`'s in ASCII digits at
+    /// most (a time label of another minute, a count). MUST return a value equal to
+    /// `prepareUncached(text)`, whatever the template.
+    func prepareUncached(_ text: AttributedText, like template: PreparedText) -> PreparedText
+
     /// Size of `string` on one line (no wrapping), height from the fonts' natural metrics: the
     /// `sizeWithAttributes` case. MAY be called concurrently.
     func singleLineSize(_ string: String, attributes: TextAttributes) -> Size
@@ -23,6 +29,15 @@ public protocol TextMeasuring: Sendable {
 extension TextMeasuring {
     /// `prepare(text)`: for measurers that keep no cache of prepared texts.
     public func prepareUncached(_ text: AttributedText) -> PreparedText { prepare(text) }
+
+    /// `template` when `text` is its source text, else `prepareUncached(text)`: for measurers
+    /// that make nothing from a template.
+    public func prepareUncached(_ text: AttributedText, like template: PreparedText) -> PreparedText {
+        let equal = text.withContent { content in
+            template.withContent { $0.hasEqualParts(content) && $0.utf16.elementsEqual(content.utf16) }
+        }
+        return equal ? template : prepareUncached(text)
+    }
 
     /// `prepareUncached` of the text `builder` holds. The package's measurer (`TextMeasurer`)
     /// reads the builder's buffers in place, so that no string or parts object is made for the

@@ -88,10 +88,12 @@ final class LabelCacheTests: XCTestCase {
         XCTAssertEqual(e.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
     }
 
-    /// With a `now`, cells whose relative time and source are equal share one prepared time
-    /// line; another time, source or style is another line; a shared line lays out as a fresh
-    /// engine's. Without a `now` (absolute times) the table is not used.
-    func testRelativeTimeLinesAreSharedByContent() throws {
+    /// Cells whose time lines differ in digits at most share one entry of the time lines table:
+    /// an equal line is the stored one itself; another is made again (with the package's measurer,
+    /// copied with its digits: `DigitSubstitutionTests`, `testTimeLinesCopiedByDigitsAreExact`).
+    /// Another source or style is another entry; a shared line lays out as a fresh engine's, and
+    /// absolute times share entries too.
+    func testTimeLinesAreSharedByTheShapeOfTheirDigits() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let e = CellLayoutEngine(measurer: FixedAdvanceMeasurer(), now: now)
         func status(_ id: Int64, minutesAgo: Double, source: String) -> Status {
@@ -107,7 +109,9 @@ final class LabelCacheTests: XCTestCase {
         let first = try timeLine(status(1, minutesAgo: 15, source: "微博 weibo.com"))
         XCTAssertEqual(first.prepared.text.string, "15分钟前  来自 微博 weibo.com")
         XCTAssertTrue(try timeLine(status(2, minutesAgo: 15.5, source: "微博 weibo.com")) === first)
-        XCTAssertFalse(try timeLine(status(3, minutesAgo: 16, source: "微博 weibo.com")) === first)
+        let other = try timeLine(status(3, minutesAgo: 26, source: "微博 weibo.com"))
+        XCTAssertFalse(other === first)
+        XCTAssertEqual(other.prepared.text.string, "26分钟前  来自 微博 weibo.com")
         XCTAssertFalse(try timeLine(status(4, minutesAgo: 15, source: "iPhone客户端")) === first)
         let noSource = try timeLine(status(5, minutesAgo: 15, source: ""))
         XCTAssertEqual(noSource.prepared.text.string, "15分钟前")
@@ -117,18 +121,22 @@ final class LabelCacheTests: XCTestCase {
         larger.arrangement = .stacked(m)
         XCTAssertFalse(try timeLine(status(6, minutesAgo: 15, source: "微博 weibo.com"), larger) === first)
         let stats = e.labels.timeLineStatistics
-        XCTAssertEqual(stats.hits, 1)
-        XCTAssertEqual(stats.misses, 5)
+        XCTAssertEqual(stats.hits, 2)
+        XCTAssertEqual(stats.misses, 4)
 
-        let s = status(7, minutesAgo: 15, source: "微博 weibo.com")
+        let s = status(7, minutesAgo: 37, source: "微博 weibo.com")
         let fresh = CellLayoutEngine(measurer: FixedAdvanceMeasurer(), now: now)
         XCTAssertEqual(e.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
-        XCTAssertEqual(e.labels.timeLineStatistics.hits, 2)
+        XCTAssertEqual(e.labels.timeLineStatistics.hits, 3)
 
         let absolute = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
         _ = absolute.layout(s, width: 375, style: .weibo, scale: 2)
-        _ = absolute.layout(status(8, minutesAgo: 15, source: "微博 weibo.com"), width: 375, style: .weibo, scale: 2)
-        XCTAssertEqual(absolute.labels.timeLineStatistics.misses + absolute.labels.timeLineStatistics.hits, 0)
+        let later = status(8, minutesAgo: 3, source: "微博 weibo.com")
+        let freshAbsolute = CellLayoutEngine(measurer: FixedAdvanceMeasurer())
+        XCTAssertEqual(
+            absolute.layout(later, width: 375, style: .weibo, scale: 2), freshAbsolute.layout(later, width: 375, style: .weibo, scale: 2))
+        XCTAssertEqual(absolute.labels.timeLineStatistics.misses, 1)
+        XCTAssertEqual(absolute.labels.timeLineStatistics.hits, 1)
     }
 
     func testFullShardsAreDroppedAndCounted() {

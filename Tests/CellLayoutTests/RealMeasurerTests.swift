@@ -30,6 +30,24 @@ final class RealMeasurerTests: XCTestCase {
         return try FeedLoader.load(contentsOf: url).feed.statuses
     }
 
+    /// Time lines that differ in digits share an entry of the label cache and are copied with
+    /// their own digits: every cell of an engine that copied them equals the cell a fresh engine
+    /// lays out (which prepares its line), with relative and absolute times.
+    func testTimeLinesCopiedByDigitsAreExact() throws {
+        let m = try measurer()
+        var generator = FeedGenerator(seed: 7)
+        let statuses = generator.statuses(count: 300)
+        for now in [nil, CorpusTests.now] {
+            let shared = CellLayoutEngine(measurer: m, now: now)
+            for s in statuses {
+                let fresh = CellLayoutEngine(measurer: m, now: now)
+                XCTAssertEqual(shared.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
+            }
+            let stats = shared.labels.timeLineStatistics
+            XCTAssertGreaterThan(stats.hits, statuses.count / 2, "time lines found: \(stats)")
+        }
+    }
+
     /// The engine caches its cells' texts in its prepared-cell cache, so it prepares them past the
     /// measurer's prepared-text cache (neither read nor filled), and the result is the same as
     /// through it.

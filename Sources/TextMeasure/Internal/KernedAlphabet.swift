@@ -51,6 +51,12 @@ final class KernedAlphabet: @unchecked Sendable {
 
     private static let unkerned: UInt8 = 0xFF
 
+    /// True when the ten ASCII digits are measured alike in every word: all on the path or all
+    /// off it, one advance, the same pair adjustments before and after every character of the
+    /// alphabet, and the same ligature pairs (`TextMeasurer.substitutingDigits`). Their glyphs
+    /// may differ.
+    let digitsInterchangeable: Bool
+
     private init(
         entry: [UInt8], glyph: [UInt32], advance: [Int32], kern: [Int32], kernedCount: Int, ligatureStarts: [UInt64]
     ) {
@@ -68,6 +74,38 @@ final class KernedAlphabet: @unchecked Sendable {
         self.kernedCount = kernedCount
         self.ligatureStarts = copy(ligatureStarts)
         extraSlots = copy(Self.extraSlot)
+        digitsInterchangeable = Self.digitsAlike(
+            entry: entry, advance: advance, kern: kern, kernedCount: kernedCount, ligatureStarts: ligatureStarts)
+    }
+
+    /// See `digitsInterchangeable`.
+    private static func digitsAlike(
+        entry: [UInt8], advance: [Int32], kern: [Int32], kernedCount: Int, ligatureStarts: [UInt64]
+    ) -> Bool {
+        let digits = 0x30...0x39
+        // The adjustment of slot `a`'s advance before slot `b`, as `measure` finds it (nil when
+        // either is off the path).
+        func adjustment(_ a: Int, _ b: Int) -> Int32? {
+            let ea = entry[a], eb = entry[b]
+            guard ea != 0, eb != 0 else { return nil }
+            guard ea != unkerned else { return 0 }
+            return kern[(Int(ea) - 1) * (kernedCount + 1) + (eb == unkerned ? kernedCount : Int(eb) - 1)]
+        }
+        func startsLigature(_ a: Int, _ b: Int) -> Bool {
+            let pair = a << 7 | b
+            return ligatureStarts[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        }
+        let zero = 0x30
+        for d in digits.dropFirst() {
+            guard (entry[d] == 0) == (entry[zero] == 0), advance[d] == advance[zero] else { return false }
+            for x in 0..<slotCount {
+                guard adjustment(d, x) == adjustment(zero, x), adjustment(x, d) == adjustment(x, zero) else { return false }
+                if x < 128 && (startsLigature(d, x) != startsLigature(zero, x) || startsLigature(x, d) != startsLigature(x, zero)) {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     deinit {

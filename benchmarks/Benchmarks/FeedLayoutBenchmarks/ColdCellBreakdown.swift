@@ -99,6 +99,7 @@ final class BreakdownState: @unchecked Sendable {
             switch call {
             case .prepare(let text): clusters += measurer.prepare(text).clusterCount
             case .prepareUncached(let text): clusters += measurer.prepareUncached(text).clusterCount
+            case .prepareLike(let text, let template): clusters += measurer.prepareUncached(text, like: template).clusterCount
             case .singleLine(let string, let attributes):
                 clusters += measurer.singleLineSize(string, attributes: attributes).width > 0 ? 1 : 0
             }
@@ -112,6 +113,7 @@ final class RecordingMeasurer: TextMeasuring, @unchecked Sendable {
     enum Call {
         case prepare(AttributedText)
         case prepareUncached(AttributedText)
+        case prepareLike(AttributedText, PreparedText)
         case singleLine(String, TextAttributes)
     }
 
@@ -128,6 +130,11 @@ final class RecordingMeasurer: TextMeasuring, @unchecked Sendable {
     func prepareUncached(_ text: AttributedText) -> PreparedText {
         calls.append(.prepareUncached(text))
         return inner.prepareUncached(text)
+    }
+
+    func prepareUncached(_ text: AttributedText, like template: PreparedText) -> PreparedText {
+        calls.append(.prepareLike(text, template))
+        return inner.prepareUncached(text, like: template)
     }
 
     func singleLineSize(_ string: String, attributes: TextAttributes) -> Size {

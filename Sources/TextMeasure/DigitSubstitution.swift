@@ -1,0 +1,92 @@
+import UnicodeText
+
+// Texts that differ in ASCII digits only, prepared once: a time line "11-24 14:32  来自 微博" is
+// "00-00 00:00  来自 微博" with other digits, and in the pinned text faces every digit has the
+// same advance and the same kerning with everything (tabular figures). The prepared text of one
+// is then the prepared text of the other with other UTF-16 units.
+extension TextMeasurer {
+    /// A prepared text of `content`, made from `template` (a text this measurer prepared) when
+    /// the two differ only in ASCII digits and preparing `content` would give the same clusters,
+    /// corrections and fonts; nil when that is not known, and `content` must be prepared.
+    /// `template` itself when the contents are equal.
+    ///
+    /// Why the copy is what `prepare` would make: a digit that is a grapheme cluster of its own is
+    /// a cluster of the same kind whatever the digit (line-break class NU, grapheme class Other,
+    /// bidi class EN, script Common, mapped by both text faces: its breaks, cluster bounds, face,
+    /// word and script are those of any other digit), and its advance and kerning come from a
+    /// face's tables in which the digits are alike (`FontSet.digitsInterchangeable`), unless it
+    /// was shaped, which the template records (`PreparedFields.shapedDigits`). Not for a
+    /// measurer that keeps glyphs (a digit's glyph is its own), nor in the reference mode.
+    /// - Complexity: O(n) in the text's length, and a copy of the template's object.
+    package func substitutingDigits(_ template: PreparedText, _ content: TextContent) -> PreparedText? {
+        guard fonts.digitsInterchangeable && !retainsGlyphs && !shapesWholeRuns else { return nil }
+        let storage = template.storage
+        let fields = storage.fields
+        guard !fields.pointee.shapedDigits && fields.pointee.glyphs == nil else { return nil }
+        let differs: Bool? = template.withContent { old in
+            guard old.hasEqualParts(content) else { return nil }
+            let a = old.utf16, b = content.utf16
+            var differs = false
+            for i in 0..<a.count where a[i] != b[i] {
+                guard a[i] &- 0x30 < 10 && b[i] &- 0x30 < 10 && Self.isClusterOfItsOwn(b, i) else { return nil }
+                differs = true
+            }
+            return differs
+        }
+        guard let differs else { return nil }
+        guard differs else { return template }
+        let clusterCount = fields.pointee.clusterCount, recordCount = fields.pointee.recordCount
+        let records = storage.records
+        return PreparedText(
+            storage: PreparedStorage.make(
+                fields.pointee, UnsafeBufferPointer(start: records, count: clusterCount),
+                UnsafeBufferPointer(start: records + clusterCount, count: recordCount - clusterCount), content))
+    }
+
+    /// Whether the one-unit character at `i` is a grapheme cluster of its own: the character
+    /// before it is no prefix (Prepend), and the one after it extends nothing onto it (Extend,
+    /// ZWJ, SpacingMark: a combining mark, a variation selector, a keycap, a skin tone).
+    /// (Below U+0300 no character is either: the neighbours of most digits are not looked up.)
+    @inline(__always)
+    private static func isClusterOfItsOwn(_ u: UnsafeBufferPointer<UInt16>, _ i: Int) -> Bool {
+        if i > 0 && u[i - 1] >= 0x300 && UnicodeProperties.graphemeBreak(scalar(endingAt: i - 1, u)) == .prepend { return false }
+        if i + 1 < u.count && u[i + 1] >= 0x300 {
+            switch UnicodeProperties.graphemeBreak(scalar(startingAt: i + 1, u)) {
+            case .extend, .zwj, .spacingMark: return false
+            default: break
+            }
+        }
+        return true
+    }
+}
+
+extension TextMeasurer {
+    /// `prepareUncached(text)`, copied from `template` when the texts differ in ASCII digits
+    /// only and the copy is exact (`substitutingDigits`).
+    public func prepareUncached(_ text: AttributedText, like template: PreparedText) -> PreparedText {
+        text.withContent { substitutingDigits(template, $0) } ?? prepareUncached(text)
+    }
+}
+
+extension TextMeasuring {
+    /// `prepareUncached(built: builder)`, made from `template` (see `prepareUncached(_:like:)`).
+    /// The package's measurer reads the builder's buffers in place; any other measurer is given
+    /// the text as an `AttributedText`. Equal values either way.
+    /// - Parameter template: a text this measurer prepared.
+    package func prepareUncached(built builder: borrowing AttributedTextBuilder, like template: PreparedText) -> PreparedText {
+        if let measurer = self as? TextMeasurer {
+            if let made = builder.withContent({ measurer.substitutingDigits(template, $0) }) { return made }
+            return measurer.prepareUncached(builder)
+        }
+        return prepareUncached(builder.withContent { AttributedText(content: $0) }, like: template)
+    }
+}
+
+extension TextContent {
+    /// Whether `other` has the same length, runs, inline objects, entities and tab stops (its
+    /// code units may differ).
+    func hasEqualParts(_ other: TextContent) -> Bool {
+        utf16.count == other.utf16.count && firstRun == other.firstRun && tabStops == other.tabStops
+            && moreRuns.elementsEqual(other.moreRuns) && objects.elementsEqual(other.objects) && entities.elementsEqual(other.entities)
+    }
+}
