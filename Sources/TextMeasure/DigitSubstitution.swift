@@ -86,7 +86,14 @@ extension TextContent {
     /// Whether `other` has the same length, runs, inline objects, entities and tab stops (its
     /// code units may differ).
     func hasEqualParts(_ other: TextContent) -> Bool {
-        utf16.count == other.utf16.count && firstRun == other.firstRun && tabStops == other.tabStops
-            && moreRuns.elementsEqual(other.moreRuns) && objects.elementsEqual(other.objects) && entities.elementsEqual(other.entities)
+        guard utf16.count == other.utf16.count && firstRun == other.firstRun && tabStops == other.tabStops
+            && moreRuns.count == other.moreRuns.count && objects.count == other.objects.count
+            && entities.count == other.entities.count
+        else { return false }
+        // (Most texts compared have one more run and nothing else: no generic sequence walk for the empty parts.)
+        for i in 0..<moreRuns.count where moreRuns[i] != other.moreRuns[i] { return false }
+        for i in 0..<objects.count where objects[i] != other.objects[i] { return false }
+        for i in 0..<entities.count where entities[i] != other.entities[i] { return false }
+        return true
     }
 }

@@ -24,23 +24,6 @@ final class AsciiRunLoopTests: XCTestCase {
         )
     }
 
-    private func assertSame(_ a: PreparedText, _ b: PreparedText, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(a.clusterCount, b.clusterCount, label, file: file, line: line)
-        guard a.clusterCount == b.clusterCount else { return }
-        for i in 0..<a.clusterCount {
-            let x = a.cluster(i), y = b.cluster(i)
-            if x.advance != y.advance || x.end != y.end || x.flags != y.flags || a.font(ofCluster: i) != b.font(ofCluster: i) {
-                XCTFail("\(label): cluster \(i) differs", file: file, line: line)
-                return
-            }
-        }
-        XCTAssertEqual(
-            a.lineEndCorrections.map { "\($0.end):\($0.advance.bitPattern)" }, b.lineEndCorrections.map { "\($0.end):\($0.advance.bitPattern)" },
-            label, file: file, line: line)
-        XCTAssertEqual(a.runFonts, b.runFonts, label, file: file, line: line)
-        XCTAssertEqual(a.totalAdvance, b.totalAdvance, label, file: file, line: line)
-    }
-
     /// Random texts of the pieces, in one run and split into runs of other sizes and weights
     /// (the loop must stop at a run's end).
     func testLoopChangesNothing() throws {
@@ -60,7 +43,7 @@ final class AsciiRunLoopTests: XCTestCase {
                 text.append(part, attributes: attributes)
             }
             asciiUnits += text.string.utf16.filter { $0 >= 0x21 && $0 <= 0x7E }.count
-            assertSame(loop.prepare(text), steps.prepare(text), "text \(k): \(text.string.debugDescription)")
+            assertSamePrepared(loop.prepare(text), steps.prepare(text), "text \(k): \(text.string.debugDescription)")
         }
         XCTAssertGreaterThan(asciiUnits, 10_000)
     }
@@ -77,7 +60,7 @@ final class AsciiRunLoopTests: XCTestCase {
         for t in texts {
             for attributes in [TextAttributes(size: 15), TextAttributes(size: 14, weight: .bold)] {
                 let text = AttributedText(t, attributes: attributes)
-                assertSame(loop.prepare(text), steps.prepare(text), String(t.prefix(40)))
+                assertSamePrepared(loop.prepare(text), steps.prepare(text), String(t.prefix(40)))
             }
         }
     }

@@ -19,27 +19,6 @@ final class DigitSubstitutionTests: XCTestCase {
 
     private func measurer() throws -> TextMeasurer { try Shared.requireMeasurer() }
 
-    private func assertSame(_ a: PreparedText, _ b: PreparedText, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(a.string, b.string, label, file: file, line: line)
-        XCTAssertEqual(a.clusterCount, b.clusterCount, label, file: file, line: line)
-        guard a.clusterCount == b.clusterCount else { return }
-        for i in 0..<a.clusterCount {
-            let x = a.cluster(i), y = b.cluster(i)
-            if x.advance != y.advance || x.end != y.end || x.flags != y.flags || a.font(ofCluster: i) != b.font(ofCluster: i) {
-                XCTFail("\(label): cluster \(i) differs", file: file, line: line)
-                return
-            }
-        }
-        XCTAssertEqual(
-            a.lineEndCorrections.map { "\($0.end):\($0.advance.bitPattern)" }, b.lineEndCorrections.map { "\($0.end):\($0.advance.bitPattern)" },
-            label, file: file, line: line)
-        XCTAssertEqual(a.runFonts, b.runFonts, label, file: file, line: line)
-        XCTAssertEqual(a.totalAdvance.bitPattern, b.totalAdvance.bitPattern, label, file: file, line: line)
-        XCTAssertEqual(a.missingGlyphCount, b.missingGlyphCount, label, file: file, line: line)
-        XCTAssertEqual(a.hardBreakCount, b.hardBreakCount, label, file: file, line: line)
-        XCTAssertEqual(a.runs.map { $0 }, b.runs.map { $0 }, label, file: file, line: line)
-    }
-
     /// `s` with each ASCII digit replaced by one drawn from `rng`.
     private static func redrawDigits(_ s: String, _ rng: inout SplitMix64) -> String {
         String(
@@ -85,7 +64,7 @@ final class DigitSubstitutionTests: XCTestCase {
                 continue
             }
             made += 1
-            assertSame(copy, m.prepareUncached(b), "\(a.string.debugDescription) → \(b.string.debugDescription)")
+            assertSamePrepared(copy, m.prepareUncached(b), "\(a.string.debugDescription) → \(b.string.debugDescription)")
             XCTAssertFalse(copy.isSameStorage(as: template))
         }
         XCTAssertGreaterThan(made, checked / 10, "copies made: \(made) of \(checked)")
@@ -114,7 +93,7 @@ final class DigitSubstitutionTests: XCTestCase {
                     let time = Self.redrawDigits("00-00 00:00", &rng)
                     let text = line(time)
                     let copy = substituted(m, template, text)
-                    if let copy { assertSame(copy, m.prepareUncached(text), "\(time) \(prefix)\(source)") }
+                    if let copy { assertSamePrepared(copy, m.prepareUncached(text), "\(time) \(prefix)\(source)") }
                     // (The digit of "מקור 2" is shaped in a Hebrew word: such a line is prepared.)
                     if prefix == "来自 " && source != "מקור 2" { XCTAssertNotNil(copy, "\(time) \(prefix)\(source)") }
                     if source == "מקור 2" { XCTAssertNil(copy, "\(time) \(prefix)\(source)") }
@@ -133,7 +112,7 @@ final class DigitSubstitutionTests: XCTestCase {
             let template = m.prepareUncached(AttributedText(a, size: 15))
             let copy = substituted(m, template, AttributedText(b, size: 15))
             XCTAssertEqual(copy != nil, copied, "\(a) → \(b)", line: line)
-            if let copy { assertSame(copy, m.prepareUncached(AttributedText(b, size: 15)), b, line: line) }
+            if let copy { assertSamePrepared(copy, m.prepareUncached(AttributedText(b, size: 15)), b, line: line) }
         }
         check("12:30 中文", "18:45 中文", copied: true)
         check("12:30 中文", "12:30 中文", copied: true)

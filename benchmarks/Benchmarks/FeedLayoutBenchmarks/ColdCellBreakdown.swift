@@ -9,9 +9,10 @@ import TextMeasure
 /// corpus, in an order that rotates from one iteration to the next:
 ///
 /// - **cold**: `Cells weibo cold corpus`'s pass (a new engine, the measurer's caches emptied);
-/// - **texts**: the text engine's part of it: the `prepare`, `prepareUncached` and
-///   `singleLineSize` calls such a pass makes, recorded once in setup through a wrapper and
-///   replayed in the same order on the emptied measurer (so its word cache fills as in the pass);
+/// - **texts**: the text engine's part of it: the `prepare`, `prepareUncached` (from a template
+///   too: time lines copied with their digits) and `singleLineSize` calls such a pass makes,
+///   recorded once in setup through a wrapper and replayed in the same order on the emptied
+///   measurer (so its word cache fills as in the pass);
 /// - **warm**: `Cells weibo warm corpus`'s pass (prepared cells found by content, then arranged):
 ///   the arranging part. The second of two passes is timed: in a cold pass a cell is arranged
 ///   right after it was prepared, its data in the processor's caches; a single warm pass after
