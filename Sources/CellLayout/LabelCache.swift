@@ -261,7 +261,7 @@ struct NameLabel: PrehashedLabelKey {
 /// not measure alike).
 ///
 /// Relative times take few values ("刚刚", "N分钟前", "N小时前"); absolute ones are unique to the
-/// minute, but of a few shapes ("MM-dd HH:mm", "yyyy-MM-dd"). The sources of a feed are few.
+/// minute, but of a few shapes ("yy-M-dd HH:mm" takes two, by the month's digits). The sources of a feed are few.
 /// Hashed and compared by the strings' UTF-8 bytes (`StringBytes`), as `LabelName` is.
 struct TimeLineLabel: PrehashedLabelKey {
     let time: String

@@ -19,10 +19,8 @@ extension TextMeasurer {
     /// measurer that keeps glyphs (a digit's glyph is its own), nor in the reference mode.
     /// - Complexity: O(n) in the text's length, and a copy of the template's object.
     package func substitutingDigits(_ template: PreparedText, _ content: TextContent) -> PreparedText? {
-        guard fonts.digitsInterchangeable && !retainsGlyphs && !shapesWholeRuns else { return nil }
         let storage = template.storage
         let fields = storage.fields
-        guard !fields.pointee.shapedDigits && fields.pointee.glyphs == nil else { return nil }
         let differs: Bool? = template.withContent { old in
             guard old.hasEqualParts(content) else { return nil }
             let a = old.utf16, b = content.utf16
@@ -34,7 +32,11 @@ extension TextMeasurer {
             return differs
         }
         guard let differs else { return nil }
+        // An equal text is the template, whatever was measured how.
         guard differs else { return template }
+        guard fonts.digitsInterchangeable && !retainsGlyphs && !shapesWholeRuns && !fields.pointee.shapedDigits
+            && fields.pointee.glyphs == nil
+        else { return nil }
         let clusterCount = fields.pointee.clusterCount, recordCount = fields.pointee.recordCount
         let records = storage.records
         return PreparedText(

@@ -136,5 +136,15 @@ final class DigitSubstitutionTests: XCTestCase {
         let m = TextMeasurer(fonts: fonts, retainGlyphs: true)
         let template = m.prepareUncached(AttributedText("11-24 14:32", size: 15))
         XCTAssertNil(substituted(m, template, AttributedText("12-25 15:33", size: 15)))
+        // The same text is the template itself, glyphs and all.
+        XCTAssertTrue(try XCTUnwrap(substituted(m, template, AttributedText("11-24 14:32", size: 15))).isSameStorage(as: template))
+    }
+
+    /// A template with a shaped digit serves its own text only.
+    func testTemplatesWithShapedDigitsServeTheirOwnTextOnly() throws {
+        let m = try measurer()
+        let template = m.prepareUncached(AttributedText("מקור 2", size: 15))
+        XCTAssertNil(substituted(m, template, AttributedText("מקור 3", size: 15)))
+        XCTAssertTrue(try XCTUnwrap(substituted(m, template, AttributedText("מקור 2", size: 15))).isSameStorage(as: template))
     }
 }
