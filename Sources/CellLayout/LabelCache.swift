@@ -114,7 +114,7 @@ final class LabelCache: Sendable {
                 let p = make(hit.prepared)
                 return p.isSameStorage(as: hit.prepared) ? hit : PreparedTextBox(p)
             }
-            return cached(key, in: \.timeLines) { make(nil) }
+            return store(PreparedTextBox(make(nil)), for: key, in: \.timeLines)
         }
 
         /// The entry of `key` in `table`, or the text `make()` prepares, stored there. The
@@ -124,7 +124,13 @@ final class LabelCache: Sendable {
             _ key: Key, in table: WritableKeyPath<State, Table<Key>>, make: () -> PreparedText
         ) -> PreparedTextBox {
             if let hit = shard.withLock({ $0[keyPath: table].hit(key) }) { return hit }
-            let p = PreparedTextBox(make())
+            return store(PreparedTextBox(make()), for: key, in: table)
+        }
+
+        /// Stores `p` for `key` in `table` (counted as a miss) and returns it; a dropped full
+        /// table is freed after the lock is released.
+        @inline(__always)
+        private func store<Key>(_ p: PreparedTextBox, for key: Key, in table: WritableKeyPath<State, Table<Key>>) -> PreparedTextBox {
             let dropped = shard.withLock {
                 $0[keyPath: table].insert(p, for: key, capacity: cache.capacity, initialCapacity: cache.initialCapacity)
             }

@@ -26,7 +26,7 @@ extension TextMeasurer {
             let a = old.utf16, b = content.utf16
             var differs = false
             for i in 0..<a.count where a[i] != b[i] {
-                guard a[i] &- 0x30 < 10 && b[i] &- 0x30 < 10 && Self.isClusterOfItsOwn(b, i) else { return nil }
+                guard Self.isASCIIDigit(a[i]) && Self.isASCIIDigit(b[i]) && Self.isClusterOfItsOwn(b, i) else { return nil }
                 differs = true
             }
             return differs
@@ -44,6 +44,9 @@ extension TextMeasurer {
                 fields.pointee, UnsafeBufferPointer(start: records, count: clusterCount),
                 UnsafeBufferPointer(start: records + clusterCount, count: recordCount - clusterCount), content))
     }
+
+    /// Whether `u` is one of the ASCII digits 0–9.
+    @inline(__always) static func isASCIIDigit(_ u: UInt16) -> Bool { u &- 0x30 < 10 }
 
     /// Whether the one-unit character at `i` is a grapheme cluster of its own: the character
     /// before it is no prefix (Prepend), and the one after it extends nothing onto it (Extend,

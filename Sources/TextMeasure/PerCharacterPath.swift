@@ -182,7 +182,7 @@ extension TextMeasurer {
                         previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                    if u[start..<end].contains(where: { $0 &- 0x30 < 10 }) { builder.markShapedDigits() }
+                    builder.noteShaped(u[start..<end])
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
                     builder.appendCluster(
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
@@ -448,6 +448,10 @@ extension TextMeasurer {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.
             let later = itemBefore!
+            // The last character before the run of characters without a face that ends here.
+            func lastBeforeRun() -> Int {
+                scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+            }
             let forced = v == 0x09 || v == 0x2028
             if !forced {
                 if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
@@ -455,7 +459,7 @@ extension TextMeasurer {
                 // bidi level than the character before them, are an item of their own (UAX #9 L1).
                 let next = scans.nextChosen.to
                 if Self.isSpaceSeparator(v) && (next >= u.count || Self.isHardBreak(u[next]) || u[next] == 0x09) {
-                    let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+                    let j = lastBeforeRun()
                     // (After an Arabic number, Pango keeps them before a tab or a line separator:
                     // measured, not derived.)
                     if j >= 0, case let before = Self.scalar(endingAt: j, u),
@@ -468,7 +472,7 @@ extension TextMeasurer {
                 return later
             }
             // A tab or a line separator after right-to-left text at another level starts a run.
-            let j = scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+            let j = lastBeforeRun()
             guard j >= 0 else { return later }
             let before = Self.scalar(endingAt: j, u)
             if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before),

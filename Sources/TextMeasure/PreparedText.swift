@@ -653,8 +653,11 @@ package struct PreparedTextBuilder {
     }
     package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
-    /// Records that an ASCII digit of the text was measured by shaping (`PreparedFields.shapedDigits`).
-    mutating func markShapedDigits() { prepared.shapedDigits = true }
+    /// Records that `units` of the text were measured by shaping: when they hold an ASCII digit,
+    /// the text is no template for other digits (`PreparedFields.shapedDigits`).
+    mutating func noteShaped<C: Collection<UInt16>>(_ units: C) {
+        if !prepared.shapedDigits && units.contains(where: TextMeasurer.isASCIIDigit) { prepared.shapedDigits = true }
+    }
 
     /// The prepared text of `text` (the text the builder was made for: `init(text:baseFont:)`),
     /// its run fonts in an array of its own.

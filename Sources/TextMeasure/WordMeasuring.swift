@@ -135,7 +135,7 @@ extension TextMeasurer {
             }
         }
         // A digit measured here is no longer measured like any other digit (`substitutingDigits`).
-        if text.contains(where: { $0 &- 0x30 < 10 }) { builder.markShapedDigits() }
+        builder.noteShaped(text)
         let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
