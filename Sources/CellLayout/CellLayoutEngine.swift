@@ -266,6 +266,13 @@ public struct CellLayoutEngine: Sendable {
         let source = status.source
         let sourceAttrs = TextAttributes(size: m.sourceFontSize, role: .cellSource)
         func makeTimeLine(like template: PreparedText?) -> PreparedText {
+            // A line found is copied with this line's digits, in the order the line holds them,
+            // without building the line (`prepareUncached(like:digits:)`).
+            if let template,
+                let made = Self.withTimeLineDigits(time, source, m, { measurer.prepareUncached(like: template, digits: $0) })
+            {
+                return made
+            }
             let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
             return prepareBuilt(timeAttrs, capacity: capacity, runs: source.isEmpty ? 1 : 2, attachments: 0, like: template) { line in
                 line.append(time, attributes: timeAttrs)
@@ -354,6 +361,34 @@ public struct CellLayoutEngine: Sendable {
     /// given capacities: prepared from the builder, with no string or parts object made for it.
     /// The prepared text `body` builds; made from `template` when given and the measurer can
     /// (`prepareUncached(built:like:)`).
+    /// `body` of the ASCII digits of the time line of `time` and `source` (the line
+    /// `makeTimeLine` builds), in the line's order.
+    private static func withTimeLineDigits<R>(
+        _ time: String, _ source: String, _ m: StackedMetrics, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        let separator = m.timeSourceSeparator, prefix = m.sourcePrefix
+        let pieces = source.isEmpty ? 1 : time.isEmpty ? 3 : 4
+        let capacity = time.utf8.count + (pieces == 1 ? 0 : separator.utf8.count + prefix.utf8.count + source.utf8.count)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out in
+            var n = 0
+            func collect(_ s: String) {
+                StringBytes.withUTF8(s) { bytes in
+                    for b in bytes where b &- 0x30 < 10 {
+                        out[n] = b
+                        n += 1
+                    }
+                }
+            }
+            collect(time)
+            if pieces == 4 { collect(separator) }
+            if pieces > 1 {
+                collect(prefix)
+                collect(source)
+            }
+            return body(UnsafeBufferPointer(rebasing: out[..<n]))
+        }
+    }
+
     private func prepareBuilt(
         _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, like template: PreparedText? = nil,
         _ body: (inout AttributedTextBuilder) -> Void

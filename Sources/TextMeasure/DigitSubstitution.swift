@@ -34,15 +34,50 @@ extension TextMeasurer {
         guard let differs else { return nil }
         // An equal text is the template, whatever was measured how.
         guard differs else { return template }
-        guard fonts.digitsInterchangeable && !retainsGlyphs && !shapesWholeRuns && !fields.pointee.shapedDigits
+        guard copiesDigits(of: fields) else { return nil }
+        return PreparedText(storage: storage.copy(with: content))
+    }
+
+    /// `template` with its ASCII digits replaced, in order, by `digits` (ASCII digit bytes): what
+    /// `substitutingDigits` makes of the template's text with those digits, made without the
+    /// text (no units decoded, none compared). Nil when `digits` does not hold one digit for
+    /// each of the template's, or when the copy would not be exact.
+    /// - Complexity: O(n) in the text's length, and a copy of the template's object.
+    package func substitutingDigits(_ template: PreparedText, digits: UnsafeBufferPointer<UInt8>) -> PreparedText? {
+        let storage = template.storage
+        let differs: Bool? = template.withContent { old in
+            let a = old.utf16
+            var k = 0, differs = false
+            for i in 0..<a.count where Self.isASCIIDigit(a[i]) {
+                guard k < digits.count else { return nil }
+                // A digit's neighbours are the template's own (or digits), so where it is a
+                // cluster of its own in the template it is one in the copy.
+                if a[i] != UInt16(digits[k]) {
+                    guard Self.isClusterOfItsOwn(a, i) else { return nil }
+                    differs = true
+                }
+                k += 1
+            }
+            return k == digits.count ? differs : nil
+        }
+        guard let differs else { return nil }
+        guard differs else { return template }
+        guard copiesDigits(of: storage.fields) else { return nil }
+        let made = template.withContent { storage.copy(with: $0) }
+        let units = made.textUnits
+        var k = 0
+        for i in 0..<made.fields.pointee.utf16Count where Self.isASCIIDigit(units[i]) {
+            units[i] = UInt16(digits[k])
+            k += 1
+        }
+        return PreparedText(storage: made)
+    }
+
+    /// Whether a text prepared with `fields` may be copied with other digits: the text faces'
+    /// digits are alike, none of the text's was shaped, and no glyphs are kept.
+    private func copiesDigits(of fields: UnsafeMutablePointer<PreparedFields>) -> Bool {
+        fonts.digitsInterchangeable && !retainsGlyphs && !shapesWholeRuns && !fields.pointee.shapedDigits
             && fields.pointee.glyphs == nil
-        else { return nil }
-        let clusterCount = fields.pointee.clusterCount, recordCount = fields.pointee.recordCount
-        let records = storage.records
-        return PreparedText(
-            storage: PreparedStorage.make(
-                fields.pointee, UnsafeBufferPointer(start: records, count: clusterCount),
-                UnsafeBufferPointer(start: records + clusterCount, count: recordCount - clusterCount), content))
     }
 
     /// Whether `u` is one of the ASCII digits 0–9.
@@ -74,6 +109,15 @@ extension TextMeasurer {
 }
 
 extension TextMeasuring {
+    /// `template` with its ASCII digits replaced, in order, by `digits` (ASCII digit bytes, one
+    /// for each of the template's), when the measurer can make it without the text: equal to
+    /// `prepareUncached` of the template's text with those digits. Nil otherwise (a measurer
+    /// other than the package's, or a copy that would not be exact): prepare the text then.
+    /// - Parameter template: a text this measurer prepared.
+    package func prepareUncached(like template: PreparedText, digits: UnsafeBufferPointer<UInt8>) -> PreparedText? {
+        (self as? TextMeasurer)?.substitutingDigits(template, digits: digits)
+    }
+
     /// `prepareUncached(built: builder)`, made from `template` (see `prepareUncached(_:like:)`).
     /// The package's measurer reads the builder's buffers in place; any other measurer is given
     /// the text as an `AttributedText`. Equal values either way.

@@ -273,6 +273,15 @@ package final class PreparedStorage: ManagedBuffer<PreparedFields, Cluster> {
         return made
     }
 
+    /// A new object with this one's fields and records, and the text `content` (which has this
+    /// text's length, runs, objects, entities and tab stops).
+    func copy(with content: TextContent) -> PreparedStorage {
+        let f = fields.pointee, clusterCount = f.clusterCount
+        return PreparedStorage.make(
+            f, UnsafeBufferPointer(start: records, count: clusterCount),
+            UnsafeBufferPointer(start: records + clusterCount, count: f.recordCount - clusterCount), content)
+    }
+
     deinit {
         textObjects.deinitialize(count: Int(fields.pointee.objectCount))
         textEntities.deinitialize(count: Int(fields.pointee.entityCount))

@@ -30,6 +30,24 @@ final class DigitSubstitutionTests: XCTestCase {
         text.withContent { m.substitutingDigits(template, $0) }
     }
 
+    /// The copy made from the template and the digits alone (`substitutingDigits(_:digits:)`):
+    /// made exactly when the copy from `text` is, and the same.
+    private func substitutedByDigits(_ m: TextMeasurer, _ template: PreparedText, _ text: AttributedText) -> PreparedText? {
+        let digits = text.string.utf8.filter { $0 &- 0x30 < 10 }
+        return digits.withUnsafeBufferPointer { m.substitutingDigits(template, digits: $0) }
+    }
+
+    private func assertBothCopiesAgree(
+        _ m: TextMeasurer, _ template: PreparedText, _ text: AttributedText, _ copy: PreparedText?, line: UInt = #line
+    ) {
+        let byDigits = substitutedByDigits(m, template, text)
+        XCTAssertEqual(byDigits != nil, copy != nil, text.string.debugDescription, line: line)
+        if let copy, let byDigits {
+            assertSamePrepared(byDigits, copy, text.string.debugDescription, line: line)
+            XCTAssertEqual(byDigits.isSameStorage(as: template), copy.isSameStorage(as: template), line: line)
+        }
+    }
+
     func testThePinnedTextFacesMeasureDigitsAlike() throws {
         // Tabular figures in Noto Sans CJK SC Regular and Bold: the copy path serves them.
         XCTAssertTrue(try measurer().fonts.digitsInterchangeable)
@@ -57,6 +75,7 @@ final class DigitSubstitutionTests: XCTestCase {
                 b.append(Self.redrawDigits(part, &rng), attributes: attributes)
             }
             let template = m.prepareUncached(a)
+            assertBothCopiesAgree(m, template, b, substituted(m, template, b))
             guard a.string != b.string else { continue }
             checked += 1
             guard let copy = substituted(m, template, b) else {
@@ -93,6 +112,7 @@ final class DigitSubstitutionTests: XCTestCase {
                     let time = Self.redrawDigits("00-00 00:00", &rng)
                     let text = line(time)
                     let copy = substituted(m, template, text)
+                    assertBothCopiesAgree(m, template, text, copy)
                     if let copy { assertSamePrepared(copy, m.prepareUncached(text), "\(time) \(prefix)\(source)") }
                     // (The digit of "מקור 2" is shaped in a Hebrew word: such a line is prepared.)
                     if prefix == "来自 " && source != "מקור 2" { XCTAssertNotNil(copy, "\(time) \(prefix)\(source)") }
@@ -125,6 +145,15 @@ final class DigitSubstitutionTests: XCTestCase {
         check("3\u{301}", "4\u{301}", copied: false)
         check("\u{600}8", "\u{600}9", copied: false)
         check("x1", "x1", copied: true)
+        // The digits alone: one for each of the template's, or no copy.
+        let template = m.prepareUncached(AttributedText("12:30 中文", size: 15))
+        for (digits, copied) in [("1845", true), ("1230", true), ("184", false), ("18450", false), ("", false)] {
+            let copy = Array(digits.utf8).withUnsafeBufferPointer { m.substitutingDigits(template, digits: $0) }
+            XCTAssertEqual(copy != nil, copied, digits)
+            if let copy {
+                assertSamePrepared(copy, m.prepareUncached(AttributedText("\(digits.prefix(2)):\(digits.suffix(2)) 中文", size: 15)), digits)
+            }
+        }
         let same = m.prepareUncached(AttributedText("11-24 14:32", size: 15))
         XCTAssertTrue(try XCTUnwrap(substituted(m, same, AttributedText("11-24 14:32", size: 15))).isSameStorage(as: same))
         XCTAssertNil(substituted(m, same, AttributedText("11-24 14:32", size: 16)))
