@@ -18,12 +18,13 @@ demo: release
 	@.build/release/feedlayout preview
 
 # Every test: the documents' check (scripts/check-docs.sh), unit, conformance, goldens, end-to-end CLI
-# runs, the tmux-driven interactive preview and a dependent package built against the library
-# products from the README's example (scripts/test-dependent-package.sh).
+# runs (XCTest, then the swift-testing suites: the exit tests of preconditions), the tmux-driven
+# interactive preview and a dependent package built against the library products from the
+# README's example (scripts/test-dependent-package.sh).
 test: setup
 	bash scripts/check-docs.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing
+	$(SWIFT) test --skip-build
 	bash scripts/test-interactive.sh
 	bash scripts/test-dependent-package.sh
 

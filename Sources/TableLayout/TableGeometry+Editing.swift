@@ -45,14 +45,15 @@ extension TableGeometry {
     /// Appends a page of rows to `section` (the last one by default); costs only the new rows.
     /// - Complexity: O(k + log S + log n).
     public mutating func appendRows(heights: [Double], toSection section: Int? = nil) throws(TableLayoutError) {
+        precondition(section != nil || sections.count > 0, "append rows: the table has no section")
         let s = section ?? (sections.count - 1)
         try insertRows(at: TableIndexPath(section: s, row: numberOfRows(inSection: s)), heights: heights)
     }
 
     mutating func insertRows(at ip: TableIndexPath, pixels p: [Int32]) {
-        guard !p.isEmpty else { return }
         let (e, before) = entry(ip.section)
         precondition(ip.row >= 0 && ip.row <= Int(e.rowCount), "insert row \(ip) out of 0...\(e.rowCount)")
+        guard !p.isEmpty else { return }
         rows.tree.insert(contentsOf: p[...], at: Int(before.rows) + ip.row)
         let sum = p.reduce(Int64(0)) { $0 + Int64($1) }
         sections.update(at: ip.section) {
@@ -64,9 +65,9 @@ extension TableGeometry {
     /// Deletes the rows `rowRange` of `section`. The section stays, even when emptied.
     /// - Complexity: O((k / 64 + 1) · log n + log S).
     public mutating func deleteRows(inSection section: Int, rows rowRange: Range<Int>) {
-        guard !rowRange.isEmpty else { return }
         let (e, before) = entry(section)
         precondition(rowRange.lowerBound >= 0 && rowRange.upperBound <= Int(e.rowCount), "delete rows \(rowRange) out of 0..<\(e.rowCount)")
+        guard !rowRange.isEmpty else { return }
         let g = Int(before.rows)
         let removed = rows.tree.removeSubrange((g + rowRange.lowerBound)..<(g + rowRange.upperBound))
         sections.update(at: section) {
@@ -94,9 +95,9 @@ extension TableGeometry {
         var p: [Int32] = []
         p.reserveCapacity(heights.count)
         for (k, h) in heights.enumerated() { p.append(try pixels(h, "row \(row + k) of section \(section)")) }
-        guard !p.isEmpty else { return }
         let (e, before) = entry(section)
         precondition(row >= 0 && row + p.count <= Int(e.rowCount), "reload rows \(row)..<\(row + p.count) out of 0..<\(e.rowCount)")
+        guard !p.isEmpty else { return }
         let delta = rows.tree.overwrite(from: Int(before.rows) + row, with: p[...])
         sections.update(at: section) { $0.rowsHeight += delta.new - delta.old }
     }
@@ -145,8 +146,8 @@ extension TableGeometry {
     /// Deletes the sections in `range` with their rows.
     /// - Complexity: O((r / 64 + 1) · log n + (k / 16 + 1) · log S) for k sections with r rows.
     public mutating func deleteSections(_ range: Range<Int>) {
-        guard !range.isEmpty else { return }
         precondition(range.lowerBound >= 0 && range.upperBound <= sections.count, "delete sections \(range) out of 0..<\(sections.count)")
+        guard !range.isEmpty else { return }
         let first = Int(sections.prefixSummary(upTo: range.lowerBound).rows)
         let end = Int(sections.prefixSummary(upTo: range.upperBound).rows)
         rows.tree.removeSubrange(first..<end)

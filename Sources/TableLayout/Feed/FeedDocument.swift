@@ -398,6 +398,7 @@ public struct FeedDocument: Sendable {
     /// are laid out, in parallel for large pages.
     /// - Complexity: O(k + log S + log n) per held width, plus k cell layouts.
     public mutating func appendPage(_ statuses: [Status], toSection section: Int? = nil) {
+        precondition(section != nil || !sections.isEmpty, "append page: the document has no section")
         let s = section ?? (sections.count - 1)
         insertRows(statuses, at: TableIndexPath(section: s, row: sections[s].statuses.count))
     }
