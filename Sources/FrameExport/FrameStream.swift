@@ -188,6 +188,7 @@ public struct FrameStream: Sendable {
     ///   - cells: the next rows' cells.
     ///   - threads: workers that encode slices of the batch (the output does not depend on it).
     ///   - out: the bytes are appended to it.
+    /// - Precondition: every cell was laid out at the stream's width and scale (`options`).
     /// - Complexity: O(total size of the cells), divided over the workers.
     public mutating func append(_ cells: [CellGeometry], threads: Int = 1, into out: inout [UInt8]) {
         append(cells[...], threads: threads, into: &out)
@@ -201,6 +202,7 @@ public struct FrameStream: Sendable {
         var ys = [Int64](repeating: 0, count: cells.count)
         let grid = JSONBytes(scale: options.scale, capacity: 0)
         for i in 0..<cells.count {
+            Self.checkLaidOut(slice[base + i], width: options.width, scale: options.scale)
             ys[i] = yPixels
             yPixels += grid.pixels(slice[base + i].height)
         }
@@ -253,6 +255,15 @@ public struct FrameStream: Sendable {
             parts.deallocate()
         }
         rowsWritten += count
+    }
+
+    /// Stops when `cell` was not laid out at the stream's width and scale: its frames would be
+    /// written under another layout's width, on another pixel grid.
+    @inline(__always)
+    static func checkLaidOut(_ cell: CellGeometry, width: Double, scale: Double) {
+        precondition(
+            cell.width == width && cell.scale == scale,
+            "FrameStream: cell \(cell.statusID) laid out at width \(cell.width), scale \(cell.scale); the stream's are \(width), \(scale)")
     }
 
     /// Appends rows encoded apart from the stream (`EncodedRows`, possibly on other threads), in
@@ -375,7 +386,9 @@ public struct EncodedRows: Sendable {
     public var count: Int { heightPixels.count }
 
     /// Adds a row to be written.
+    /// - Precondition: `cell` was laid out at the rows' scale.
     public mutating func append(_ cell: CellGeometry) {
+        precondition(cell.scale == scale, "EncodedRows: cell \(cell.statusID) laid out at scale \(cell.scale); the rows' is \(scale)")
         let start = storage.bytes.count
         storage.bytes.rowID(cell)
         let hole = storage.bytes.count
