@@ -267,7 +267,8 @@ public struct CellLayoutEngine: Sendable {
         let sourceAttrs = TextAttributes(size: m.sourceFontSize, role: .cellSource)
         func makeTimeLine(like template: PreparedText?) -> PreparedText {
             // A line found is copied with this line's digits, in the order the line holds them,
-            // without building the line (`prepareUncached(like:digits:)`).
+            // without building the line (`prepareUncached(like:digits:)`; `withTimeLineDigits`
+            // reads the pieces appended below, in the same order).
             if let template,
                 let made = Self.withTimeLineDigits(time, source, m, { measurer.prepareUncached(like: template, digits: $0) })
             {
@@ -357,18 +358,16 @@ public struct CellLayoutEngine: Sendable {
         pictures.count <= 9 ? pictures : Array(pictures.prefix(9))
     }
 
-    /// The prepared text `body` builds in the thread's buffers (`ParseBuffers`), reserved at the
-    /// given capacities: prepared from the builder, with no string or parts object made for it.
-    /// The prepared text `body` builds; made from `template` when given and the measurer can
-    /// (`prepareUncached(built:like:)`).
-    /// `body` of the ASCII digits of the time line of `time` and `source` (the line
-    /// `makeTimeLine` builds), in the line's order.
+    /// `body` of the ASCII digits of the time line of `time` and `source`, in the line's order:
+    /// the pieces `makeTimeLine` appends (the time; with a source, the separator after a time,
+    /// then the prefix and the source).
     private static func withTimeLineDigits<R>(
         _ time: String, _ source: String, _ m: StackedMetrics, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) -> R {
+        let withSource = !source.isEmpty
+        let withSeparator = withSource && !time.isEmpty
         let separator = m.timeSourceSeparator, prefix = m.sourcePrefix
-        let pieces = source.isEmpty ? 1 : time.isEmpty ? 3 : 4
-        let capacity = time.utf8.count + (pieces == 1 ? 0 : separator.utf8.count + prefix.utf8.count + source.utf8.count)
+        let capacity = time.utf8.count + (withSource ? separator.utf8.count + prefix.utf8.count + source.utf8.count : 0)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out in
             var n = 0
             func collect(_ s: String) {
@@ -380,8 +379,8 @@ public struct CellLayoutEngine: Sendable {
                 }
             }
             collect(time)
-            if pieces == 4 { collect(separator) }
-            if pieces > 1 {
+            if withSeparator { collect(separator) }
+            if withSource {
                 collect(prefix)
                 collect(source)
             }
@@ -389,6 +388,9 @@ public struct CellLayoutEngine: Sendable {
         }
     }
 
+    /// The prepared text `body` builds in the thread's buffers (`ParseBuffers`), reserved at the
+    /// given capacities: prepared from the builder, with no string or parts object made for it;
+    /// made from `template` when given and the measurer can (`prepareUncached(built:like:)`).
     private func prepareBuilt(
         _ attributes: TextAttributes, capacity: Int, runs: Int, attachments: Int, like template: PreparedText? = nil,
         _ body: (inout AttributedTextBuilder) -> Void

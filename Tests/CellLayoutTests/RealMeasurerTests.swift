@@ -36,7 +36,17 @@ final class RealMeasurerTests: XCTestCase {
     func testTimeLinesCopiedByDigitsAreExact() throws {
         let m = try measurer()
         var generator = FeedGenerator(seed: 7)
-        let statuses = generator.statuses(count: 300)
+        // Generated statuses, and lines of every shape: no source, no time (neither a date nor
+        // a text), a time text, sources with digits of their own.
+        var statuses = generator.statuses(count: 300)
+        let sources = ["", "iPhone 15 Pro", "微博 weibo.com", "HUAWEI Mate 60", "2"]
+        let times: [(Date?, String?)] = [(nil, nil), (nil, "刚刚"), (nil, "3分钟前"), (nil, "11-24 14:32")]
+        for i in 0..<120 {
+            let (date, text) = i % 3 == 0 ? times[i / 3 % times.count] : (Date(timeIntervalSince1970: 1_448_000_000 - Double(i) * 4_099), nil)
+            statuses.append(
+                Status(id: Int64(10_000 + i), createdAt: date, createdAtText: text, source: sources[i % sources.count], text: "正文 \(i)",
+                       user: User(id: 2, name: "u")))
+        }
         for now in [nil, CorpusTests.now] {
             let shared = CellLayoutEngine(measurer: m, now: now)
             for s in statuses {
