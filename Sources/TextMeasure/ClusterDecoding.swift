@@ -226,7 +226,7 @@ extension TextMeasurer {
             }
             guard m >= 0 else { return false }
             let v = scalar(endingAt: m, u)
-            return isStrong(v) && UnicodeScript.of(v).isRightToLeft
+            return strongDirection(v) == .rightToLeft
         }
         return !paragraphIsRightToLeft(u, at: k, &scans)
     }
@@ -240,7 +240,7 @@ extension TextMeasurer {
             scans.firstStrong = firstScalar(u, from: start, where: isStrong)
         }
         guard let first = scans.firstStrong else { return false }
-        return UnicodeScript.of(first).isRightToLeft
+        return strongDirection(first) == .rightToLeft
     }
 
     /// Whether white space after `before` (the scalar ending at `end`) and before the end of its
@@ -276,17 +276,57 @@ extension TextMeasurer {
         return last.isWeak || last == script
     }
 
+    /// Whether characters without a face before `start` are at a lower bidi level than the
+    /// right-to-left character at `next`, though in its script run: the last strong character
+    /// before them is left to right without a script of its own (a flag; a letter with a script
+    /// starts another script run), in a left-to-right paragraph. UAX #9 N2 gives them the
+    /// paragraph's level, and Pango an item of their own.
+    static func spacesBelowRightToLeft(
+        _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        guard strongDirection(scalar(startingAt: next, u)) == .rightToLeft else { return false }
+        // (A surrogate pair is tested at its second unit; its first unit alone is not strong.)
+        let m = scans.strongBeforeFontless.last(before: start) { m in
+            let v = scalar(endingAt: m, u)
+            return !(isParagraphDelimiter(v) || isStrong(v))
+        }
+        guard m >= 0, case let before = scalar(endingAt: m, u), strongDirection(before) == .leftToRight else { return false }
+        // A regional indicator that pairs with none is no emoji run in Pango (the spaces after it
+        // join its item): only a flag's, or a letter's, level counts here.
+        if UnicodeProperties.traits(before).isRegionalIndicator && !endsFlag(u, at: m) { return false }
+        return !paragraphIsRightToLeft(u, at: m, &scans)
+    }
+
+    /// Whether the regional indicator whose last unit is at `end` is the second of a pair: the
+    /// run of regional indicators it ends has an even length (they pair from the run's start).
+    static func endsFlag(_ u: UnsafeBufferPointer<UInt16>, at end: Int) -> Bool {
+        var k = end, count = 0
+        while k >= 1, UnicodeProperties.traits(scalar(endingAt: k, u)).isRegionalIndicator {
+            count += 1
+            k -= 2
+        }
+        return count % 2 == 0
+    }
+
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
     /// number signs.
     static func isArabicNumber(_ v: UInt32) -> Bool {
         v &- 0x0660 < 10 || v == 0x066B || v == 0x066C || v &- 0x0600 < 6 || v == 0x06DD
     }
 
-    /// A character of a script with a direction that is not a number (the strong characters of
-    /// UAX #9, as far as the script tells).
-    static func isStrong(_ v: UInt32) -> Bool {
-        !UnicodeScript.of(v).isWeak && !isArabicNumber(v) && v &- 0x06F0 >= 10
+    /// The direction of a strong character (UAX #9 classes L, R and AL), nil for the others: a
+    /// character's script gives it (numbers excepted: Arabic numbers and extended Arabic-Indic
+    /// digits are weak), and a character without a script of its own has its bidi class's (a
+    /// flag's regional indicators are left to right, as Pango's bidi algorithm reads them).
+    static func strongDirection(_ v: UInt32) -> StrongDirection? {
+        let script = UnicodeScript.of(v)
+        if script.isWeak { return UnicodeScript.strongDirectionWithoutScript(v) }
+        guard !isArabicNumber(v) && v &- 0x06F0 >= 10 else { return nil }
+        return script.isRightToLeft ? .rightToLeft : .leftToRight
     }
+
+    /// A strong character of UAX #9 (`strongDirection`).
+    static func isStrong(_ v: UInt32) -> Bool { strongDirection(v) != nil }
 
     /// The scalar whose first UTF-16 unit is at `start`.
     static func scalar(startingAt start: Int, _ u: UnsafeBufferPointer<UInt16>) -> UInt32 {

@@ -59,6 +59,8 @@ struct FontlessScans {
     var paragraph = Back()
     /// Back over weak characters to the last strong one or paragraph delimiter (UAX #9 W2).
     var strong = Back()
+    /// The same, from a run of characters without a face (`spacesBelowRightToLeft`).
+    var strongBeforeFontless = Back()
     /// Back over characters without a script to the last one with one or a paragraph delimiter.
     var scripted = Back()
     /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji

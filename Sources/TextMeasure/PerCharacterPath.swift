@@ -487,7 +487,11 @@ extension TextMeasurer {
             // The next item, in DejaVu Sans alone, is joined only in its script run: after an
             // emoji run that follows Arabic, Hebrew text's spaces stay in the Arabic run.
             guard nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
-            return Self.sharesScriptRun(u, before: start, next: scans.onlyInFallback.to, &scans) ? .fallback : text
+            let next = scans.onlyInFallback.to
+            guard Self.sharesScriptRun(u, before: start, next: next, &scans) else { return text }
+            // Nor at another bidi level: after a flag, before Arabic, in a left-to-right paragraph.
+            // (A directional mark is strong itself: at its own level.)
+            return Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) ? text : .fallback
         }
     }
 

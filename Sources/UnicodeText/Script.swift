@@ -89,3 +89,51 @@ private struct ScriptRuns: Sendable {
         return ScriptRuns(starts: starts, values: values, bmp: bmp)
     }()
 }
+
+/// The direction of a strong character (UAX #9 bidi classes L, R and AL).
+public enum StrongDirection: Sendable {
+    /// Bidi class L.
+    case leftToRight
+    /// Bidi classes R and AL.
+    case rightToLeft
+}
+
+extension UnicodeScript {
+    /// The direction of a character without a script of its own (Common or Inherited) whose bidi
+    /// class is strong: a regional indicator, a circled or squared letter, U+0640 ARABIC TATWEEL,
+    /// U+200E and U+200F. Nil for every other character (a character with a script takes its
+    /// script's direction; the others are weak or neutral).
+    /// - Complexity: O(log r) over the 107 ranges of such characters; none is below U+00B5.
+    public static func strongDirectionWithoutScript(_ scalar: UInt32) -> StrongDirection? {
+        guard scalar >= 0xB5 else { return nil }
+        let table = StrongRanges.shared
+        var lo = 0, hi = table.starts.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if table.ends[mid] < scalar { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < table.starts.count, table.starts[lo] <= scalar else { return nil }
+        return table.rightToLeft[lo] ? .rightToLeft : .leftToRight
+    }
+}
+
+/// The decoded ranges of `ScriptTableData.strongWithoutScript`.
+private struct StrongRanges: Sendable {
+    let starts: [UInt32]
+    let ends: [UInt32]
+    let rightToLeft: [Bool]
+
+    static let shared: StrongRanges = {
+        var starts: [UInt32] = [], ends: [UInt32] = [], rightToLeft: [Bool] = []
+        for entry in ScriptTableData.strongWithoutScript.split(separator: ",") {
+            let parts = entry.split(separator: ":")
+            let bounds = parts[0].split(separator: "-")
+            guard parts.count == 2, bounds.count == 2, let a = UInt32(bounds[0], radix: 16), let b = UInt32(bounds[1], radix: 16)
+            else { preconditionFailure("script table: malformed strong range \(entry)") }
+            starts.append(a)
+            ends.append(b)
+            rightToLeft.append(parts[1] == "1")
+        }
+        return StrongRanges(starts: starts, ends: ends, rightToLeft: rightToLeft)
+    }()
+}

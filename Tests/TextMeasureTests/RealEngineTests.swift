@@ -178,6 +178,31 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A flag's regional indicators are strong left-to-right characters for the bidi algorithm
+    /// (class L, though of no script): spaces after a flag, before right-to-left text in a
+    /// left-to-right paragraph, are at the paragraph's level, below that text: a run of their
+    /// own, in the text face (Pango 1.50's heights, peers harness, 15 px). In a right-to-left
+    /// paragraph, after a regional indicator that pairs with none, or for a directional mark
+    /// (strong itself), they join the right-to-left run.
+    func testSpacesAfterAFlagBeforeRightToLeftText() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("🇨🇳 ب", 21.7207),
+            ("🇨🇳 א", 21.7207),
+            ("🇨🇳\tب", 21.7207),
+            ("😀🇨🇳 ب", 21.7207),
+            ("۱🇨🇳 ب", 21.7207),
+            ("1🇨🇳 ب", 21.7207),
+            ("加\n🇨🇳 ب", 43.4414),
+            ("ب🇨🇳 ب", 17.5859),
+            ("🇨 ب", 17.5859),
+            ("ب.ก️\n🇨\u{200F}ب", 39.3066),
+        ]
+        for (text, height) in pango {
+            XCTAssertEqual(layout(text, width: 320, m).size.height, height, accuracy: 0.004, text.debugDescription)
+        }
+    }
+
     /// Spaces that the bidi algorithm puts at another level than the character before them are
     /// a run of their own, in the text face (Pango 1.50's heights, peers harness, 15 px): at the
     /// end of a paragraph, or before a line separator or a tab (UAX #9 L1 and N1), after
