@@ -167,16 +167,19 @@ extension TextMeasurer {
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 
-    /// Whether the next character after `offset` that chooses a face (`isFontless`) is in the same
-    /// attribute run and paragraph, is no inline object, and is in DejaVu Sans alone: the
+    /// The face of the next character after `offset` that chooses one (`isFontless`), when it is
+    /// in the same attribute run and paragraph, is no inline object, and is drawn in an ordinary
+    /// run from a face later in the cascade than the text face: DejaVu Sans alone (`.fallback`),
+    /// or the emoji face for a character it draws without an emoji presentation (`.emoji`: ✔, ☺,
+    /// ✔︎). Nil otherwise (the text face, an emoji run, a character no face maps). The
     /// characters before it that choose none join its item (a space and U+0308 at a paragraph
-    /// start are both DejaVu's).
-    func nextIsOnlyInFallback(
+    /// start are both DejaVu's; the space of `😀 ✔` is the emoji face's).
+    func nextItemFace(
         _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, runEnd: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        if let known = scans.onlyInFallback.answer(from: offset, limit: runEnd, bold: bold) { return known }
+    ) -> FontSlot? {
+        if let known = scans.nextItemFace.answer(from: offset, limit: runEnd, bold: bold) { return known }
         var i = offset
-        var answer = false
+        var answer: FontSlot?
         let limit = min(runEnd, u.count)
         while i < limit {
             let at = i
@@ -192,15 +195,36 @@ extension TextMeasurer {
                 break
             }
             if Self.isFontless(v) { continue }
-            answer = !Self.isDefaultIgnorable(v)
-                && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
-                && !fonts.covers(.emoji, v, bits: coverageEmoji) && fonts.covers(.fallback, v, bits: coverageFallback)
+            if !Self.isDefaultIgnorable(v) && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) {
+                if fonts.covers(.emoji, v, bits: coverageEmoji) {
+                    if !Self.startsEmojiRun(v, u, after: i) { answer = .emoji }
+                } else if fonts.covers(.fallback, v, bits: coverageFallback) {
+                    answer = .fallback
+                }
+            }
             i = at
             break
         }
         // Every offset up to where the scan stopped would stop there too.
-        scans.onlyInFallback.keep(from: offset, to: i, limit: runEnd, bold: bold, answer)
+        scans.nextItemFace.keep(from: offset, to: i, limit: runEnd, bold: bold, answer)
         return answer
+    }
+
+    /// Whether the character `v`, whose units end before `next`, starts an emoji presentation
+    /// (an emoji run of its own, `ClusterInfo.isEmojiPresentation`), as far as the character
+    /// after it tells: an emoji-presentation character or a regional indicator, unless U+FE0E
+    /// follows; a character that U+FE0F, a keycap, a skin tone, a tag or a ZWJ (after a
+    /// pictograph) follows.
+    static func startsEmojiRun(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, after next: Int) -> Bool {
+        let following = next < u.count ? scalar(startingAt: next, u) : 0
+        if following == 0xFE0E { return false }
+        let traits = UnicodeProperties.traits(v)
+        if traits.isEmojiPresentation || traits.isRegionalIndicator { return true }
+        switch following {
+        case 0xFE0F, 0x20E3, 0xE0020...0xE007F: return true
+        case 0x200D: return traits.isExtendedPictographic
+        default: return UnicodeProperties.traits(following).isEmojiModifier
+        }
     }
 
     /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before

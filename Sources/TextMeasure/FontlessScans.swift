@@ -72,6 +72,6 @@ struct FontlessScans {
     var firstStrong: UInt32?
     /// Forward over spaces and default-ignorable characters: the offset of the next other one.
     var nextChosen = Forward<Int>(value: 0)
-    /// Forward over characters without a face (`nextIsOnlyInFallback`): its answer.
-    var onlyInFallback = Forward<Bool>(value: false)
+    /// Forward over characters without a face (`nextItemFace`): its answer.
+    var nextItemFace = Forward<FontSlot?>(value: nil)
 }

@@ -478,20 +478,24 @@ extension TextMeasurer {
             if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before),
                 Self.spacesLeaveLevel(u, before: before, at: j, &scans)
             {
-                return nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) ? .fallback : text
+                return nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .fallback ? .fallback : text
             }
             return later
         case .primary?, .bold?:
             return text
         default:
-            // The next item, in DejaVu Sans alone, is joined only in its script run: after an
-            // emoji run that follows Arabic, Hebrew text's spaces stay in the Arabic run.
-            guard nextIsOnlyInFallback(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
-            let next = scans.onlyInFallback.to
+            // The next item, in DejaVu Sans alone or in the emoji face without an emoji
+            // presentation (`😀 ✔`), is joined only in its script run: after an emoji run that
+            // follows Arabic, Hebrew text's spaces stay in the Arabic run.
+            guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
+            let next = scans.nextItemFace.to
             guard Self.sharesScriptRun(u, before: start, next: next, &scans) else { return text }
             // Nor at another bidi level: after a flag, before Arabic, in a left-to-right paragraph.
             // (A directional mark is strong itself: at its own level.)
-            return Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) ? text : .fallback
+            if face == .fallback && Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
+                return text
+            }
+            return face
         }
     }
 

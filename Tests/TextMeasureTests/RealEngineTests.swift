@@ -152,8 +152,9 @@ final class RealEngineTests: XCTestCase {
     /// and widths, peers harness, 15 px). An emoji run (an emoji presentation) ends its run; a
     /// character drawn from the emoji face without one (✔) is an item of an ordinary run, which
     /// the space after it joins, with the emoji face's 1.245 em space, unless the next character
-    /// is in the text face. After an emoji run, the space joins the next item only in its script
-    /// run: Hebrew after Arabic text leaves it in the text face.
+    /// is in the text face. After an emoji run (or at a paragraph start), the space joins the next
+    /// item when that item is DejaVu's or the emoji face's ordinary run, only in its script run:
+    /// Hebrew after Arabic text leaves it in the text face.
     func testSpacesNextToTheEmojiFace() throws {
         let m = try Shared.requireMeasurer()
         let pango: [(String, height: Double, width: Double?)] = [
@@ -170,6 +171,23 @@ final class RealEngineTests: XCTestCase {
             ("א😀 ب", 21.7207, nil),
             ("۱😀 Ա", 21.7207, 41.5859),
             ("ب\n😀 א", 35.0469, nil),  // the Arabic run is in the paragraph before
+            // Before a character the emoji face draws in an ordinary run (no emoji presentation),
+            // after an emoji run or at a paragraph start, the spaces join its item.
+            (" ✔", 17.5781, 37.3535),
+            ("  ✔", 17.5781, 56.0303),
+            ("😀 ✔", 17.5781, 56.0303),
+            ("😀 ☺", 17.5781, 56.0303),
+            ("😀\t✔", 17.5781, 45.5596),
+            ("😀 \u{200B}✔", 17.5781, 56.0303),
+            ("🇨🇳 ✔", 17.5781, 56.0303),
+            ("加\n ✔", 39.2988, nil),
+            ("😀 ✔ب", 17.5859, nil),
+            // An emoji presentation is a run of its own; the text face's characters keep theirs.
+            ("😀 ✔\u{FE0F}", 21.7207, 40.7139),
+            ("😀 ⌚", 21.7207, 40.7139),
+            ("😀 1\u{FE0F}\u{20E3}", 21.7207, 40.7139),
+            ("😀 ♥", 21.7207, 37.0371),
+            (" ♥", 21.7207, 18.3604),
         ]
         for (text, height, width) in pango {
             let l = layout(text, width: 320, m)
