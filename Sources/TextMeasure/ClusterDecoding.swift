@@ -10,7 +10,9 @@ extension TextMeasurer {
         let text: FontSlot = bold ? .bold : .primary
         if info.isEmojiPresentation { return .emoji }
         if fonts.covers(text, info.first, bits: bold ? coverageBold : coveragePrimary) { return text }
-        if !info.isTextPresentation, fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
+        // (Text presentation, U+FE0E, keeps the cascade: a character only the emoji face maps is
+        // drawn from it in an ordinary run, as Pango draws `❤︎`.)
+        if fonts.covers(.emoji, info.first, bits: coverageEmoji) { return .emoji }
         // A space separator never chooses a face (Pango): it stays in the text face, where
         // HarfBuzz draws a space the face lacks with the face's space glyph.
         if Self.isSpaceSeparator(info.first) { return text }

@@ -6,8 +6,9 @@ import UnicodeText
 /// `prepare` (width-independent work):
 /// 1. UTF-16 code units, grapheme boundaries and line-break opportunities (`TextBreaks.analyze`).
 /// 2. Itemization per grapheme cluster: emoji presentation sequences (VS16, keycaps, ZWJ
-///    sequences, modifiers, flags, tags) go to the emoji face as one cluster; text presentation
-///    (VS15) stays in the text face; then DejaVu Sans; a code point no face covers is measured as
+///    sequences, modifiers, flags, tags) go to the emoji face as one cluster; any other cluster
+///    (text presentation, VS15, included) to the first face that maps it: the text face, the
+///    emoji face, DejaVu Sans; a code point no face covers is measured as
 ///    Pango's hex box and counted in `missingGlyphCount`, never dropped. U+FFFC with an inline
 ///    object is the object.
 /// 3. Measurement: CJK ideographs, kana and CJK/fullwidth punctuation take the per-character path

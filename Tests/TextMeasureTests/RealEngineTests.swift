@@ -80,10 +80,23 @@ final class RealEngineTests: XCTestCase {
             // Noto Color Emoji advances are 2550 units of 2048 per em.
             XCTAssertEqual(p.advance(ofCluster: 0), 2550.0 / 2048 * 15, accuracy: 1e-9, s)
         }
-        // Text presentation (VS15) stays out of the emoji face: U+2764 is not in Noto Sans CJK SC,
-        // so it goes to the next face of the cascade that maps it, DejaVu Sans (as in Pango).
-        let text = m.prepare(AttributedText("❤\u{FE0E}", size: 15))
-        XCTAssertEqual(text.font(ofCluster: 0).slot, .fallback)
+        // Text presentation (VS15) is no emoji run, but keeps the cascade: U+2764 is not in Noto
+        // Sans CJK SC, so it is drawn from the next face that maps it, the emoji face, in an
+        // ordinary run (Pango 1.50, peers harness, 15 px: 18.68 px wide, 17.58 px high; U+2600,
+        // which the text face maps, stays there).
+        let pango: [(String, slot: FontSlot, height: Double, width: Double)] = [
+            ("❤\u{FE0E}", .emoji, 17.5781, 18.6768),
+            ("✔\u{FE0E}", .emoji, 17.5781, 18.6768),
+            ("😀\u{FE0E}", .emoji, 17.5781, 18.6768),
+            ("☀\u{FE0E}", .primary, 21.7207, 15.0),
+        ]
+        for (s, slot, height, width) in pango {
+            XCTAssertEqual(m.prepare(AttributedText(s, size: 15)).font(ofCluster: 0).slot, slot, s)
+            let l = layout(s, width: 320, m)
+            XCTAssertEqual(l.size.height, height, accuracy: 0.004, s)
+            XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, s)
+        }
+        XCTAssertEqual(layout("a ❤\u{FE0E}", width: 320, m).lines[0].width, 30.4824, accuracy: 0.002)
     }
 
     func testUncoveredCodePointsAreMeasuredAndCounted() throws {
