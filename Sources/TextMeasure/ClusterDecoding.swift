@@ -153,17 +153,22 @@ extension TextMeasurer {
         if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
             // Another script starts another run, where the spaces stay, unless the bidi algorithm
-            // puts them at another level than the character before them. When they end a
-            // right-to-left run before left-to-right text, they are a run of their own, which
-            // takes the face of what follows; when they end a left-to-right run before
-            // right-to-left text in a right-to-left paragraph, one in the text face.
+            // puts them at another level than the character before them: then they are a run of
+            // their own (their level, the script before them), whose item takes no face from its
+            // neighbours and is in the text face (Pango's base font). So when they end a
+            // right-to-left run before left-to-right text in a left-to-right paragraph (`a ب ა`:
+            // not DejaVu's wider space, though DejaVu draws what follows), or a left-to-right run
+            // before right-to-left text in a right-to-left paragraph.
             let next = UnicodeScript.of(v)
             if !next.isWeak && next != script {
                 if !script.isRightToLeft {
                     return next.isRightToLeft && !UnicodeScript.of(before).isWeak
                         && Self.paragraphIsRightToLeft(u, at: j, &scans)
                 }
-                if next.isRightToLeft || !Self.spacesLeaveLevel(u, before: before, at: j, &scans) { return false }
+                guard !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j, &scans) else { return false }
+                // (Only after right-to-left text of this paragraph: the script of a run before a
+                // paragraph delimiter is no run here, nor is a mark on an emoji a letter.)
+                return Self.baseIsRightToLeft(u, through: j, &scans)
             }
         }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
@@ -332,6 +337,24 @@ extension TextMeasurer {
             k -= 2
         }
         return count % 2 == 0
+    }
+
+    /// Whether the character at or before offset `k` that carries the marks up to `k` (if any:
+    /// nonspacing marks, variation selectors and joiners, grapheme classes Extend and ZWJ, which
+    /// the bidi algorithm gives their base's class) is right-to-left text: a right-to-left strong
+    /// character, an Arabic number or an extended Arabic-Indic digit.
+    static func baseIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, through k: Int, _ scans: inout FontlessScans) -> Bool {
+        guard k >= 0 else { return false }
+        // (A surrogate pair is tested at its second unit; its first unit alone is no mark.)
+        let m = scans.markBase.last(before: k + 1) {
+            switch UnicodeProperties.graphemeBreak(scalar(endingAt: $0, u)) {
+            case .extend, .zwj: true
+            default: false
+            }
+        }
+        guard m >= 0 else { return false }
+        let base = scalar(endingAt: m, u)
+        return isArabicNumber(base) || base &- 0x06F0 < 10 || strongDirection(base) == .rightToLeft
     }
 
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic

@@ -61,6 +61,8 @@ struct FontlessScans {
     var strong = Back()
     /// The same, from a run of characters without a face (`spacesBelowRightToLeft`).
     var strongBeforeFontless = Back()
+    /// Back over marks to the character that carries them (`baseIsRightToLeft`).
+    var markBase = Back()
     /// Back over characters without a script to the last one with one or a paragraph delimiter.
     var scripted = Back()
     /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji

@@ -266,6 +266,32 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// Spaces at another bidi level than the right-to-left text before them, before a letter of
+    /// another script, are a run of their own whose item takes no face from its neighbours: the
+    /// text face's 3.36 px space, not DejaVu Sans's 4.77, though DejaVu draws what follows
+    /// (Pango 1.50's line widths, peers harness, 15 px). After a mark, its base decides; after an
+    /// emoji in another paragraph, the spaces join the letter's item.
+    func testSpacesAfterRightToLeftTextBeforeAnotherScriptTakeTheTextFace() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("改ب  ა", 43.459),
+            ("a ب ა", 36.9043),
+            ("a ب Ա", 40.7793),
+            ("a ب١ ა", 44.9609),
+            ("a ١ ა", 30.8398),
+            ("a א ა", 32.8105),
+            ("a ب \u{200B}ა", 36.9043),
+            ("a ب ۱ ა", 49.7295),
+            ("a ب ∰", 46.5527),
+        ]
+        for (text, width) in pango {
+            let l = layout(text, width: 320, m)
+            XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription)
+            XCTAssertEqual(l.size.height, 21.7207, accuracy: 0.004, text.debugDescription)
+        }
+        XCTAssertEqual(layout("ب\n❤️  Ա", width: 320, m).size.height, 35.0469, accuracy: 0.004)
+    }
+
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
     /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
     /// (Pango's line starts, peers harness).
