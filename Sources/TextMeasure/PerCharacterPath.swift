@@ -469,6 +469,14 @@ extension TextMeasurer {
                         return text
                     }
                 }
+                // After DejaVu Sans, the emoji face comes earlier in the cascade too: spaces before
+                // a character it draws in an ordinary run move to that item when both are in one
+                // script run (`ა ✔`: the emoji face's 1.245 em space).
+                if later == .fallback, nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .emoji,
+                    Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans)
+                {
+                    return .emoji
+                }
                 return later
             }
             // A tab or a line separator after right-to-left text at another level starts a run.

@@ -195,6 +195,12 @@ final class RealEngineTests: XCTestCase {
             ("🇨🇳 ✔", 17.5781, 56.0303),
             ("加\n ✔", 39.2988, nil),
             ("😀 ✔ب", 17.5859, nil),
+            // After DejaVu Sans too, in one script run (the emoji face comes earlier).
+            ("ა ✔", 17.5859, 44.9707),
+            ("ა  ✔", 17.5859, 63.6475),
+            ("aب ✔", 21.7207, 59.9199),
+            ("Ա ❤\u{FE0E}", 17.5859, 48.8457),
+            ("ა\t✔", 17.5859, 45.5596),
             // An emoji presentation is a run of its own; the text face's characters keep theirs.
             ("😀 ✔\u{FE0F}", 21.7207, 40.7139),
             ("😀 ⌚", 21.7207, 40.7139),
