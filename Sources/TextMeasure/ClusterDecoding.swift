@@ -137,7 +137,7 @@ extension TextMeasurer {
                     v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
                     width = 2
                 }
-                if v != 0x20 && !Self.isDefaultIgnorable(v) { break }
+                if v != 0x20 && v != 0xA0 && !Self.isDefaultIgnorable(v) { break }
                 i += width
             }
             scans.nextChosen.keep(from: offset, to: i, limit: 0, bold: false, i)
@@ -145,11 +145,15 @@ extension TextMeasurer {
         guard i < u.count else { return false }
         let v = Self.scalar(startingAt: i, u)
         // The character before the spaces (0 at the start of the text).
-        let j = scans.spaces.last(before: offset) { u[$0] == 0x20 }
+        let j = scans.spaces.last(before: offset) { u[$0] == 0x20 || u[$0] == 0xA0 }
         let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
         // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
-        if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return true }
+        // (One NBSP or U+202F between them is a common separator, which W4 makes a number too:
+        // no run of its own.)
+        if Self.isArabicNumber(before) && Self.isArabicNumber(v) {
+            return !(i - j == 2 && (u[j + 1] == 0xA0 || u[j + 1] == 0x202F))
+        }
         if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
             // Another script starts another run, where the spaces stay, unless the bidi algorithm

@@ -51,7 +51,7 @@ struct FontlessScans {
         }
     }
 
-    /// Back over U+0020 (the character before a run of spaces).
+    /// Back over spaces and NBSPs (the character before a run of spaces).
     var spaces = Back()
     /// Back over characters without a face, hard breaks excepted (before a tab or U+2028).
     var fontless = Back()

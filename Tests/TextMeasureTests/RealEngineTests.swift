@@ -296,6 +296,20 @@ final class RealEngineTests: XCTestCase {
             XCTAssertEqual(l.size.height, 21.7207, accuracy: 0.004, text.debugDescription)
         }
         XCTAssertEqual(layout("ب\n❤️  Ա", width: 320, m).size.height, 35.0469, accuracy: 0.004)
+        // NBSP is such a space too, but one between Arabic numbers is a common separator, which
+        // UAX #9 W4 makes a number: no run of its own (a space is one, in the text face).
+        let nbsp: [(String, height: Double, width: Double)] = [
+            ("١\u{00A0}加", 21.7207, 26.417),
+            ("aب\u{00A0}ა", 21.7207, 33.5439),
+            ("aא\u{00A0}a", 21.7207, 30.2783),
+            ("١\u{00A0}١", 17.4609, 20.8818),
+            ("١ ١", 21.7207, 19.4736),
+        ]
+        for (text, height, width) in nbsp {
+            let l = layout(text, width: 320, m)
+            XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription)
+            XCTAssertEqual(l.size.height, height, accuracy: 0.004, text.debugDescription)
+        }
     }
 
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
