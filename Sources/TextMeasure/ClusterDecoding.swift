@@ -175,6 +175,14 @@ extension TextMeasurer {
                 return Self.baseIsRightToLeft(u, through: j, &scans)
             }
         }
+        // A number after a right-to-left letter is a level above it (an ASCII digit after an
+        // Arabic letter is an Arabic number, W2; either is one up, I1–I2): the spaces between
+        // resolve to the letter's direction (N1) and stay in its item (`ب 1`: DejaVu's space).
+        if v &- 0x30 < 10 || Self.isArabicNumber(v) || v &- 0x06F0 < 10,
+            Self.baseIsRightToLeft(u, through: j, lettersOnly: true, &scans)
+        {
+            return false
+        }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 
@@ -347,7 +355,10 @@ extension TextMeasurer {
     /// nonspacing marks, variation selectors and joiners, grapheme classes Extend and ZWJ, which
     /// the bidi algorithm gives their base's class) is right-to-left text: a right-to-left strong
     /// character, an Arabic number or an extended Arabic-Indic digit.
-    static func baseIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, through k: Int, _ scans: inout FontlessScans) -> Bool {
+    /// - Parameter lettersOnly: only a strong character counts (not a number).
+    static func baseIsRightToLeft(
+        _ u: UnsafeBufferPointer<UInt16>, through k: Int, lettersOnly: Bool = false, _ scans: inout FontlessScans
+    ) -> Bool {
         guard k >= 0 else { return false }
         // (A surrogate pair is tested at its second unit; its first unit alone is no mark.)
         let m = scans.markBase.last(before: k + 1) {
@@ -358,7 +369,8 @@ extension TextMeasurer {
         }
         guard m >= 0 else { return false }
         let base = scalar(endingAt: m, u)
-        return isArabicNumber(base) || base &- 0x06F0 < 10 || strongDirection(base) == .rightToLeft
+        if strongDirection(base) == .rightToLeft { return true }
+        return !lettersOnly && (isArabicNumber(base) || base &- 0x06F0 < 10)
     }
 
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic

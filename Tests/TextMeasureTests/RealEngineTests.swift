@@ -304,6 +304,13 @@ final class RealEngineTests: XCTestCase {
             ("aא\u{00A0}a", 21.7207, 30.2783),
             ("١\u{00A0}١", 17.4609, 20.8818),
             ("١ ١", 21.7207, 19.4736),
+            // Before a number, after a right-to-left letter, the spaces stay in the letter's item
+            // (N1: the number is a level up); after an Arabic number they are a run of their own.
+            ("ب 1", 21.7207, 27.2148),
+            ("ب  1", 21.7207, 31.9834),
+            ("א 1", 21.7207, 23.1211),
+            ("aب 1", 21.7207, 35.6602),
+            ("١ 1", 21.7207, 19.7422),
         ]
         for (text, height, width) in nbsp {
             let l = layout(text, width: 320, m)
