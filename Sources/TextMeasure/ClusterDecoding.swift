@@ -169,11 +169,22 @@ extension TextMeasurer {
                     return next.isRightToLeft && !UnicodeScript.of(before).isWeak
                         && Self.paragraphIsRightToLeft(u, at: j, &scans)
                 }
-                guard !next.isRightToLeft && Self.spacesLeaveLevel(u, before: before, at: j, &scans) else { return false }
+                // (After a number they leave its level before right-to-left text too: `١ א`.)
+                let afterNumber = Self.isArabicNumber(before) || before &- 0x06F0 < 10
+                guard !next.isRightToLeft || afterNumber, Self.spacesLeaveLevel(u, before: before, at: j, &scans) else {
+                    return false
+                }
                 // (Only after right-to-left text of this paragraph: the script of a run before a
                 // paragraph delimiter is no run here, nor is a mark on an emoji a letter.)
                 return Self.baseIsRightToLeft(u, through: j, &scans)
             }
+        }
+        // An emoji run after spaces that leave a number's level: the spaces are a run of their
+        // own (`١ 😀`).
+        if Self.isArabicNumber(before) || before &- 0x06F0 < 10, Self.startsEmojiRun(v, u, after: i + (v > 0xFFFF ? 2 : 1)),
+            Self.spacesLeaveLevel(u, before: before, at: j, &scans)
+        {
+            return true
         }
         // A number after a right-to-left letter is a level above it (an ASCII digit after an
         // Arabic letter is an Arabic number, W2; either is one up, I1–I2): the spaces between

@@ -503,6 +503,8 @@ extension TextMeasurer {
             if face == .fallback && Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
                 return text
             }
+            // An Arabic number is always a level above the spaces before it (I1–I2): their run.
+            if face == .fallback && Self.isArabicNumber(Self.scalar(startingAt: next, u)) { return text }
             return face
         }
     }

@@ -311,6 +311,12 @@ final class RealEngineTests: XCTestCase {
             ("א 1", 21.7207, 23.1211),
             ("aب 1", 21.7207, 35.6602),
             ("١ 1", 21.7207, 19.7422),
+            // An Arabic number is a level above the spaces next to it, before right-to-left text
+            // or an emoji, or after an emoji: a run of their own, in the text face.
+            ("١ א", 21.7207, 21.4443),
+            ("١  א", 21.7207, 24.8047),
+            ("١ 😀", 21.7207, 30.0938),
+            ("😀 ١", 21.7207, 30.0938),
         ]
         for (text, height, width) in nbsp {
             let l = layout(text, width: 320, m)
