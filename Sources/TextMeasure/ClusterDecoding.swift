@@ -149,11 +149,9 @@ extension TextMeasurer {
         let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
         // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
-        // (One NBSP or U+202F between them is a common separator, which W4 makes a number too:
-        // no run of its own.)
-        if Self.isArabicNumber(before) && Self.isArabicNumber(v) {
-            return !(i - j == 2 && (u[j + 1] == 0xA0 || u[j + 1] == 0x202F))
-        }
+        // (One NBSP between them is a common separator, which W4 makes a number too: no run of
+        // its own.)
+        if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return !(i - j == 2 && u[j + 1] == 0xA0) }
         if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
         if let script {
             // Another script starts another run, where the spaces stay, unless the bidi algorithm
