@@ -276,7 +276,8 @@ extension TextMeasurer {
                 let v = scalar(endingAt: m, u)
                 return !(isParagraphDelimiter(v) || isStrong(v))
             }
-            guard m >= 0 else { return false }
+            // (With none, the paragraph's direction is the one before it: sos.)
+            guard m >= 0 else { return paragraphIsRightToLeft(u, at: k, &scans) }
             let v = scalar(endingAt: m, u)
             return strongDirection(v) == .rightToLeft
         }

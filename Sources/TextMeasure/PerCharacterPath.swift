@@ -460,10 +460,11 @@ extension TextMeasurer {
                 let next = scans.nextChosen.to
                 if Self.isSpaceSeparator(v) && (next >= u.count || Self.isHardBreak(u[next]) || u[next] == 0x09) {
                     let j = lastBeforeRun()
-                    // (After an Arabic number, Pango keeps them before a tab or a line separator:
-                    // measured, not derived.)
+                    // (After an Arabic number or an extended Arabic-Indic digit, Pango keeps them
+                    // before a tab or a line separator: measured, not derived.)
                     if j >= 0, case let before = Self.scalar(endingAt: j, u),
-                        next >= u.count || Self.isParagraphDelimiter(UInt32(u[next])) || !Self.isArabicNumber(before),
+                        next >= u.count || Self.isParagraphDelimiter(UInt32(u[next]))
+                            || !(Self.isArabicNumber(before) || before &- 0x06F0 < 10),
                         Self.trailingSpacesLeaveLevel(u, before: before, at: j, &scans)
                     {
                         return text

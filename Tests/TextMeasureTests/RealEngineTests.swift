@@ -315,6 +315,11 @@ final class RealEngineTests: XCTestCase {
             // or an emoji, or after an emoji: a run of their own, in the text face.
             ("١ א", 21.7207, 21.4443),
             ("١  א", 21.7207, 24.8047),
+            // An extended Arabic-Indic digit with no strong character before it takes the
+            // paragraph's direction (W2: sos), a level below it in a right-to-left paragraph; before
+            // a tab Pango keeps the spaces with the digit.
+            ("۱ א", 21.7207, 21.4443),
+            ("۱ \tب", 17.4609, 41.0039),
             ("١ 😀", 21.7207, 30.0938),
             ("😀 ١", 21.7207, 30.0938),
         ]
