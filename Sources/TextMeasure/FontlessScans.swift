@@ -68,6 +68,8 @@ struct FontlessScans {
     /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji
     /// presentation), rather than being a character of an ordinary run (✔).
     var emojiRun = false
+    /// Whether the last cluster that chose a face was a hex box (a character no face maps).
+    var afterBox = false
     /// The paragraph start whose first strong character `firstStrong` is (nil: none), −1 before
     /// any.
     var firstStrongParagraph = -1

@@ -94,6 +94,7 @@ extension TextMeasurer {
                     builder.useFont(runFonts.text)
                     builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
+                    fontlessScans.afterBox = false
                     clusterIndex += 1
                     start = end
                     // The one-unit clusters on the table that follow in the same run take the same
@@ -167,8 +168,12 @@ extension TextMeasurer {
                     builder.appendCluster(
                         end: end, advance: adv, font: fonts.hexBoxMetrics(slot, size: size), breakAfter: breakAfter,
                         mandatoryAfter: false, hanging: false)
-                    // A control (VT, NEL, …) joins the item before it: the face stays.
-                    if !Self.isFontless(info.first) { previousSlot = slot }
+                    // A control (VT, NEL, …) joins the item before it: the face stays. After any
+                    // other box, spaces join the next item as after an emoji run (`fontlessSlot`).
+                    if !Self.isFontless(info.first) {
+                        previousSlot = slot
+                        fontlessScans.afterBox = true
+                    }
                     clusterIndex += 1
                     start = end
                     continue
@@ -189,6 +194,7 @@ extension TextMeasurer {
                     // The item a following space joins is that of the cluster's last character, and
                     // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
                     previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    fontlessScans.afterBox = false
                     let script = UnicodeScript.of(info.first)
                     if !script.isWeak { lastStrong = script }
                     clusterIndex += 1
@@ -200,7 +206,7 @@ extension TextMeasurer {
             // delimiter is in no item and adds no face to its line (it takes its line's last
             // one, or the base one).
             var delimiter = false, joined = false
-            if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster {
+            if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster || fontlessScans.afterBox {
                 let v = info.first
                 // (A range test first: the rest is out of line, asked of few clusters.)
                 if v <= 0x20 || (v >= 0x7F && v <= 0x3000) || (v >= 0xFE00 && v <= 0xFFFB) || (v >= 0x110BD && v <= 0x1D17A)
@@ -214,6 +220,7 @@ extension TextMeasurer {
                 }
             }
             previousSlot = delimiter ? nil : slot
+            if !joined { fontlessScans.afterBox = false }
             // An emoji run ends after its cluster; a character without an emoji presentation drawn
             // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster
             // of joiners alone, which only the emoji face maps, is no such character; one that
@@ -442,8 +449,11 @@ extension TextMeasurer {
         else { return nil }
         let text: FontSlot = bold ? .bold : .primary
         if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
-        // After an emoji run there is no item before in the run (`default`).
-        let itemBefore = previousSlot == .emoji && scans.emojiRun ? nil : previousSlot
+        // After an emoji run there is no item before in the run (`default`); nor after a hex box
+        // (Pango's item for it takes the face of what follows: the spaces of `क ✔` are the emoji
+        // face's), but for a tab or a line separator, which starts an item of its own.
+        let afterBox = scans.afterBox && v != 0x09 && v != 0x2028
+        let itemBefore = (previousSlot == .emoji && scans.emojiRun) || afterBox ? nil : previousSlot
         switch itemBefore {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.

@@ -201,6 +201,12 @@ final class RealEngineTests: XCTestCase {
             ("aب ✔", 21.7207, 59.9199),
             ("Ա ❤\u{FE0E}", 17.5859, 48.8457),
             ("ა\t✔", 17.5859, 45.5596),
+            // After a hex box too: Pango's item for it takes the face of what follows (but a
+            // tab starts an item of its own).
+            ("क ✔", 17.5781, 49.998),
+            ("aक ✔", 21.7207, 58.4434),
+            ("क\t✔", 21.7207, 45.5596),
+            ("ก \u{0308}", 17.4609, 17.4131),
             // An emoji presentation is a run of its own; the text face's characters keep theirs.
             ("😀 ✔\u{FE0F}", 21.7207, 40.7139),
             ("😀 ⌚", 21.7207, 40.7139),
