@@ -9,6 +9,18 @@ final class RealEngineTests: XCTestCase {
         m.prepare(AttributedText(s, size: size)).layout(LayoutOptions(width: width))
     }
 
+    /// Each text laid out at 320 px against Pango's height and first line's width (nil: the
+    /// height only).
+    private func assertPango(
+        _ rows: [(String, height: Double, width: Double?)], _ m: TextMeasurer, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for (text, height, width) in rows {
+            let l = layout(text, width: 320, m)
+            XCTAssertEqual(l.size.height, height, accuracy: 0.004, text.debugDescription, file: file, line: line)
+            if let width { XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription, file: file, line: line) }
+        }
+    }
+
     /// Pango 1.50 tests a break with the line's white space but its last character (the peers
     /// harness, 16 px, Noto Sans CJK SC): one space before a break hangs, a second does not, nor
     /// does a space before a hard break; a run of white space with a tab hangs whole. The line
@@ -214,11 +226,7 @@ final class RealEngineTests: XCTestCase {
             ("😀 ♥", 21.7207, 37.0371),
             (" ♥", 21.7207, 18.3604),
         ]
-        for (text, height, width) in pango {
-            let l = layout(text, width: 320, m)
-            XCTAssertEqual(l.size.height, height, accuracy: 0.004, text.debugDescription)
-            if let width { XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription) }
-        }
+        assertPango(pango, m)
     }
 
     /// A flag's regional indicators are strong left-to-right characters for the bidi algorithm
@@ -296,15 +304,11 @@ final class RealEngineTests: XCTestCase {
             ("a ب ۱ ა", 49.7295),
             ("a ب ∰", 46.5527),
         ]
-        for (text, width) in pango {
-            let l = layout(text, width: 320, m)
-            XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription)
-            XCTAssertEqual(l.size.height, 21.7207, accuracy: 0.004, text.debugDescription)
-        }
+        assertPango(pango.map { ($0.0, 21.7207, $0.1) }, m)
         XCTAssertEqual(layout("ب\n❤️  Ա", width: 320, m).size.height, 35.0469, accuracy: 0.004)
         // NBSP is such a space too, but one between Arabic numbers is a common separator, which
         // UAX #9 W4 makes a number: no run of its own (a space is one, in the text face).
-        let nbsp: [(String, height: Double, width: Double)] = [
+        let nbsp: [(String, height: Double, width: Double?)] = [
             ("١\u{00A0}加", 21.7207, 26.417),
             ("aب\u{00A0}ა", 21.7207, 33.5439),
             ("aא\u{00A0}a", 21.7207, 30.2783),
@@ -329,11 +333,7 @@ final class RealEngineTests: XCTestCase {
             ("١ 😀", 21.7207, 30.0938),
             ("😀 ١", 21.7207, 30.0938),
         ]
-        for (text, height, width) in nbsp {
-            let l = layout(text, width: 320, m)
-            XCTAssertEqual(l.lines[0].width, width, accuracy: 0.002, text.debugDescription)
-            XCTAssertEqual(l.size.height, height, accuracy: 0.004, text.debugDescription)
-        }
+        assertPango(nbsp, m)
     }
 
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
