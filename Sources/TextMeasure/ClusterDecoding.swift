@@ -168,8 +168,7 @@ extension TextMeasurer {
                         && Self.paragraphIsRightToLeft(u, at: j, &scans)
                 }
                 // (After a number they leave its level before right-to-left text too: `١ א`.)
-                let afterNumber = Self.isArabicNumber(before) || before &- 0x06F0 < 10
-                guard !next.isRightToLeft || afterNumber, Self.spacesLeaveLevel(u, before: before, at: j, &scans) else {
+                guard !next.isRightToLeft || Self.isArabicIndicNumber(before), Self.spacesLeaveLevel(u, before: before, at: j, &scans) else {
                     return false
                 }
                 // (Only after right-to-left text of this paragraph: the script of a run before a
@@ -179,7 +178,7 @@ extension TextMeasurer {
         }
         // An emoji run after spaces that leave a number's level: the spaces are a run of their
         // own (`١ 😀`).
-        if Self.isArabicNumber(before) || before &- 0x06F0 < 10, Self.startsEmojiRun(v, u, after: i + (v > 0xFFFF ? 2 : 1)),
+        if Self.isArabicIndicNumber(before), Self.startsEmojiRun(v, u, after: i + (v > 0xFFFF ? 2 : 1)),
             Self.spacesLeaveLevel(u, before: before, at: j, &scans)
         {
             return true
@@ -187,7 +186,7 @@ extension TextMeasurer {
         // A number after a right-to-left letter is a level above it (an ASCII digit after an
         // Arabic letter is an Arabic number, W2; either is one up, I1–I2): the spaces between
         // resolve to the letter's direction (N1) and stay in its item (`ب 1`: DejaVu's space).
-        if v &- 0x30 < 10 || Self.isArabicNumber(v) || v &- 0x06F0 < 10,
+        if v &- 0x30 < 10 || Self.isArabicIndicNumber(v),
             Self.baseIsRightToLeft(u, through: j, lettersOnly: true, &scans)
         {
             return false
@@ -270,12 +269,8 @@ extension TextMeasurer {
         if UnicodeScript.of(before) == .common || UnicodeScript.of(before) == .unknown { return false }
         let k = max(0, before > 0xFFFF ? end - 1 : end)
         if before &- 0x06F0 < 10 {
-            // W2: the first strong character before the digit (a surrogate pair is tested at its
-            // second unit; its first unit alone is neither strong nor a delimiter).
-            let m = scans.strong.last(before: k) { m in
-                let v = scalar(endingAt: m, u)
-                return !(isParagraphDelimiter(v) || isStrong(v))
-            }
+            // W2: the first strong character before the digit.
+            let m = lastStrong(u, before: k, &scans.strong)
             // (With none, the paragraph's direction is the one before it: sos.)
             guard m >= 0 else { return paragraphIsRightToLeft(u, at: k, &scans) }
             let v = scalar(endingAt: m, u)
@@ -338,16 +333,23 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, _ scans: inout FontlessScans
     ) -> Bool {
         guard strongDirection(scalar(startingAt: next, u)) == .rightToLeft else { return false }
-        // (A surrogate pair is tested at its second unit; its first unit alone is not strong.)
-        let m = scans.strongBeforeFontless.last(before: start) { m in
-            let v = scalar(endingAt: m, u)
-            return !(isParagraphDelimiter(v) || isStrong(v))
-        }
+        let m = lastStrong(u, before: start, &scans.strongBeforeFontless)
         guard m >= 0, case let before = scalar(endingAt: m, u), strongDirection(before) == .leftToRight else { return false }
         // A regional indicator that pairs with none is no emoji run in Pango (the spaces after it
         // join its item): only a flag's, or a letter's, level counts here.
         if UnicodeProperties.traits(before).isRegionalIndicator && !endsFlag(u, at: m) { return false }
         return !paragraphIsRightToLeft(u, at: m, &scans)
+    }
+
+    /// The offset of the last strong character (`isStrong`) or paragraph delimiter before
+    /// `offset`, −1 when there is none, found with `scan` (one of the `FontlessScans`, each always
+    /// asked this). A surrogate pair is tested at its second unit; its first unit alone is
+    /// neither.
+    static func lastStrong(_ u: UnsafeBufferPointer<UInt16>, before offset: Int, _ scan: inout FontlessScans.Back) -> Int {
+        scan.last(before: offset) { m in
+            let v = scalar(endingAt: m, u)
+            return !(isParagraphDelimiter(v) || isStrong(v))
+        }
     }
 
     /// Whether the regional indicator whose last unit is at `end` is the second of a pair: the
@@ -380,7 +382,7 @@ extension TextMeasurer {
         guard m >= 0 else { return false }
         let base = scalar(endingAt: m, u)
         if strongDirection(base) == .rightToLeft { return true }
-        return !lettersOnly && (isArabicNumber(base) || base &- 0x06F0 < 10)
+        return !lettersOnly && isArabicIndicNumber(base)
     }
 
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
@@ -389,6 +391,10 @@ extension TextMeasurer {
         v &- 0x0660 < 10 || v == 0x066B || v == 0x066C || v &- 0x0600 < 6 || v == 0x06DD
     }
 
+    /// A number of the Arabic script: an Arabic number (AN) or an extended Arabic-Indic digit
+    /// (EN, U+06F0–06F9), which W2 makes one after an Arabic letter.
+    static func isArabicIndicNumber(_ v: UInt32) -> Bool { isArabicNumber(v) || v &- 0x06F0 < 10 }
+
     /// The direction of a strong character (UAX #9 classes L, R and AL), nil for the others: a
     /// character's script gives it (numbers excepted: Arabic numbers and extended Arabic-Indic
     /// digits are weak), and a character without a script of its own has its bidi class's (a
@@ -396,7 +402,7 @@ extension TextMeasurer {
     static func strongDirection(_ v: UInt32) -> StrongDirection? {
         let script = UnicodeScript.of(v)
         if script.isWeak { return UnicodeScript.strongDirectionWithoutScript(v) }
-        guard !isArabicNumber(v) && v &- 0x06F0 >= 10 else { return nil }
+        guard !isArabicIndicNumber(v) else { return nil }
         return script.isRightToLeft ? .rightToLeft : .leftToRight
     }
 

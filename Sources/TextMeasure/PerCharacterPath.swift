@@ -474,7 +474,7 @@ extension TextMeasurer {
                     // before a tab or a line separator: measured, not derived.)
                     if j >= 0, case let before = Self.scalar(endingAt: j, u),
                         next >= u.count || Self.isParagraphDelimiter(UInt32(u[next]))
-                            || !(Self.isArabicNumber(before) || before &- 0x06F0 < 10),
+                            || !Self.isArabicIndicNumber(before),
                         Self.trailingSpacesLeaveLevel(u, before: before, at: j, &scans)
                     {
                         return text
