@@ -375,27 +375,20 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
     func prefixSummary(upTo i: Int) -> E.Summary {
         precondition(i >= 0 && i <= count, "prefixSummary: index \(i) out of 0...\(count)")
         if i == count { return root.summary }
-        var node = root
-        var i = i
-        var acc = E.Summary.zero
-        while !node.isLeaf {
-            var c = 0
-            while i >= node.childCounts[c] {
-                i -= node.childCounts[c]
-                acc = acc + node.childSummaries[c]
-                c += 1
-            }
-            node = node.children[c]
-        }
-        return node.elements.withUnsafeBufferPointer { buffer in
-            for k in 0..<i { acc = acc + buffer[k].summary }
-            return acc
-        }
+        return descend(to: i) { _, _, before in before }
     }
 
     /// The element at `i` with the summary of the elements before it. - Complexity: O(log n).
     func elementAndPrefix(at i: Int) -> (element: E, prefix: E.Summary) {
         precondition(i >= 0 && i < count, "element: index \(i) out of 0..<\(count)")
+        return descend(to: i) { leaf, k, before in (leaf[k], before) }
+    }
+
+    /// Walks from the root to the leaf that holds element `i` (0 ≤ i < count) and calls `body`
+    /// with the leaf's elements, `i`'s index among them and the summary of the elements before
+    /// `i` (the subtrees left of the path, then the leaf's elements before it).
+    @inline(__always)
+    private func descend<R>(to i: Int, _ body: (UnsafeBufferPointer<E>, Int, E.Summary) -> R) -> R {
         var node = root
         var i = i
         var acc = E.Summary.zero
@@ -408,9 +401,9 @@ struct _SummaryTree<E: _TreeElement>: @unchecked Sendable {
             }
             node = node.children[c]
         }
-        return node.elements.withUnsafeBufferPointer { buffer in
-            for k in 0..<i { acc = acc + buffer[k].summary }
-            return (buffer[i], acc)
+        return node.elements.withUnsafeBufferPointer { leaf in
+            for k in 0..<i { acc = acc + leaf[k].summary }
+            return body(leaf, i, acc)
         }
     }
 

@@ -306,22 +306,14 @@ final class HostileCommandTests: XCTestCase {
     func testSharedObjectBombIsRefused() throws {
         var objects: [[UInt8]] = [[0xD1, 1, 2], [0x58] + Array("statuses".utf8)]
         for k in 0..<26 { objects.append(k == 25 ? [0x10, 1] : [0xAF, 0x10, 9] + Array(repeating: UInt8(3 + k), count: 9)) }
-        var out = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for o in objects {
-            offsets.append(out.count)
-            out += o
-        }
-        let table = out.count
-        for o in offsets { out += [UInt8(o >> 8), UInt8(o & 0xFF)] }
-        out += [0, 0, 0, 0, 0, 0, 2, 1]
-        for v in [objects.count, 0, table] { out += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(v) >> (56 - 8 * $0)) } }
+        let bomb = BinaryPlistBuilder.file(objects)
+        XCTAssertLessThan(bomb.count, 512)  // 10^25 leaves from 410 bytes
         let path = dir.appendingPathComponent("bomb.plist")
-        try Data(out).write(to: path)
+        try bomb.write(to: path)
         for command in [["validate"], ["layout"], ["preview"]] {
             let t0 = Date()
             let r = try FeedlayoutBinary.run(command + [path.path])
-            print("hardening: shared-object bomb (\(out.count) bytes), \(command[0]): \(String(format: "%.3f", Date().timeIntervalSince(t0))) s")
+            print("hardening: shared-object bomb (\(bomb.count) bytes), \(command[0]): \(String(format: "%.3f", Date().timeIntervalSince(t0))) s")
             XCTAssertEqual(r.status, 1)
             XCTAssertTrue(r.stderr.contains("expand"), r.stderr)
         }
