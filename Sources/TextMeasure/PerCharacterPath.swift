@@ -585,11 +585,9 @@ struct RunFonts {
     init(_ fonts: FontSet, _ attributes: TextAttributes) {
         size = TextMeasurer.sanitized(attributes.size)
         let slot: FontSlot = attributes.weight == .bold ? .bold : .primary
-        text = fonts.metrics(slot, size: size)
-        emoji = fonts.metrics(.emoji, size: size)
+        (text, emoji, fallback) = fonts.runMetrics(slot, size: size)
         textScale = size / Double(fonts.file(slot).upem)
         emojiScale = size / Double(fonts.emoji.upem)
-        fallback = fonts.metrics(.fallback, size: size)
         fallbackScale = size / Double(fonts.fallback.upem)
     }
 

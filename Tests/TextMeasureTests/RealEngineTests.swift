@@ -76,8 +76,13 @@ final class RealEngineTests: XCTestCase {
     func testCJKAdvancesAreOneEm() throws {
         let m = try Shared.requireMeasurer()
         XCTAssertEqual(layout("中文排版", m).lines[0].width, 60, accuracy: 1e-9)
-        // Natural line height of Noto Sans CJK: hhea ascender 1160 + descender 288 per 1000.
-        XCTAssertEqual(layout("中", m).size.height, 1.448 * 15, accuracy: 1e-9)
+        // Natural line height of Noto Sans CJK: hhea ascender 1160 + descender 288 per 1000, each
+        // in Pango's units of 1/1024 pt as HarfBuzz rounds them: 17 818 + 4 424 at 15 pt (Pango
+        // 21.7207), not 1.448 × 15 = 21.72; at 11 pt, 13 066 + 3 244.
+        XCTAssertEqual(layout("中", m).size.height, 22242.0 / 1024, accuracy: 1e-9)
+        XCTAssertEqual(layout("中", size: 11, width: 100, m).size.height, 16310.0 / 1024, accuracy: 1e-9)
+        // A line of hex boxes: the box's top and height truncated to units, as Pango stores them.
+        XCTAssertEqual(layout("\u{0995}", size: 15, width: 100, m).size.height, 13.8496, accuracy: 6e-5)
     }
 
     func testEmojiClustersGoToTheEmojiFaceAsOneCluster() throws {
@@ -134,7 +139,7 @@ final class RealEngineTests: XCTestCase {
         let trailing = layout("ab\n", m)
         XCTAssertEqual(trailing.lines.count, 2)
         XCTAssertEqual(trailing.lines[1].range, 3..<3)
-        XCTAssertEqual(trailing.size.height, 2 * 1.448 * 15, accuracy: 1e-9)
+        XCTAssertEqual(trailing.size.height, 2 * 22242.0 / 1024, accuracy: 1e-9)
     }
 
     /// Which face a character that chooses none (spaces, tabs, separators, format characters)
