@@ -9,8 +9,9 @@
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 //   FeedLayoutSupport (locks, per-thread state, byte hashing, the sharded cache, number and JSON
 //   string writing) under every library module: `package` declarations, no product.
-// The products are the six library modules and the command; TerminalPreview, RasterRender and
-// UnicodeText serve the command and the text engine only.
+// The products are the six library modules and the command (and `_FuzzTargets`, the fuzz
+// targets' checks for fuzz/, not API); TerminalPreview, RasterRender and UnicodeText serve the
+// command and the text engine only.
 // Each target lists every module it imports, not only the ones its imports bring in: an
 // incremental build recompiles a target when a module it lists changes, and one that imported
 // TextMeasure without listing it kept the old size of a changed `TextLayout` (and crashed).
@@ -26,6 +27,8 @@ let package = Package(
         .library(name: "TableLayout", targets: ["TableLayout"]),
         .library(name: "FrameExport", targets: ["FrameExport"]),
         .library(name: "FeedPipeline", targets: ["FeedPipeline"]),
+        // The fuzz targets' checks, for the libFuzzer executables of fuzz/ (not API).
+        .library(name: "_FuzzTargets", targets: ["_FuzzTargets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -70,6 +73,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         .target(name: "_LayoutTestSupport", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel"]),
+        // Built with the package so that the checks follow its modules; run on the seeds by
+        // HardeningTests and under libFuzzer by fuzz/ (`make fuzz`).
+        .target(name: "_FuzzTargets", dependencies: ["StatusModel", "TextMeasure", "CellLayout"]),
 
         .testTarget(name: "UnicodeTextTests", dependencies: ["UnicodeText", "_LayoutTestSupport"]),
         .testTarget(name: "StatusModelTests", dependencies: ["FeedLayoutSupport", "StatusModel", "_LayoutTestSupport"]),
@@ -100,7 +106,7 @@ let package = Package(
         .testTarget(name: "feedlayoutTests", dependencies: ["_LayoutTestSupport"]),
         .testTarget(
             name: "HardeningTests",
-            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "_LayoutTestSupport"]),
+            dependencies: ["StatusModel", "TextMeasure", "CellLayout", "TableLayout", "_FuzzTargets", "_LayoutTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

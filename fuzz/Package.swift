@@ -1,7 +1,9 @@
 // swift-tools-version:6.1
 //
-// libFuzzer targets for FeedLayout, in their own package so that building or testing the main
-// package never compiles them. Build and run them with `make fuzz` (scripts/fuzz.sh) from the
+// libFuzzer executables for FeedLayout, in their own package so that building or testing the
+// main package never compiles them with the fuzzer's instrumentation. Each is the driver and one
+// call: the checks are the main package's `_FuzzTargets` (built and run on the seeds of
+// fuzz/Corpus by its tests). Build and run them with `make fuzz` (scripts/fuzz.sh) from the
 // repository root; see docs/hardening.md.
 import PackageDescription
 
@@ -17,15 +19,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFuzzDriver"),
-        .target(
-            name: "FuzzSupport",
-            dependencies: [
-                "CFuzzDriver",
-                .product(name: "StatusModel", package: "FeedLayout"),
-                .product(name: "TextMeasure", package: "FeedLayout"),
-                .product(name: "CellLayout", package: "FeedLayout"),
-            ]
-        ),
-    ] + fuzzTargets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport"]) },
+        .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"]),
+    ]
+        + fuzzTargets.map {
+            .executableTarget(
+                name: $0, dependencies: ["FuzzSupport", .product(name: "_FuzzTargets", package: "FeedLayout")])
+        },
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,6 @@
 // libFuzzer entry point: the loader with JSON Lines forced (see checkLoad for the invariants).
-import Foundation
 import FuzzSupport
-import StatusModel
+import _FuzzTargets
 
 @_cdecl("FuzzJSONLines_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
@@ -10,7 +9,6 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    checkLoad(Data(bytes: data, count: size), fileName: "fuzz.jsonl", format: .jsonLines)
+    FuzzTarget.jsonLines.run(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }

@@ -1,6 +1,6 @@
 // libFuzzer entry point: the text engine (fuzzed text, runs, inline objects, width, line limit, wrap, line height); see TextTarget.
-import Foundation
 import FuzzSupport
+import _FuzzTargets
 
 @_cdecl("FuzzText_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
@@ -9,8 +9,6 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    var input = FuzzInput(data, size)
-    TextTarget.run(&input)
+    FuzzTarget.text.run(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     return 0
 }

@@ -1,5 +1,5 @@
-// Invariant checks that stop the fuzzer with a readable message (libFuzzer then saves the input).
-import CFuzzDriver
+// Invariant checks that stop the process with a readable message (libFuzzer then saves the
+// input), and the reading of typed values off a fuzzer input.
 import Foundation
 
 /// Stops the process with `message` when `condition` is false; libFuzzer records the input as a crash.
@@ -15,9 +15,7 @@ public func fuzzCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclos
 public struct FuzzInput {
     public private(set) var bytes: ArraySlice<UInt8>
 
-    public init(_ data: UnsafePointer<UInt8>, _ size: Int) {
-        bytes = ArraySlice(UnsafeBufferPointer(start: data, count: size))
-    }
+    public init(_ data: UnsafeBufferPointer<UInt8>) { bytes = ArraySlice(data) }
 
     public init(bytes: [UInt8]) { self.bytes = bytes[...] }
 
@@ -80,23 +78,11 @@ public func fuzzText(_ bytes: ArraySlice<UInt8>, mode: UInt8) -> String {
     return String(decoding: units, as: UTF16.self)
 }
 
-/// The pinned fonts of the repository, found relative to this package (../Fonts), or
-/// `$FEEDLAYOUT_FONTS` when set.
+/// The pinned fonts of the repository (Fonts/ at the package root), or `$FEEDLAYOUT_FONTS` when set.
 public func fuzzFontsDirectory() -> URL {
     if let dir = ProcessInfo.processInfo.environment["FEEDLAYOUT_FONTS"] { return URL(fileURLWithPath: dir) }
-    // This file is fuzz/Sources/FuzzSupport/Check.swift.
+    // This file is Sources/_FuzzTargets/FuzzInput.swift.
     return URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fonts")
-}
-
-/// Runs libFuzzer on `callback` with the process arguments; the body of each target's
-/// `<Module>_main` (see CFuzzDriver.h for why there is no plain `main`).
-public func runFuzzer(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector, callback)
+        .appendingPathComponent("Fonts")
 }

@@ -121,7 +121,7 @@ public enum CellTarget {
         }
         if let t = c.card?.text { boxes.append(t) }
         if let t = c.tag { boxes.append(t.label) }
-        for b in c.toolbar?.buttons ?? [] { boxes.append(b.label) }
+        if let buttons = c.toolbar?.buttons { for b in buttons { boxes.append(b.label) } }
         return boxes
     }
 
