@@ -170,11 +170,12 @@ public final class FontSet: Sendable {
     /// unhinted): `5 p + c (d + p)`, with `c` columns of hex digits (2 for a BMP code point, 3
     /// above), `p = min(h / 43, s / 2.2)` where `h` is the text face's line height (ascent +
     /// descent) at size `s`, and `d` the widest hex digit's ink in the fallback face (the
-    /// harness's "monospace" resolves to DejaVu Sans) at size `s / 2.2`.
+    /// harness's "monospace" resolves to DejaVu Sans) at size `s / 2.2` (rounded to Pango units,
+    /// as the digits' font is loaded); Pango stores the width in its units, truncated.
     func hexBoxAdvance(_ slot: FontSlot, size: Double, scalar: UInt32) -> Double {
         let box = HexBox(self, slot, size: size)
         let columns = scalar > 0xFFFF ? 3.0 : 2.0
-        return 5 * box.pad + columns * (box.digitWidth + box.pad)
+        return Self.truncatedToPangoUnits(5 * box.pad + columns * (box.digitWidth + box.pad))
     }
 
     /// The vertical extent of that box, which is the logical extent of its glyph: a line of
@@ -183,7 +184,7 @@ public final class FontSet: Sendable {
     /// is `b = 3 p + 2 (p + e)` tall, with `p` above and below it; it sits `2 p` below the
     /// baseline when it fits under the face's ascent `a` (always, for the pinned faces), else
     /// lower, as in `pango_cairo`. Pango stores the box's top and height in its units,
-    /// truncated (14 pt: 12.9258 pt tall, not 12.9263).
+    /// truncated (12 pt: 11.0781 pt tall, not 11.0797).
     func hexBoxMetrics(_ slot: FontSlot, size: Double) -> RunFont {
         let box = HexBox(self, slot, size: size)
         let f = file(slot == .bold ? .bold : .primary)
@@ -214,7 +215,8 @@ public final class FontSet: Sendable {
 
         init(_ fonts: FontSet, _ slot: FontSlot, size: Double) {
             let f = fonts.file(slot == .bold ? .bold : .primary)
-            let mini = size / 2.2
+            // The digits' font is loaded at `s / 2.2` in Pango units, rounded.
+            let mini = (size / 2.2 * 1024).rounded() / 1024
             pad = min(Double(f.ascender + f.descender) * size / Double(f.upem) / 43, mini)
             let k = mini / Double(fonts.fallback.upem)
             digitWidth = Double(fonts.hexDigitInk) * k

@@ -81,8 +81,16 @@ final class RealEngineTests: XCTestCase {
         // 21.7207), not 1.448 × 15 = 21.72; at 11 pt, 13 066 + 3 244.
         XCTAssertEqual(layout("中", m).size.height, 22242.0 / 1024, accuracy: 1e-9)
         XCTAssertEqual(layout("中", size: 11, width: 100, m).size.height, 16310.0 / 1024, accuracy: 1e-9)
-        // A line of hex boxes: the box's top and height truncated to units, as Pango stores them.
-        XCTAssertEqual(layout("\u{0995}", size: 15, width: 100, m).size.height, 13.8496, accuracy: 6e-5)
+        // Hex boxes in Pango's units: the digits' font at s / 2.2 rounded to units, the box's
+        // width, top and height truncated (Pango's logical rects, peers harness, in units).
+        for (text, size, width, height) in [
+            ("\u{0995}", 12.0, 10357.0, 11344.0), ("\u{0995}", 15, 12948, 14182), ("\u{1D800}", 16, 19336, 15127),
+            ("\u{1D800}", 27.5, 33236, 26000),
+        ] {
+            let l = layout(text, size: size, width: 1000, m)
+            XCTAssertEqual(l.lines[0].width, width / 1024, accuracy: 1e-9, "\(size)")
+            XCTAssertEqual(l.size.height, height / 1024, accuracy: 1e-9, "\(size)")
+        }
     }
 
     func testEmojiClustersGoToTheEmojiFaceAsOneCluster() throws {
