@@ -73,6 +73,22 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A line's height is Pango's to its unit (1/1024 pt) in each face, at sizes in the table of
+    /// whole and half points and at sizes scaled on the spot (Pango's logical rects, peers
+    /// harness, in units: text face, DejaVu Sans, the emoji face).
+    func testLineHeightsArePangosToTheUnit() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(Double, [Double])] = [
+            (12.5, [18534, 14900, 15000]), (128, [189793, 152576, 153600]), (13.3, [19720, 15853, 15960]),
+            (128.5, [190533, 153172, 154200]), (200.25, [296921, 238698, 240300]), (7.75, [11492, 9238, 9300]),
+        ]
+        for (size, heights) in pango {
+            for (text, units) in zip(["中", "ა", "😀"], heights) {
+                XCTAssertEqual(layout(text, size: size, width: 100_000, m).size.height, units / 1024, accuracy: 1e-9, "\(text) at \(size)")
+            }
+        }
+    }
+
     func testCJKAdvancesAreOneEm() throws {
         let m = try Shared.requireMeasurer()
         XCTAssertEqual(layout("中文排版", m).lines[0].width, 60, accuracy: 1e-9)
