@@ -97,8 +97,12 @@ final class RealEngineTests: XCTestCase {
         // 21.7207), not 1.448 × 15 = 21.72; at 11 pt, 13 066 + 3 244.
         XCTAssertEqual(layout("中", m).size.height, 22242.0 / 1024, accuracy: 1e-9)
         XCTAssertEqual(layout("中", size: 11, width: 100, m).size.height, 16310.0 / 1024, accuracy: 1e-9)
-        // Hex boxes in Pango's units: the digits' font at s / 2.2 rounded to units, the box's
-        // width, top and height truncated (Pango's logical rects, peers harness, in units).
+    }
+
+    /// Hex boxes in Pango's units: the digits' font at s / 2.2 rounded to units, the box's width,
+    /// top and height truncated (Pango's logical rects, peers harness, in units).
+    func testHexBoxesArePangosToTheUnit() throws {
+        let m = try Shared.requireMeasurer()
         for (text, size, width, height) in [
             ("\u{0995}", 12.0, 10357.0, 11344.0), ("\u{0995}", 15, 12948, 14182), ("\u{1D800}", 16, 19336, 15127),
             ("\u{1D800}", 27.5, 33236, 26000),
