@@ -143,10 +143,14 @@ extension PreparedText {
         let overflowWidth = maxWidth + limit
         let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
-        // How far past the width a tab, or a line's first cluster, took the line: Pango places a
-        // tab whole and clamps the width left at 0, so what follows is tested against a full
-        // line, not an overfull one. Positions (tab stops) still run from the line start.
-        var excess = 0.0
+        // The width the line has used, as the fit tests see it: Pango places a tab whole and
+        // clamps the width left at 0, so what follows a tab, or a line's first cluster, that took
+        // the line past the width is tested against a full line, not an overfull one. Positions
+        // (tab stops) still run from the line start, in `total`. Kept apart from `total` rather
+        // than as `total` less an excess: at extreme sizes the difference of two huge sums loses
+        // every small advance after them.
+        var used = 0.0
+        var clamped = false
         /// Ends the line at `end` (exclusive), `width` wide, and starts the next there: its
         /// clusters are measured again from the new start.
         @inline(__always) func endLine(at end: Int, width: Double) {
@@ -154,7 +158,7 @@ extension PreparedText {
             start = end
             total = 0; content = 0
             lastBreak = -1
-            excess = 0
+            used = 0; clamped = false
             i = start
         }
         while i < n {
@@ -165,10 +169,12 @@ extension PreparedText {
             while i < n {
                 let c = cl[i]
                 if c.flags & (ClusterFlags.hanging | ClusterFlags.mandatoryAfter) != 0 { break }
-                let t = total + rule.advance(c, at: total)
-                if (Rule.mayHaveTabs ? t - excess : t) > overflowWidth { break }
+                let a = rule.advance(c, at: total)
+                let t = total + a
+                if (Rule.mayHaveTabs ? used + a : t) > overflowWidth { break }
                 total = t
                 content = t
+                if Rule.mayHaveTabs { used += a }
                 if (c.flags | breakAll) & ClusterFlags.breakAfter != 0 && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                     lastBreak = i
                     contentAtBreak = t
@@ -179,11 +185,11 @@ extension PreparedText {
             let a = rule.advance(cl[i], at: total)
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {
-                if (Rule.mayHaveTabs ? total - excess : total) + a > maxWidth + limit && i > start {
+                if (Rule.mayHaveTabs ? used : total) + a > maxWidth + limit && i > start {
                     if lastBreak >= start,
                         let (end, w) = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: maxWidth + limit, charWrap: charWrap, clamped: excess > 0, rule)
+                            maxWidth: maxWidth + limit, charWrap: charWrap, clamped: clamped, rule)
                     {
                         // (The carried clusters hold break opportunities when the kerning loss
                         // moved the break back.)
@@ -204,7 +210,10 @@ extension PreparedText {
                 }
                 total += a
                 content = total
-                if Rule.mayHaveTabs && i == start && total > maxWidth { excess = total - maxWidth }
+                if Rule.mayHaveTabs {
+                    used += a
+                    if i == start && used > maxWidth { used = maxWidth; clamped = true }
+                }
             } else {
                 // `total` is the test of a break after this cluster (the white space before it
                 // counts, it does not), and of every later one on the line: when it overflows, the
@@ -215,12 +224,12 @@ extension PreparedText {
                 // it was tested without its last character, as Pango tests an item that ends in
                 // white space; without one (an en space before it), that white space counts whole.
                 let tested = !Rule.mayHaveTabs || f & ClusterFlags.tab == 0 || i == start || cl[i - 1].flags & ClusterFlags.breakAfter == 0
-                if tested && (Rule.mayHaveTabs ? total - excess : total) > overflowWidth && i > start {
+                if tested && (Rule.mayHaveTabs ? used : total) > overflowWidth && i > start {
                     var found: (Int, Double)?
                     if lastBreak >= start {
                         found = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: overflowWidth, charWrap: charWrap, clamped: excess > 0, rule)
+                            maxWidth: overflowWidth, charWrap: charWrap, clamped: clamped, rule)
                     }
                     if found == nil {
                         if f & ClusterFlags.mandatoryAfter == 0 {
@@ -237,11 +246,13 @@ extension PreparedText {
                 }
                 if Rule.mayHaveTabs && f & ClusterFlags.tab != 0 {
                     // The width left is clamped at 0 before the tab and after it.
-                    if total - excess > maxWidth { excess = total - maxWidth }
+                    if used > maxWidth { used = maxWidth; clamped = true }
                     total += a
-                    if total - excess > maxWidth { excess = total - maxWidth }
+                    used += a
+                    if used > maxWidth { used = maxWidth; clamped = true }
                 } else {
                     total += a
+                    if Rule.mayHaveTabs { used += a }
                 }
             }
             if f & ClusterFlags.mandatoryAfter != 0 && !lineSeparatorEndsParagraph(cl, i) {
@@ -250,7 +261,7 @@ extension PreparedText {
                 start = i + 1
                 total = 0; content = 0
                 lastBreak = -1
-                excess = 0
+                used = 0; clamped = false
             } else if (charWrap || f & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                 lastBreak = i
                 contentAtBreak = content
@@ -299,23 +310,25 @@ extension PreparedText {
             last = lastBreak - 1
         }
         var best: (Int, Double)?
+        // `total` places tabs; `used` is what the fit tests see, clamped as in `fitLines`.
         var total = 0.0, content = 0.0
-        var excess = 0.0
+        var used = 0.0
         var j = start
         while j <= last {
-            let before = total
             let isTab = Rule.mayHaveTabs && cl[j].flags & ClusterFlags.tab != 0
-            if isTab && before - excess > maxWidth { excess = before - maxWidth }
-            let excessBefore = excess
-            total += rule.advance(cl[j], at: total)
+            if isTab && used > maxWidth { used = maxWidth }
+            let usedBefore = used
+            let a = rule.advance(cl[j], at: total)
+            total += a
+            used += a
             let hangs = cl[j].flags & ClusterFlags.hanging != 0
             if !hangs { content = total }
-            if Rule.mayHaveTabs && (isTab || (j == start && !hangs)) && total - excess > maxWidth {
-                excess = total - maxWidth
-            }
+            if Rule.mayHaveTabs && (isTab || (j == start && !hangs)) && used > maxWidth { used = maxWidth }
             if (charWrap || cl[j].flags & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, j)) {
                 let correction = lineEndCorrection(after: j)
-                let tested = (hangs ? before - excessBefore : content - excess) + correction
+                // A hanging cluster's break is tested without it; any other's with it (it is
+                // the line's last non-hanging cluster).
+                let tested = (hangs ? usedBefore : used) + correction
                 if tested <= maxWidth { best = (j + 1, content + correction) }
             }
             j += 1

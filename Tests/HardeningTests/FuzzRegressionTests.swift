@@ -96,6 +96,23 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// FuzzText: at 1e300 pt a line clamped by a tab tested its width as its running total less
+    /// the excess past the width, and adding an object 10^6 pt wide to a total of 1e300 changes
+    /// nothing, so every object after the tab joined its line. The width used is summed apart
+    /// now: objects wider than the line each take a line of their own after the tab's line, as
+    /// at 15 pt (there the tab's line fits; at 1e300 pt its `x` alone overflows and clamps it).
+    func testAClampedLineCountsEveryAdvanceAtExtremeSizes() throws {
+        let m = try Hardening.requireMeasurer()
+        for size in [15.0, 1e300] {
+            var text = AttributedText("x\t", size: size)
+            for _ in 0..<6 {
+                text.appendAttachment(width: 1e6, ascent: 10, descent: 2, name: "o", attributes: TextAttributes(size: size))
+            }
+            let lines = m.prepare(text).layout(LayoutOptions(width: 400)).lines
+            XCTAssertEqual(lines.map(\.range.lowerBound), [0, 2, 3, 4, 5, 6, 7], "size \(size)")
+        }
+    }
+
     private func loadPlist(_ bytes: [UInt8]) -> Result<LoadResult, StatusModelError> {
         Result { () throws(StatusModelError) -> LoadResult in
             try FeedLoader.load(data: Data(bytes), fileName: "set.plist")
