@@ -21,6 +21,44 @@ package enum CountFormat {
         if count < 10_000_000 { return count / 10_000 * 10_000 }
         return count / 10_000_000 * 10_000_000
     }
+
+    /// The number a positive count's label shows and the unit it is shown in (1, 10 000 for
+    /// "万", 10 000 000 for "千万").
+    private static func shownNumber(_ count: Int) -> (number: Int, unit: Int) {
+        if count < 10_000 { return (count, 1) }
+        if count < 10_000_000 { return (count / 10_000, 10_000) }
+        return (count / 10_000_000, 10_000_000)
+    }
+
+    /// The smallest count whose label has the shape of `count`'s: the same word or unit and as
+    /// many digits ("1000" for 1234, "10万" for 567 890); `count` itself for zero and negative
+    /// counts. Labels of one shape differ in their ASCII digits only.
+    package static func firstOfShape(_ count: Int) -> Int {
+        guard count > 0 else { return count }
+        var (number, unit) = shownNumber(count)
+        var first = 1
+        while number >= 10 {
+            number /= 10
+            first *= 10
+        }
+        return first * unit
+    }
+
+    /// Calls `body` with the ASCII digits of the positive `count`'s label, in order (none for
+    /// zero and negative counts: their label is the word).
+    package static func withLabelDigits<R>(_ count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { out in
+            guard count > 0 else { return body(UnsafeBufferPointer(rebasing: out[..<0])) }
+            var number = shownNumber(count).number
+            var k = 20
+            repeat {
+                k -= 1
+                out[k] = UInt8(0x30 + number % 10)
+                number /= 10
+            } while number > 0
+            return body(UnsafeBufferPointer(rebasing: out[k...]))
+        }
+    }
 }
 
 /// Relative time of a status (docs/cell-spec.md, section 2), computed against a given `now` in a fixed UTC

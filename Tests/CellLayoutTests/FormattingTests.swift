@@ -19,6 +19,26 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(CountFormat.label(250_000_000, word: "赞"), "25千万")
     }
 
+    /// A count label's shape (its first count) and digits: labels of one shape differ in their
+    /// digits only, and the digits are the label's own, in order.
+    func testCountLabelShapesAndDigits() {
+        for count in [0, -3, 1, 7, 10, 99, 100, 1234, 9_999, 10_000, 19_999, 123_456, 9_999_999, 10_000_000, 250_000_000, Int.max] {
+            let shown = CountFormat.shown(count)
+            let first = CountFormat.firstOfShape(shown)
+            let label = CountFormat.label(shown, word: "赞")
+            let digits = CountFormat.withLabelDigits(shown) { String(decoding: $0, as: UTF8.self) }
+            XCTAssertEqual(digits, String(label.filter(\.isASCII)), "count \(count)")
+            XCTAssertLessThanOrEqual(first, shown)
+            XCTAssertEqual(CountFormat.firstOfShape(first), first)
+            let template = CountFormat.label(first, word: "赞")
+            XCTAssertEqual(template.count, label.count, "count \(count)")
+            XCTAssertEqual(template.filter { !$0.isASCII }, label.filter { !$0.isASCII }, "count \(count)")
+        }
+        XCTAssertEqual(CountFormat.firstOfShape(1234), 1000)
+        XCTAssertEqual(CountFormat.firstOfShape(560_000), 100_000)  // "56万" is "10万" with other digits
+        XCTAssertEqual(CountFormat.firstOfShape(0), 0)
+    }
+
     /// 2015-09-09 10:11:34 +0800, the corpus's date format.
     private let posted = WeiboDate.parse("Wed Sep 09 10:11:34 +0800 2015")!
     private let beijing = 8 * 3600

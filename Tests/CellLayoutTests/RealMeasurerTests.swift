@@ -58,6 +58,33 @@ final class RealMeasurerTests: XCTestCase {
         }
     }
 
+    /// Count labels of one shape are copied from its first label with their own digits: every
+    /// cell of an engine that copied them equals the cell a fresh engine lays out (which
+    /// prepares its labels), for counts of every shape, liked and not.
+    func testCountLabelsCopiedByShapeAreExact() throws {
+        let m = try measurer()
+        let counts = [0, 1, 7, 10, 42, 99, 100, 305, 1000, 4321, 9_999, 10_000, 56_789, 123_456, 9_999_999, 10_000_000, 987_654_321]
+        var statuses: [Status] = []
+        for (i, c) in counts.enumerated() {
+            for k in 0..<3 {
+                var s = Status(
+                    id: Int64(i * 3 + k), text: "正文", user: User(id: 2, name: "u"), repostsCount: c,
+                    commentsCount: counts[(i + k + 1) % counts.count], attitudesCount: counts[(i + 2 * k + 3) % counts.count])
+                s.liked = k == 1
+                statuses.append(s)
+            }
+        }
+        let shared = CellLayoutEngine(measurer: m)
+        for s in statuses {
+            let fresh = CellLayoutEngine(measurer: m)
+            XCTAssertEqual(shared.layout(s, width: 375, style: .weibo, scale: 2), fresh.layout(s, width: 375, style: .weibo, scale: 2))
+        }
+        let shapes = shared.labels.shapeStatistics
+        XCTAssertGreaterThanOrEqual(shapes.hits, 10, "labels copied: \(shapes)")
+        // Nine shapes (one to four digits, one to three before 万, one or two before 千万) in two roles.
+        XCTAssertLessThanOrEqual(shapes.misses, 18, "shapes prepared: \(shapes)")
+    }
+
     /// The engine caches its cells' texts in its prepared-cell cache, so it prepares them past the
     /// measurer's prepared-text cache (neither read nor filled), and the result is the same as
     /// through it.
