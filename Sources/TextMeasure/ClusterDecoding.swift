@@ -23,8 +23,8 @@ extension TextMeasurer {
     }
 
     /// The advance of the hex boxes of a cluster no face maps: one box per scalar that no text
-    /// face maps and that is not default-ignorable.
-    func hexBoxesAdvance(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double) -> Double {
+    /// face maps and that is not default-ignorable, drawn in the face of their item (`face`).
+    func hexBoxesAdvance(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, face: FontSlot, size: Double) -> Double {
         var total = 0.0
         var i = start
         while i < end {
@@ -40,7 +40,7 @@ extension TextMeasurer {
             {
                 continue
             }
-            total += fonts.hexBoxAdvance(text, size: size, scalar: v)
+            total += fonts.hexBoxAdvance(face, size: size, scalar: v)
         }
         return total
     }
@@ -137,15 +137,28 @@ extension TextMeasurer {
                     v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
                     width = 2
                 }
-                if v != 0x20 && v != 0xA0 && !Self.isDefaultIgnorable(v) { break }
+                // (A separator control ends the spaces before it at the paragraph's level, L1.)
+                if v != 0x20 && v != 0xA0 && (!Self.isWhiteSpaceControl(v) || Self.isSeparatorControl(v))
+                    && !Self.isBoundaryNeutralControl(v) && !Self.isDefaultIgnorable(v)
+                {
+                    break
+                }
                 i += width
             }
             scans.nextChosen.keep(from: offset, to: i, limit: 0, bold: false, i)
         }
         guard i < u.count else { return false }
         let v = Self.scalar(startingAt: i, u)
-        // The character before the spaces (0 at the start of the text).
-        let j = scans.spaces.last(before: offset) { u[$0] == 0x20 || u[$0] == 0xA0 }
+        // The character before the spaces (0 at the start of the text). A control of bidi class
+        // BN asking is that character itself: it has the level of the one before it, so it
+        // leaves no level (`ب ა\u{1} ب`: its box stays in the Georgian item, the space does not).
+        let j =
+            offset > 0 && Self.isBoundaryNeutralControl(UInt32(u[offset - 1]))
+            ? offset - 1
+            : scans.spaces.last(before: offset) {
+                let c = UInt32(u[$0])
+                return c == 0x20 || c == 0xA0 || Self.isWhiteSpaceControl(c) || Self.isBoundaryNeutralControl(c)
+            }
         let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
         // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
@@ -191,7 +204,48 @@ extension TextMeasurer {
         {
             return false
         }
-        return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
+        if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return true }
+        // Before a neutral the text face lacks (an emoji, a symbol only DejaVu Sans draws), the
+        // spaces are a run of their own when the bidi algorithm resolves them away from the
+        // character before them (`a ب 😀`: not DejaVu's space).
+        // (Unless it is drawn from a later face in an ordinary run, whose item they join at its
+        // level: `a ب ✔`, the emoji face's space.)
+        return Self.neutralsLeaveLevel(u, before: before, at: j, next: i, &scans)
+            && nextItemFace(u, from: offset, bold: bold, runEnd: runEnd, &scans) == nil
+    }
+
+    /// Whether the neutral characters from after `before` (the scalar ending at `end`) up to
+    /// the next strong character, number or paragraph end, which start with the one at `next`,
+    /// resolve to another direction than `before` (UAX #9 N1 and N2): `before` is a letter
+    /// against the paragraph's direction, and what follows the neutrals is not in its direction
+    /// (a letter of the other one, an Arabic number after a left-to-right letter, the paragraph's
+    /// end). They then take the paragraph's direction and another level. (A European number
+    /// after a left-to-right letter is left to right, W7; any number counts as right to left
+    /// for N1 after a right-to-left letter.)
+    static func neutralsLeaveLevel(
+        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, next: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        guard end >= 0, let direction = strongDirection(before), case let rightToLeft = direction == .rightToLeft,
+            rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
+        else { return false }
+        var k: Int
+        if let known = scans.nextStrong.answer(from: next, limit: 0, bold: false) {
+            k = known
+        } else {
+            k = next
+            while k < u.count {
+                let v = scalar(startingAt: k, u)
+                if isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 { break }
+                k += v > 0xFFFF ? 2 : 1
+            }
+            scans.nextStrong.keep(from: next, to: k, limit: 0, bold: false, k)
+        }
+        // At the paragraph's end the neutrals meet its direction, which is not `before`'s.
+        guard k < u.count, case let v = scalar(startingAt: k, u), !isParagraphDelimiter(v) else { return true }
+        if let after = strongDirection(v) { return after != direction }
+        // A number: right to left after a right-to-left letter; after a left-to-right one, an
+        // Arabic number is right to left and a European one left to right.
+        return !rightToLeft && isArabicNumber(v)
     }
 
     /// The face of the next character after `offset` that chooses one (`isFontless`), when it is
@@ -398,12 +452,28 @@ extension TextMeasurer {
     /// The direction of a strong character (UAX #9 classes L, R and AL), nil for the others: a
     /// character's script gives it (numbers excepted: Arabic numbers and extended Arabic-Indic
     /// digits are weak), and a character without a script of its own has its bidi class's (a
-    /// flag's regional indicators are left to right, as Pango's bidi algorithm reads them).
+    /// flag's regional indicators are left to right, as Pango's bidi algorithm reads them). A
+    /// private-use or unassigned code point (script Unknown) has its block's default class:
+    /// right to left in the blocks of right-to-left scripts, none for noncharacters, else left
+    /// to right (`ب ა \u{E000}`: the space stays in the Georgian run).
     static func strongDirection(_ v: UInt32) -> StrongDirection? {
         let script = UnicodeScript.of(v)
+        if script == .unknown { return unknownDirection(v) }
         if script.isWeak { return UnicodeScript.strongDirectionWithoutScript(v) }
         guard !isArabicIndicNumber(v) else { return nil }
         return script.isRightToLeft ? .rightToLeft : .leftToRight
+    }
+
+    /// The default bidi class of a code point without a script (DerivedBidiClass.txt's
+    /// `@missing` lines): R or AL in the blocks of right-to-left scripts, ET for currency
+    /// symbols and BN for noncharacters (neither strong), L elsewhere. A surrogate unit alone
+    /// (the scans test a pair at its second unit, and its first alone) is none.
+    private static func unknownDirection(_ v: UInt32) -> StrongDirection? {
+        if v &- 0xD800 < 0x800 || v &- 0xFDD0 < 0x20 || v & 0xFFFE == 0xFFFE || v &- 0x20A0 < 0x30 || v > 0x10FFFF { return nil }
+        switch v {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return .rightToLeft
+        default: return .leftToRight
+        }
     }
 
     /// A strong character of UAX #9 (`strongDirection`).
@@ -425,6 +495,27 @@ extension TextMeasurer {
             return 0x10000 + ((UInt32(u[end - 1]) - 0xD800) << 10) + (lo - 0xDC00)
         }
         return lo
+    }
+
+    /// The controls the bidi algorithm reads as white space or separators (classes WS, S and B:
+    /// VT, FF, U+001C–001F, NEL; not the tab, which starts an item of its own, nor the paragraph
+    /// delimiters): with the spaces around them they take one bidi level, and their hex boxes
+    /// are drawn in the item the spaces are in (`ب ა\u{C}ب`: the text face's).
+    @inline(__always) static func isWhiteSpaceControl(_ v: UInt32) -> Bool {
+        v == 0x0B || v == 0x0C || v &- 0x1C < 4 || v == 0x85
+    }
+
+    /// The white space controls of bidi classes S and B (all but FF): UAX #9 L1 puts each, and
+    /// the white space before it, at the paragraph's level, whatever surrounds them.
+    @inline(__always) static func isSeparatorControl(_ v: UInt32) -> Bool {
+        v == 0x0B || v &- 0x1C < 4 || v == 0x85
+    }
+
+    /// The controls of bidi class BN (all but the tab, the white space ones and the paragraph
+    /// delimiters): the bidi algorithm gives each the level of the character before it, and
+    /// spaces around it see through it.
+    @inline(__always) static func isBoundaryNeutralControl(_ v: UInt32) -> Bool {
+        (v < 0x20 && !(v &- 0x09 < 5) && !(v &- 0x1C < 4)) || (v &- 0x7F < 0x21 && v != 0x85)
     }
 
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.

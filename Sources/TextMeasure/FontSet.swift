@@ -168,8 +168,9 @@ public final class FontSet: Sendable {
 
     /// The advance of the box Pango draws for a character no face maps (`pango_cairo`'s hex box,
     /// unhinted): `5 p + c (d + p)`, with `c` columns of hex digits (2 for a BMP code point, 3
-    /// above), `p = min(h / 43, s / 2.2)` where `h` is the text face's line height (ascent +
-    /// descent) at size `s`, and `d` the widest hex digit's ink in the fallback face (the
+    /// above), `p = min(h / 43, s / 2.2)` where `h` is the line height (ascent + descent) at
+    /// size `s` of `slot`'s face, the face of the box's item (the text face, or the face of
+    /// the item a control joins), and `d` the widest hex digit's ink in the fallback face (the
     /// harness's "monospace" resolves to DejaVu Sans) at size `s / 2.2` (rounded to Pango units,
     /// as the digits' font is loaded); Pango stores the width in its units, truncated.
     func hexBoxAdvance(_ slot: FontSlot, size: Double, scalar: UInt32) -> Double {
@@ -187,9 +188,9 @@ public final class FontSet: Sendable {
     /// truncated (12 pt: 11.0781 pt tall, not 11.0797).
     func hexBoxMetrics(_ slot: FontSlot, size: Double) -> RunFont {
         let box = HexBox(self, slot, size: size)
-        let f = file(slot == .bold ? .bold : .primary)
-        let k = size / Double(f.upem)
-        let ascent = Double(f.ascender) * k, descent = Double(f.descender) * k
+        let f = file(slot)
+        let k = size / f.extents.perEm
+        let ascent = f.extents.ascent * k, descent = f.extents.descent * k
         let height = 3 * box.pad + 2 * (box.pad + box.digitHeight)
         let below: Double
         if height <= ascent {
@@ -214,10 +215,10 @@ public final class FontSet: Sendable {
         let digitHeight: Double
 
         init(_ fonts: FontSet, _ slot: FontSlot, size: Double) {
-            let f = fonts.file(slot == .bold ? .bold : .primary)
+            let f = fonts.file(slot)
             // The digits' font is loaded at `s / 2.2` in Pango units, rounded.
             let mini = (size / 2.2 * 1024).rounded() / 1024
-            pad = min(Double(f.ascender + f.descender) * size / Double(f.upem) / 43, mini)
+            pad = min((f.extents.ascent + f.extents.descent) * size / f.extents.perEm / 43, mini)
             let k = mini / Double(fonts.fallback.upem)
             digitWidth = Double(fonts.hexDigitInk) * k
             digitHeight = Double(fonts.hexDigitInkHeight) * k

@@ -76,6 +76,9 @@ struct FontlessScans {
     var firstStrong: UInt32?
     /// Forward over spaces and default-ignorable characters: the offset of the next other one.
     var nextChosen = Forward<Int>(value: 0)
+    /// Forward over neutral characters to the next strong one, number or paragraph end
+    /// (`neutralsLeaveLevel`): its offset.
+    var nextStrong = Forward<Int>(value: 0)
     /// Forward over characters without a face (`nextItemFace`): its answer.
     var nextItemFace = Forward<FontSlot?>(value: nil)
 }

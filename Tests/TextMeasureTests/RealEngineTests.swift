@@ -319,6 +319,46 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A hex box is drawn in the face of its item, whose line height pads it: a control
+    /// chooses no face and is in the item it joins (DejaVu Sans's after Georgian: a box 0.69 px
+    /// narrower at 15 px than in the text face; the emoji face's, from its bitmap strike's
+    /// extents, after ✔). The white space controls (VT, FF, U+001C–001F, NEL) take a bidi level
+    /// as spaces do, and VT and the separators are at the paragraph's (UAX #9 L1); a control of
+    /// class BN has the level of the character before it. Spaces before a neutral the text face
+    /// lacks (an emoji) resolve as N1 and N2 say, and code points without a script are left to
+    /// right outside the right-to-left blocks. Pango 1.50's heights and widths, peers harness,
+    /// 15 px.
+    func testHexBoxesAndWhiteSpaceControlsTakeTheirItemsFace() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, height: Double, width: Double?)] = [
+            ("ა\u{B}", 17.4609, 19.5684),
+            ("\u{B}ა", 17.4609, 19.5684),
+            ("ა\u{1}", 17.4609, 19.5684),
+            ("ა\u{85}ა", 17.4609, 27.1855),
+            ("✔\u{B}", 17.5781, 30.6523),
+            ("😀\u{B}ა", 17.5859, 38.2451),
+            ("ب ა\u{C}ب", 17.4609, 53.2725),
+            ("ب ა\u{B}ب", 17.4609, 53.2725),
+            ("ب ა\u{1}ب", 17.4609, 52.5791),
+            ("ب ა \u{1}ب", 21.7207, 56.6328),
+            ("ب ა\u{1} ب", 21.7207, 55.9395),
+            ("ب ა \u{B}ب", 21.7207, 56.6328),
+            ("a ب\u{C}ა", 21.7207, 46.1885),
+            ("a ب\u{B}", 21.7207, 38.5713),
+            ("١\u{B}", 17.4609, 20.7012),
+            ("ب ა 😀", 21.7207, 48.5439),
+            ("a ب 😀", 21.7207, 47.9639),
+            ("a ب 😀 ب", 21.7207, 68.2617),
+            ("a ب 😀 ა", 21.7207, 58.9414),
+            ("ب ა 😀 ა", 17.5859, 62.3379),
+            ("a ب ✔", 21.7207, 63.2803),
+            ("ب ა ✔", 17.5859, 63.8604),
+            ("ب ა \u{E000}", 17.4609, 43.9199),
+            ("ب ა \u{378}", 17.4609, 43.9199),
+        ]
+        assertPango(pango, m)
+    }
+
     /// Spaces at another bidi level than the right-to-left text before them, before a letter of
     /// another script, are a run of their own whose item takes no face from its neighbours: the
     /// text face's 3.36 px space, not DejaVu Sans's 4.77, though DejaVu draws what follows

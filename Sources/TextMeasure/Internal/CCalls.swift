@@ -16,6 +16,11 @@ final class FontFile: @unchecked Sendable {
     /// hhea ascender and descender in font units (descender positive, below the baseline).
     let ascender: Int32
     let descender: Int32
+    /// The ascent and descent of cairo's font extents and the em they are in, in the face's
+    /// units: hhea's for a scalable face; for a bitmap-only one, its first strike's line metrics
+    /// in pixels at the strike's size (Noto Color Emoji: 101 + 27 at 109 ppem, 1.1743 em, where
+    /// hhea gives 1.1719). Pango pads a hex box by this height (`FontSet.hexBoxAdvance`).
+    let extents: (ascent: Double, descent: Double, perEm: Double)
     let familyName: String
     /// The glyph of U+0020 (nil when the face lacks a space), read once at load.
     let spaceGlyph: UInt32?
@@ -48,7 +53,7 @@ final class FontFile: @unchecked Sendable {
             throw .fontUnreadable(file: path)
         }
         let length = hb_blob_get_length(blob)
-        var metrics: (Int32, Int32, Int32, String)
+        var metrics: (Int32, Int32, Int32, String, (Double, Double, Double)?)
         do {
             metrics = try Self.validate(blob: blob, length: length, faceIndex: faceIndex, path: path)
         } catch {
@@ -64,6 +69,7 @@ final class FontFile: @unchecked Sendable {
         ascender = metrics.1
         descender = metrics.2
         familyName = metrics.3
+        extents = metrics.4 ?? (Double(metrics.1), Double(metrics.2), Double(upem))
         hb_font_set_scale(font, upem, upem)
         hb_font_make_immutable(font)
         var space: hb_codepoint_t = 0
@@ -166,7 +172,7 @@ final class FontFile: @unchecked Sendable {
     /// reads units per em, hhea ascender/descender and the family name.
     private static func validate(
         blob: OpaquePointer, length: UInt32, faceIndex: Int, path: String
-    ) throws(TextMeasureError) -> (Int32, Int32, Int32, String) {
+    ) throws(TextMeasureError) -> (Int32, Int32, Int32, String, (Double, Double, Double)?) {
         var library: FT_Library?
         var err = FT_Init_FreeType(&library)
         guard err == 0, let library else { throw .freeType(code: Int(err), function: "FT_Init_FreeType", file: path) }
@@ -188,7 +194,15 @@ final class FontFile: @unchecked Sendable {
             ascender = Int32(hhea.pointee.Ascender)
             descender = -Int32(hhea.pointee.Descender)
         }
-        return (upem, ascender, descender, family)
+        // A bitmap-only face's extents are its strike's (cairo scales the strike's size metrics).
+        var strike: (Double, Double, Double)?
+        if face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0 && face.pointee.num_fixed_sizes > 0
+            && FT_Select_Size(face, 0) == 0, let size = face.pointee.size, size.pointee.metrics.y_ppem > 0
+        {
+            let m = size.pointee.metrics
+            strike = (Double(m.ascender) / 64, -Double(m.descender) / 64, Double(m.y_ppem))
+        }
+        return (upem, ascender, descender, family, strike)
     }
 
     /// The glyph of a BMP code point, as `nominalGlyph` gives it, read from the table made at load.
