@@ -161,24 +161,12 @@ extension TextMeasurer {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
                     // scalar no face maps (default-ignorable ones are not drawn).
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                    // Pango draws the box in the face of its item, whose height pads it: a
-                    // control chooses no face and is in the item it joins (`ა\u{B}`: DejaVu
-                    // Sans's, a box 0.69 px narrower at 15 px than in the text face's).
-                    var boxFace = slot
-                    if Self.isFontless(info.first),
-                        let joined = fontlessSlot(
-                            info, previousSlot, u, start, end, bold: bold, script: lastStrong, runEnd: runEnd, &fontlessScans,
-                            controls: true)
-                    {
-                        boxFace = joined
-                    }
-                    let adv = hexBoxesAdvance(u, start, end, bold: bold, face: boxFace, size: size)
-                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
-                    // The box's own extent, not the face's, is the line's (a line of boxes alone is
-                    // lower than a line of text).
+                    let box = hexBoxes(
+                        info, slot, previousSlot, u, start, end, bold: bold, size: size, script: lastStrong, runEnd: runEnd,
+                        &fontlessScans)
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: box.advance)
                     builder.appendCluster(
-                        end: end, advance: adv, font: fonts.hexBoxMetrics(boxFace, size: size), breakAfter: breakAfter,
-                        mandatoryAfter: false, hanging: false)
+                        end: end, advance: box.advance, font: box.font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // A control (VT, NEL, …) joins the item before it: the face stays. After any
                     // other box, spaces join the next item as after an emoji run (`fontlessSlot`).
                     if !Self.isFontless(info.first) {
@@ -392,6 +380,27 @@ extension TextMeasurer {
         sink = out
         lastStrong = strong
         return i
+    }
+
+    /// The advance and extent of the hex boxes of a cluster no face maps (`slot`: the face the
+    /// itemizer chose). Pango draws a box in the face of its item, whose height pads it: a
+    /// control chooses no face and is in the item it joins (`ა\u{B}`: DejaVu Sans's, a box
+    /// 0.69 px narrower at 15 px than in the text face's). The box's own extent, not the
+    /// face's, is the line's (a line of boxes alone is lower than a line of text). Out of line:
+    /// few clusters are boxes.
+    @inline(never)
+    private func hexBoxes(
+        _ info: ClusterInfo, _ slot: FontSlot, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int,
+        _ end: Int, bold: Bool, size: Double, script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
+    ) -> (advance: Double, font: RunFont) {
+        var face = slot
+        if Self.isFontless(info.first),
+            let joined = fontlessSlot(
+                info, previousSlot, u, start, end, bold: bold, script: script, runEnd: runEnd, &scans, controls: true)
+        {
+            face = joined
+        }
+        return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
     }
 
     /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item
