@@ -403,6 +403,84 @@ extension TextMeasurer {
         return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
     }
 
+    /// Gives each cluster of the emoji word `word`, appended from cluster `first` on, whose
+    /// tail is no part of its emoji sequence the extent of that tail's item too
+    /// (`strayTailFont`). Out of the cluster loop: emoji words are few, and a test there cost
+    /// every cold cell about 1 % more instructions.
+    @inline(never)
+    func markStrayEmojiTails(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
+        let ends = buffers.wordEnds.base
+        var runFonts: RunFonts?
+        var start = word.start
+        for k in 0..<word.count {
+            let end = Int(ends[k])
+            defer { start = end }
+            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits, case let info = ClusterInfo(u, start, end),
+                !info.isSingleScalar && info.isEmojiPresentation
+            else { continue }
+            // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
+            if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
+            if let font = strayTailFont(u, start, end, runFonts!, bold: false) { builder.setFont(font, ofCluster: first + k) }
+        }
+    }
+
+    /// The font of an emoji cluster `start..<end` whose last characters are none of its emoji
+    /// sequence, nil when it has none: the emoji face with the extent of those characters'
+    /// item too. Pango's emoji segmentation ends the emoji run before them (a ZWJ that joins no
+    /// emoji after it, a variation selector after such a ZWJ, a combining mark, tag characters
+    /// without a cancel tag), so they are an item of their own: a character that chooses no
+    /// face (a ZWJ) joins the item of the character after it, or is in the text face at the
+    /// end of a paragraph (`😀\u{200D}`: 21.72 px at 15 px, not the emoji face's 17.58;
+    /// `😀\u{200D}ب`: DejaVu Sans's extent; before another emoji, the text face's); any other
+    /// is in the face that maps it, or is a hex box (`😀\u{E31}`).
+    private func strayTailFont(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ runFonts: RunFonts, bold: Bool) -> RunFont? {
+        let text: FontSlot = bold ? .bold : .primary
+        /// The extent of `v`'s face, the one the itemizer gives it.
+        func extent(of v: UInt32) -> RunFont {
+            if fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary) { return runFonts.text }
+            if fonts.covers(.emoji, v, bits: coverageEmoji) { return runFonts.emoji }
+            if fonts.covers(.fallback, v, bits: coverageFallback) { return runFonts.fallback }
+            return fonts.hexBoxMetrics(text, size: runFonts.size)
+        }
+        var font = runFonts.emoji
+        var k = end
+        var stray = false
+        while k > start {
+            let v = Self.scalar(endingAt: k - 1, u)
+            let width = v > 0xFFFF ? 2 : 1
+            let before: UInt32 = k - width > start ? Self.scalar(endingAt: k - width - 1, u) : 0
+            let isStray: Bool
+            switch v {
+            case 0x200C, 0x200D, 0xE0020...0xE007E: isStray = true
+            case 0xFE0E, 0xFE0F: isStray = before == 0x200D
+            case 0x20E3, 0x1F3FB...0x1F3FF, 0xE007F: isStray = false
+            default: isStray = UnicodeProperties.graphemeBreak(v) == .extend
+            }
+            guard isStray else { break }
+            let f: RunFont
+            if Self.isFontless(v) {
+                // (An emoji after them starts another emoji run: they are in the text face.)
+                let next = end < u.count ? Self.scalar(startingAt: end, u) : 0
+                f = end < u.count && !Self.isHardBreak(u[end]) && !Self.isFontless(next)
+                    && !ClusterInfo(u, end, end + (next > 0xFFFF ? 2 : 1)).isEmojiPresentation
+                    ? extent(of: next) : runFonts.text
+            } else {
+                f = extent(of: v)
+            }
+            font.ascent = max(font.ascent, f.ascent)
+            font.descent = max(font.descent, f.descent)
+            stray = true
+            k -= width
+        }
+        // What is left must be an emoji sequence of its own: `🏳\u{200D}` is a flag of text
+        // presentation, an ordinary run's character, whose item the ZWJ joins; a regional
+        // indicator alone is no emoji either.
+        guard stray, k > start, ClusterInfo(u, start, k).isEmojiPresentation,
+            !(k - start == 2 && UnicodeProperties.traits(Self.scalar(startingAt: start, u)).isRegionalIndicator)
+        else { return nil }
+        return font
+    }
+
     /// Adds libthai's breaks inside Thai words (`ThaiBreaks`), with Pango's items: a Thai item
     /// ends at an attribute run's end and where a character in another face (emoji, fallback)
     /// starts; characters no face maps are drawn in the text face (hex boxes), as Thai is here.

@@ -605,6 +605,13 @@ package struct PreparedTextBuilder {
     @inline(__always)
     package mutating func useFont(_ font: RunFont) { _ = ref(font) }
 
+    /// Gives cluster `index`, already appended, `font` instead of its own.
+    mutating func setFont(_ font: RunFont, ofCluster index: Int) {
+        precondition(index < count, "no such cluster")
+        let r = ref(font)
+        built[index].fontRef = r
+    }
+
     /// `appendCluster` of a plain cluster (not hanging, no hard break, not an object) in the font
     /// of the last appended cluster (or the one `useFont` named): the per-character path of
     /// Chinese text, and the clusters of a measured word.

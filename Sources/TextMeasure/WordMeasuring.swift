@@ -28,7 +28,9 @@ extension TextMeasurer {
             clusterIndex += word.count
             return
         }
+        let first = clusterIndex
         shapeWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch, tablesTried: !retainsGlyphs)
+        if word.slot == .emoji { markStrayEmojiTails(word, u, &builder, first: first, buffers) }
     }
 
     /// Appends the clusters of a word measured from the face's tables (`KernedAlphabet`), and

@@ -359,6 +359,38 @@ final class RealEngineTests: XCTestCase {
         assertPango(pango, m)
     }
 
+    /// Characters that end an emoji cluster but no emoji sequence (a ZWJ that joins no emoji,
+    /// a variation selector after it, a combining mark, tags without a cancel tag) are an item
+    /// of their own in Pango, whose face's extent the line takes too; valid sequences, and an
+    /// emoji of text presentation, whose item a ZWJ joins, keep the emoji face's. Pango 1.50's
+    /// heights, peers harness, 15 px.
+    func testCharactersAfterAnEmojiSequenceAddTheirItemsHeight() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, height: Double, width: Double?)] = [
+            ("😀\u{200D}", 21.7207, 18.6768),
+            ("😀\u{200D}\u{FE0F}", 21.7207, 18.6768),
+            ("😀\u{301}", 21.7207, 18.6768),
+            ("😀\u{E0061}", 21.7207, 18.6768),
+            ("👨\u{200D}👩\u{200D}", 21.7207, 37.3535),
+            ("#\u{FE0F}\u{20E3}\u{200D}", 21.7207, 18.6768),
+            ("🇨🇳\u{200D}", 21.7207, 18.6768),
+            ("😀\u{200C}😀", 21.7207, 37.3535),
+            ("😀\u{200D}中", 21.7207, 33.6768),
+            ("😀\u{200D}ب", 17.5859, nil),
+            ("😀\u{FE0E}", 17.5781, 18.6768),
+            ("😀\u{20E3}", 17.5781, 37.3535),
+            ("😀\u{200D}😀", 17.5781, 37.3535),
+            ("🏳\u{200D}", 17.5781, 18.6768),
+            ("🇨\u{200D}", 17.5781, 18.6768),
+        ]
+        assertPango(pango, m)
+        // Such a cluster is a word of its own: the emoji before it keeps its line's height
+        // (17.58 + 21.72 px at 20 px wide).
+        let l = layout("😀😀\u{200D}", width: 20, m)
+        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 2])
+        XCTAssertEqual(l.size.height, 39.2988, accuracy: 0.004)
+    }
+
     /// Spaces at another bidi level than the right-to-left text before them, before a letter of
     /// another script, are a run of their own whose item takes no face from its neighbours: the
     /// text face's 3.36 px space, not DejaVu Sans's 4.77, though DejaVu draws what follows
