@@ -143,13 +143,14 @@ extension PreparedText {
         let overflowWidth = maxWidth + limit
         let breakAll = charWrap ? ClusterFlags.breakAfter : 0
         var i = 0
-        // The width the line has used, as the fit tests see it: Pango places a tab whole and
-        // clamps the width left at 0, so what follows a tab, or a line's first cluster, that took
-        // the line past the width is tested against a full line, not an overfull one. Positions
-        // (tab stops) still run from the line start, in `total`. Kept apart from `total` rather
-        // than as `total` less an excess: at extreme sizes the difference of two huge sums loses
-        // every small advance after them.
-        var used = 0.0
+        // The width left on the line, as the fit tests of a text with tabs see it: Pango places
+        // a tab whole and clamps the width left at 0, so what follows a tab, or a line's first
+        // cluster, that took the line past the width is tested against a full line, not an
+        // overfull one. Positions (tab stops) still run from the line start, in `total`. Kept
+        // as what is left, not as the width used or `total` less an excess: at extreme sizes a
+        // small advance added to a huge sum is lost (10^6 pt after a 1e300 pt first cluster),
+        // subtracted from a clamped 0 it is not.
+        var left = maxWidth
         var clamped = false
         /// Ends the line at `end` (exclusive), `width` wide, and starts the next there: its
         /// clusters are measured again from the new start.
@@ -158,7 +159,7 @@ extension PreparedText {
             start = end
             total = 0; content = 0
             lastBreak = -1
-            used = 0; clamped = false
+            left = maxWidth; clamped = false
             i = start
         }
         while i < n {
@@ -171,10 +172,10 @@ extension PreparedText {
                 if c.flags & (ClusterFlags.hanging | ClusterFlags.mandatoryAfter) != 0 { break }
                 let a = rule.advance(c, at: total)
                 let t = total + a
-                if (Rule.mayHaveTabs ? used + a : t) > overflowWidth { break }
+                if Rule.mayHaveTabs ? left - a < -limit : t > overflowWidth { break }
                 total = t
                 content = t
-                if Rule.mayHaveTabs { used += a }
+                if Rule.mayHaveTabs { left -= a }
                 if (c.flags | breakAll) & ClusterFlags.breakAfter != 0 && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                     lastBreak = i
                     contentAtBreak = t
@@ -185,7 +186,7 @@ extension PreparedText {
             let a = rule.advance(cl[i], at: total)
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {
-                if (Rule.mayHaveTabs ? used : total) + a > maxWidth + limit && i > start {
+                if (Rule.mayHaveTabs ? left - a < -limit : total + a > maxWidth + limit) && i > start {
                     if lastBreak >= start,
                         let (end, w) = fittingBreak(
                             cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
@@ -211,8 +212,8 @@ extension PreparedText {
                 total += a
                 content = total
                 if Rule.mayHaveTabs {
-                    used += a
-                    if i == start && used > maxWidth { used = maxWidth; clamped = true }
+                    left -= a
+                    if i == start && left < 0 { left = 0; clamped = true }
                 }
             } else {
                 // `total` is the test of a break after this cluster (the white space before it
@@ -224,7 +225,7 @@ extension PreparedText {
                 // it was tested without its last character, as Pango tests an item that ends in
                 // white space; without one (an en space before it), that white space counts whole.
                 let tested = !Rule.mayHaveTabs || f & ClusterFlags.tab == 0 || i == start || cl[i - 1].flags & ClusterFlags.breakAfter == 0
-                if tested && (Rule.mayHaveTabs ? used : total) > overflowWidth && i > start {
+                if tested && (Rule.mayHaveTabs ? left < -limit : total > overflowWidth) && i > start {
                     var found: (Int, Double)?
                     if lastBreak >= start {
                         found = fittingBreak(
@@ -246,13 +247,13 @@ extension PreparedText {
                 }
                 if Rule.mayHaveTabs && f & ClusterFlags.tab != 0 {
                     // The width left is clamped at 0 before the tab and after it.
-                    if used > maxWidth { used = maxWidth; clamped = true }
+                    if left < 0 { left = 0; clamped = true }
                     total += a
-                    used += a
-                    if used > maxWidth { used = maxWidth; clamped = true }
+                    left -= a
+                    if left < 0 { left = 0; clamped = true }
                 } else {
                     total += a
-                    if Rule.mayHaveTabs { used += a }
+                    if Rule.mayHaveTabs { left -= a }
                 }
             }
             if f & ClusterFlags.mandatoryAfter != 0 && !lineSeparatorEndsParagraph(cl, i) {
@@ -261,7 +262,7 @@ extension PreparedText {
                 start = i + 1
                 total = 0; content = 0
                 lastBreak = -1
-                used = 0; clamped = false
+                left = maxWidth; clamped = false
             } else if (charWrap || f & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
                 lastBreak = i
                 contentAtBreak = content
@@ -310,26 +311,29 @@ extension PreparedText {
             last = lastBreak - 1
         }
         var best: (Int, Double)?
-        // `total` places tabs; `used` is what the fit tests see, clamped as in `fitLines`.
+        // `total` places tabs; `left` is the width left as a text with tabs tests it, clamped
+        // at 0 as in `fitLines`.
         var total = 0.0, content = 0.0
-        var used = 0.0
+        var left = maxWidth
         var j = start
         while j <= last {
             let isTab = Rule.mayHaveTabs && cl[j].flags & ClusterFlags.tab != 0
-            if isTab && used > maxWidth { used = maxWidth }
-            let usedBefore = used
+            if isTab && left < 0 { left = 0 }
+            let before = total, leftBefore = left
             let a = rule.advance(cl[j], at: total)
             total += a
-            used += a
+            if Rule.mayHaveTabs { left -= a }
             let hangs = cl[j].flags & ClusterFlags.hanging != 0
             if !hangs { content = total }
-            if Rule.mayHaveTabs && (isTab || (j == start && !hangs)) && used > maxWidth { used = maxWidth }
+            if Rule.mayHaveTabs && (isTab || (j == start && !hangs)) && left < 0 { left = 0 }
             if (charWrap || cl[j].flags & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, j)) {
                 let correction = lineEndCorrection(after: j)
                 // A hanging cluster's break is tested without it; any other's with it (it is
                 // the line's last non-hanging cluster).
-                let tested = (hangs ? usedBefore : used) + correction
-                if tested <= maxWidth { best = (j + 1, content + correction) }
+                let fits =
+                    Rule.mayHaveTabs
+                    ? (hangs ? leftBefore : left) - correction >= 0 : (hangs ? before : content) + correction <= maxWidth
+                if fits { best = (j + 1, content + correction) }
             }
             j += 1
         }

@@ -111,6 +111,20 @@ final class FuzzRegressionTests: XCTestCase {
             let lines = m.prepare(text).layout(LayoutOptions(width: 400)).lines
             XCTAssertEqual(lines.map(\.range.lowerBound), [0, 2, 3, 4, 5, 6, 7], "size \(size)")
         }
+        // The same for a line whose first cluster overflows (a text with a tab clamps it too):
+        // at 1e300 pt the width left, 1e300 − 1.03e300, is clamped at 0, and 10^6 pt does not
+        // fit in it (kept as the width used, 1e300 + 10^6 was 1e300, and every object joined
+        // the box's line); there the objects fit on the next line together, at 15 pt in 10 pt
+        // each is a line of its own.
+        for (size, width, starts) in [(15.0, 10.0, [0, 1, 2, 3]), (1e300, 1e300, [0, 1])] {
+            var text = AttributedText("\u{FFFD}", size: size)
+            for _ in 0..<3 {
+                text.appendAttachment(width: 1e6, ascent: 10, descent: 2, name: "o", attributes: TextAttributes(size: size))
+            }
+            text.append("\t", attributes: TextAttributes(size: size))
+            let lines = m.prepare(text).layout(LayoutOptions(width: width)).lines
+            XCTAssertEqual(lines.map(\.range.lowerBound), starts, "size \(size)")
+        }
     }
 
     private func loadPlist(_ bytes: [UInt8]) -> Result<LoadResult, StatusModelError> {
