@@ -125,27 +125,13 @@ extension TextMeasurer {
         _ scans: inout FontlessScans
     ) -> Bool {
         // Spaces and default-ignorable characters choose no face: the next one that does decides.
-        var i: Int
-        if let known = scans.nextChosen.answer(from: offset, limit: 0, bold: false) {
-            i = known
-        } else {
-            i = offset
-            while i < u.count {
-                var v = UInt32(u[i])
-                var width = 1
-                if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
-                    v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00)
-                    width = 2
-                }
-                // (A separator control ends the spaces before it at the paragraph's level, L1.)
-                if v != 0x20 && v != 0xA0 && (!Self.isWhiteSpaceControl(v) || Self.isSeparatorControl(v))
-                    && !Self.isBoundaryNeutralControl(v) && !Self.isDefaultIgnorable(v)
-                {
-                    break
-                }
-                i += width
-            }
-            scans.nextChosen.keep(from: offset, to: i, limit: 0, bold: false, i)
+        let i = scans.nextChosen.stop(from: offset, count: u.count) { i in
+            let v = Self.scalar(startingAt: i, u)
+            // (A separator control ends the spaces before it at the paragraph's level, L1.)
+            let passed =
+                v == 0x20 || v == 0xA0 || (Self.isWhiteSpaceControl(v) && !Self.isSeparatorControl(v))
+                || Self.isBoundaryNeutralControl(v) || Self.isDefaultIgnorable(v)
+            return passed ? (v > 0xFFFF ? 2 : 1) : nil
         }
         guard i < u.count else { return false }
         let v = Self.scalar(startingAt: i, u)
@@ -228,17 +214,9 @@ extension TextMeasurer {
         guard end >= 0, let direction = strongDirection(before), case let rightToLeft = direction == .rightToLeft,
             rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
         else { return false }
-        var k: Int
-        if let known = scans.nextStrong.answer(from: next, limit: 0, bold: false) {
-            k = known
-        } else {
-            k = next
-            while k < u.count {
-                let v = scalar(startingAt: k, u)
-                if isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 { break }
-                k += v > 0xFFFF ? 2 : 1
-            }
-            scans.nextStrong.keep(from: next, to: k, limit: 0, bold: false, k)
+        let k = scans.nextStrong.stop(from: next, count: u.count) { k in
+            let v = scalar(startingAt: k, u)
+            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
         }
         // At the paragraph's end the neutrals meet its direction, which is not `before`'s.
         guard k < u.count, case let v = scalar(startingAt: k, u), !isParagraphDelimiter(v) else { return true }

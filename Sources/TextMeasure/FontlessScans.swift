@@ -82,3 +82,17 @@ struct FontlessScans {
     /// Forward over characters without a face (`nextItemFace`): its answer.
     var nextItemFace = Forward<FontSlot?>(value: nil)
 }
+
+extension FontlessScans.Forward where Value == Int {
+    /// Where a forward scan from `offset` stops: `skip` gives the width of the character at an
+    /// offset to pass over, nil where the scan stops (or the text's end, `count`). Kept, so
+    /// that a question from within the range scanned is answered without scanning again.
+    @inline(__always)
+    mutating func stop(from offset: Int, count: Int, skipping skip: (Int) -> Int?) -> Int {
+        if let known = answer(from: offset, limit: 0, bold: false) { return known }
+        var i = offset
+        while i < count, let width = skip(i) { i += width }
+        keep(from: offset, to: i, limit: 0, bold: false, i)
+        return i
+    }
+}
