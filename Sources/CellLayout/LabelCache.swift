@@ -108,7 +108,7 @@ final class LabelCache: Sendable {
             if let hit = shard.withLock({ $0.labels.hit(name) }) { return hit }
             // Count labels of one shape differ in their digits only ("1234" is "5678" with other
             // digits): a new one is copied from the first label of its shape prepared here, with
-            // its own digits (`prepareUncached(like:digits:)`: about 600 instructions against
+            // its own digits (`prepareUncached(like:digits:)`: about 1 100 instructions against
             // 2 500 to prepare a label).
             var made: PreparedText?
             var newShape: LabelName?
