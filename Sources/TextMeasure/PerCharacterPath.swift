@@ -415,9 +415,13 @@ extension TextMeasurer {
         for k in 0..<word.count {
             let end = Int(ends[k])
             defer { start = end }
-            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits, case let info = ClusterInfo(u, start, end),
-                !info.isSingleScalar && info.isEmojiPresentation
-            else { continue }
+            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits else { continue }
+            // Most emoji clusters of more than one scalar end as sequences do (an emoji, a
+            // modifier, a keycap, a cancel tag, VS16 after an emoji): no decoding for them.
+            let last = Self.scalar(endingAt: end - 1, u)
+            if (last >= 0x1F000 && last < 0xE0000) || last == 0x20E3 || last == 0xE007F { continue }
+            if (last == 0xFE0F || last == 0xFE0E) && (end - start < 3 || u[end - 2] != 0x200D) { continue }
+            guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { continue }
             // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
             if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
             if let font = strayTailFont(u, start, end, runFonts!, bold: false) { builder.setFont(font, ofCluster: first + k) }
