@@ -8,22 +8,20 @@ package enum CountFormat {
     /// `label(count, word:) == label(shown(count), word:)` for every count.
     package static func label(_ count: Int, word: String) -> String {
         if count <= 0 { return word }
-        if count < 10_000 { return String(count) }
-        if count < 10_000_000 { return "\(count / 10_000)万" }
-        return "\(count / 10_000_000)千万"
+        let (number, unit) = shownNumber(count)
+        return unit == 1 ? String(number) : unit == 10_000 ? "\(number)万" : "\(number)千万"
     }
 
     /// The smallest count with the same label as `count` (0 for zero and negative counts): counts
     /// that show the same label have the same `shown` value.
     package static func shown(_ count: Int) -> Int {
         if count <= 0 { return 0 }
-        if count < 10_000 { return count }
-        if count < 10_000_000 { return count / 10_000 * 10_000 }
-        return count / 10_000_000 * 10_000_000
+        let (number, unit) = shownNumber(count)
+        return number * unit
     }
 
     /// The number a positive count's label shows and the unit it is shown in (1, 10 000 for
-    /// "万", 10 000 000 for "千万").
+    /// "万", 10 000 000 for "千万"): the one place the label's thresholds are.
     private static func shownNumber(_ count: Int) -> (number: Int, unit: Int) {
         if count < 10_000 { return (count, 1) }
         if count < 10_000_000 { return (count / 10_000, 10_000) }
