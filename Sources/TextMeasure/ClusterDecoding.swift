@@ -479,9 +479,7 @@ extension TextMeasurer {
     /// VT, FF, U+001C–001F, NEL; not the tab, which starts an item of its own, nor the paragraph
     /// delimiters): with the spaces around them they take one bidi level, and their hex boxes
     /// are drawn in the item the spaces are in (`ب ა\u{C}ب`: the text face's).
-    @inline(__always) static func isWhiteSpaceControl(_ v: UInt32) -> Bool {
-        v == 0x0B || v == 0x0C || v &- 0x1C < 4 || v == 0x85
-    }
+    @inline(__always) static func isWhiteSpaceControl(_ v: UInt32) -> Bool { v == 0x0C || isSeparatorControl(v) }
 
     /// The white space controls of bidi classes S and B (all but FF): UAX #9 L1 puts each, and
     /// the white space before it, at the paragraph's level, whatever surrounds them.
@@ -489,11 +487,11 @@ extension TextMeasurer {
         v == 0x0B || v &- 0x1C < 4 || v == 0x85
     }
 
-    /// The controls of bidi class BN (all but the tab, the white space ones and the paragraph
-    /// delimiters): the bidi algorithm gives each the level of the character before it, and
-    /// spaces around it see through it.
+    /// The controls of bidi class BN (C0, DEL and C1 but the tab, LF, CR and the white space
+    /// ones): the bidi algorithm gives each the level of the character before it, and spaces
+    /// around it see through it.
     @inline(__always) static func isBoundaryNeutralControl(_ v: UInt32) -> Bool {
-        (v < 0x20 && !(v &- 0x09 < 5) && !(v &- 0x1C < 4)) || (v &- 0x7F < 0x21 && v != 0x85)
+        (v < 0x20 || v &- 0x7F < 0x21) && v != 0x09 && v != 0x0A && v != 0x0D && !isWhiteSpaceControl(v)
     }
 
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.

@@ -418,13 +418,25 @@ extension TextMeasurer {
             guard end - start > 1 && end - start <= Self.maxShapedClusterUnits else { continue }
             // Most emoji clusters of more than one scalar end as sequences do (an emoji, a
             // modifier, a keycap, a cancel tag, VS16 after an emoji): no decoding for them.
-            let last = Self.scalar(endingAt: end - 1, u)
-            if (last >= 0x1F000 && last < 0xE0000) || last == 0x20E3 || last == 0xE007F { continue }
-            if (last == 0xFE0F || last == 0xFE0E) && (end - start < 3 || u[end - 2] != 0x200D) { continue }
+            guard Self.isStrayTail(u, start, end) else { continue }
             guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { continue }
             // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
             if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
             if let font = strayTailFont(u, start, end, runFonts!, bold: false) { builder.setFont(font, ofCluster: first + k) }
+        }
+    }
+
+    /// Whether the last character of `start..<end`, part of an emoji cluster, is none of its
+    /// emoji sequence (`strayTailFont`): a ZWJ or ZWNJ, a tag without a cancel tag after it, a
+    /// variation selector after a ZWJ, a mark; not an emoji, a modifier, a keycap or a cancel
+    /// tag.
+    private static func isStrayTail(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Bool {
+        let v = scalar(endingAt: end - 1, u)
+        switch v {
+        case 0x200C, 0x200D, 0xE0020...0xE007E: return true
+        case 0xFE0E, 0xFE0F: return end - 2 >= start && u[end - 2] == 0x200D
+        case 0x20E3, 0x1F000..<0xE0000, 0xE007F: return false
+        default: return UnicodeProperties.graphemeBreak(v) == .extend
         }
     }
 
@@ -449,18 +461,9 @@ extension TextMeasurer {
         var font = runFonts.emoji
         var k = end
         var stray = false
-        while k > start {
+        while k > start && Self.isStrayTail(u, start, k) {
             let v = Self.scalar(endingAt: k - 1, u)
             let width = v > 0xFFFF ? 2 : 1
-            let before: UInt32 = k - width > start ? Self.scalar(endingAt: k - width - 1, u) : 0
-            let isStray: Bool
-            switch v {
-            case 0x200C, 0x200D, 0xE0020...0xE007E: isStray = true
-            case 0xFE0E, 0xFE0F: isStray = before == 0x200D
-            case 0x20E3, 0x1F3FB...0x1F3FF, 0xE007F: isStray = false
-            default: isStray = UnicodeProperties.graphemeBreak(v) == .extend
-            }
-            guard isStray else { break }
             let f: RunFont
             if Self.isFontless(v) {
                 // (An emoji after them starts another emoji run: they are in the text face.)
