@@ -341,15 +341,18 @@ public struct CellLayoutEngine: Sendable {
         let comment = button(.comment, status.commentsCount, "评论")
         let toolbar = ToolbarPartsList(repost, comment, button(.like, status.attitudesCount, "赞"))
 
+        // Estimated before the parts are moved into the cell, reading the retweet's parts in
+        // place (`retweet?.card ?? card` copied them: a retain and a release of each reference).
+        let hasCard = (retweet?.card).isSome || card.isSome
+        let lineEstimate = LineEstimate(
+            labels: 2 + toolbar.count + (title.isSome ? 1 : 0) + (tag.isSome ? 1 : 0) + (hasCard ? m.cardMaxLines : 0),
+            wrapped: text, retweet?.text)
         return StackedParts(
             sharedMetrics: style.box.stackedMetrics ?? Shared(m), title: title, titleIcon: status.titleBar.map { !$0.iconURL.isEmpty } ?? false,
             name: name, avatarBadge: avatarBadge,
             timeLine: timeLine, text: text, retweet: retweet, pictures: pictures, card: card,
             tag: tag, toolbar: toolbar, token: readMoreToken(style, size: m.textFontSize, labels),
-            lineEstimate: LineEstimate(
-                labels: 2 + toolbar.count + (title.isSome ? 1 : 0) + (tag.isSome ? 1 : 0)
-                    + ((retweet?.card ?? card).isSome ? m.cardMaxLines : 0),
-                wrapped: text, retweet?.text))
+            lineEstimate: lineEstimate)
     }
 
     /// The pictures a cell shows: the first nine (the status's own array when it holds no more,

@@ -115,14 +115,12 @@ struct HeightsMemory: Sendable {
     init(_ content: PreparedCell.Content) {
         guard case .stacked(let shared) = content else { return }
         parts = UInt(bitPattern: Unmanaged.passUnretained(shared).toOpaque())
-        if let t = shared.value.text {
-            textBox = t.prepared.objectAddress
-            textClusters = t.clustersAddress
-        }
-        if let rt = shared.value.retweet {
-            retweetBox = rt.text.prepared.objectAddress
-            retweetClusters = rt.text.clustersAddress
-        }
+        // Read through optional chains, in place: `if let` copied the text box and the whole
+        // retweet parts (a retain and a release of each of their references).
+        textBox = shared.value.text?.prepared.objectAddress ?? 0
+        textClusters = shared.value.text?.clustersAddress ?? 0
+        retweetBox = shared.value.retweet?.text.prepared.objectAddress ?? 0
+        retweetClusters = shared.value.retweet?.text.clustersAddress ?? 0
     }
 }
 

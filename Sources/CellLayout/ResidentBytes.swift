@@ -21,8 +21,9 @@ extension StackedParts {
         var bytes = 512 + name.residentBytes + timeLine.residentBytes + token.residentBytes
         bytes += (title?.residentBytes ?? 0) + (text?.residentBytes ?? 0)
         bytes += (card?.text?.residentBytes ?? 0) + (tag?.label.residentBytes ?? 0)
-        if let r = retweet { bytes += r.text.residentBytes + (r.card?.text?.residentBytes ?? 0) + r.pictures.count * 96 }
-        bytes += pictures.count * 96
+        // Optional chains rather than `if let r = retweet`, which copied the retweet's parts.
+        bytes += (retweet?.text.residentBytes ?? 0) + (retweet?.card?.text?.residentBytes ?? 0)
+        bytes += ((retweet?.pictures.count ?? 0) + pictures.count) * 96
         for i in 0..<toolbar.count { bytes += toolbar[i].label.residentBytes }
         return bytes
     }
