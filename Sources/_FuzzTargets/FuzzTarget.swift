@@ -15,6 +15,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case text = "FuzzText"
     case cell = "FuzzCell"
 
+    /// `run` on libFuzzer's input (`data` may be nil when `size` is 0): the body of every
+    /// target's `LLVMFuzzerTestOneInput`, whose result (always 0) it returns.
+    public func run(libFuzzerData data: UnsafePointer<UInt8>?, size: Int) -> CInt {
+        run(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
+        return 0
+    }
+
     /// Checks the target's invariants on one input; a failed check stops the process with its
     /// message (`fuzzCheck`), which libFuzzer records as a crash.
     public func run(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -9,6 +9,5 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzTarget.detect.run(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
-    return 0
+    FuzzTarget.detect.run(libFuzzerData: data, size: size)
 }
