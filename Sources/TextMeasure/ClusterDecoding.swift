@@ -45,9 +45,13 @@ extension TextMeasurer {
         return total
     }
 
-    /// The advance of a multi-scalar cluster in a text face when some scalar after the first is
-    /// one the face lacks (nil otherwise): the scalars the face maps shaped together in it, each
-    /// other scalar shaped alone in the fallback face, or a hex box when no face maps it.
+    /// The advance of a multi-scalar cluster whose characters Pango draws from more than one
+    /// face (nil when they all take the cluster's face): each character comes from the first face
+    /// of the cascade that maps it. In a cluster in the text face (`base` the text face), the
+    /// scalars it maps are shaped together in it, each other one alone in the fallback face, or a
+    /// hex box when no face maps it. In a cluster whose first scalar only the fallback face maps
+    /// (`base` `.fallback`: `ս́`, Armenian with an acute), the scalars the text face lacks are
+    /// shaped together in the fallback face, and each mark the text face maps alone in it.
     ///
     /// A space that starts such a cluster (a mark on a space) chooses no face, as in Pango's
     /// itemizer: it stays in the face of the character before it (`previousSlot`), or, at the
@@ -55,11 +59,12 @@ extension TextMeasurer {
     /// the character after it when that face comes earlier in the cascade (here: the text face,
     /// when its mark is one the text face maps, which then keeps the whole cluster).
     func splitClusterAdvance(
-        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool, size: Double, previousSlot: FontSlot?,
-        _ scratch: PrepareScratch
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, base: FontSlot, bold: Bool, size: Double,
+        previousSlot: FontSlot?, _ scratch: PrepareScratch
     ) -> Double? {
         let text: FontSlot = bold ? .bold : .primary
         let bits = bold ? coverageBold : coveragePrimary
+        let inFallback = base == .fallback
         var kept: [UInt16] = []
         var others: [UInt32] = []
         var i = start
@@ -71,7 +76,10 @@ extension TextMeasurer {
                 v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
                 i += 1
             }
-            if at == start || Self.isDefaultIgnorable(v) || fonts.covers(text, v, bits: bits) {
+            let inText = fonts.covers(text, v, bits: bits)
+            if at == start || Self.isDefaultIgnorable(v)
+                || (inFallback ? !inText && fonts.covers(.fallback, v, bits: coverageFallback) : inText)
+            {
                 kept.append(contentsOf: u[at..<i])
             } else {
                 others.append(v)
@@ -91,7 +99,9 @@ extension TextMeasurer {
             }
             return Double(shaped.reduce(0) { $0 + Int($1.xAdvance) }) * size / Double(f.upem)
         }
-        if kept.count == 1 && Self.isSpaceSeparator(UInt32(kept[0])) {
+        if inFallback {
+            total += shapeAlone(kept, fonts.fallback)
+        } else if kept.count == 1 && Self.isSpaceSeparator(UInt32(kept[0])) {
             // The space's face: the previous character's, or at a paragraph start the next one's.
             let spaceInFallback =
                 previousSlot == .fallback || (previousSlot == nil && fonts.covers(.fallback, others[0], bits: coverageFallback))
@@ -105,9 +115,11 @@ extension TextMeasurer {
             total += shapeAlone(kept, face)
         }
         for v in others {
-            if fonts.covers(.fallback, v, bits: coverageFallback) {
-                let units: [UInt16] =
-                    v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
+            let units: [UInt16] =
+                v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
+            if inFallback && fonts.covers(text, v, bits: bits) {
+                total += shapeAlone(units, face)
+            } else if !inFallback && fonts.covers(.fallback, v, bits: coverageFallback) {
                 total += shapeAlone(units, fonts.fallback)
             } else {
                 total += fonts.hexBoxAdvance(text, size: size, scalar: v)
@@ -129,7 +141,7 @@ extension TextMeasurer {
             let v = Self.scalar(startingAt: i, u)
             // (A separator control ends the spaces before it at the paragraph's level, L1.)
             let passed =
-                v == 0x20 || v == 0xA0 || (Self.isWhiteSpaceControl(v) && !Self.isSeparatorControl(v))
+                Self.isSpaceSeparator(v) || (Self.isWhiteSpaceControl(v) && !Self.isSeparatorControl(v))
                 || Self.isBoundaryNeutralControl(v) || Self.isDefaultIgnorable(v)
             return passed ? (v > 0xFFFF ? 2 : 1) : nil
         }
@@ -143,7 +155,7 @@ extension TextMeasurer {
             ? offset - 1
             : scans.spaces.last(before: offset) {
                 let c = UInt32(u[$0])
-                return c == 0x20 || c == 0xA0 || Self.isWhiteSpaceControl(c) || Self.isBoundaryNeutralControl(c)
+                return Self.isSpaceSeparator(c) || Self.isWhiteSpaceControl(c) || Self.isBoundaryNeutralControl(c)
             }
         let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
         // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'

@@ -51,7 +51,8 @@ struct FontlessScans {
         }
     }
 
-    /// Back over spaces and NBSPs (the character before a run of spaces).
+    /// Back over space separators and white space controls (the character before a run of
+    /// spaces).
     var spaces = Back()
     /// Back over characters without a face, hard breaks excepted (before a tab or U+2028).
     var fontless = Back()
@@ -70,6 +71,10 @@ struct FontlessScans {
     var emojiRun = false
     /// Whether the last cluster that chose a face was a hex box (a character no face maps).
     var afterBox = false
+    /// The end of the last tab or line separator, or of the characters without a face right
+    /// after one (−1 before any): a character without a face that starts here keeps their face
+    /// (`fontlessSlot`).
+    var forcedBreakEnd = -1
     /// The paragraph start whose first strong character `firstStrong` is (nil: none), −1 before
     /// any.
     var firstStrongParagraph = -1

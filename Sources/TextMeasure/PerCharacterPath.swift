@@ -177,12 +177,17 @@ extension TextMeasurer {
                     start = end
                     continue
                 }
-                // A cluster whose marks the text face lacks: Pango draws each such mark from the
-                // next face that maps it (or as a hex box), in an item of its own. Measured apart,
-                // as the sum of its parts, each shaped alone in its face.
-                if !info.isSingleScalar && !info.isSeparator && (slot == .primary || slot == .bold),
+                // A cluster whose marks the text face lacks, or, on a letter only the fallback face
+                // maps, marks the text face has: Pango draws each character from the first face
+                // that maps it (or as a hex box), the marks of another face in an item of their
+                // own. Measured apart, as the sum of its parts, each shaped alone in its face.
+                // (Not for a right-to-left letter: Arabic letters join their neighbours, whose
+                // shaping context a letter shaped alone would lose.)
+                if !info.isSingleScalar && !info.isSeparator
+                    && (slot == .primary || slot == .bold
+                        || (slot == .fallback && !Self.isFontless(info.first) && !UnicodeScript.of(info.first).isRightToLeft)),
                     let adv = splitClusterAdvance(
-                        u, start, end, bold: bold, size: size,
+                        u, start, end, base: slot, bold: bold, size: size,
                         previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -192,7 +197,7 @@ extension TextMeasurer {
                         end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // The item a following space joins is that of the cluster's last character, and
                     // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
-                    previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : slot
+                    previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : bold ? .bold : .primary
                     fontlessScans.afterBox = false
                     let script = UnicodeScript.of(info.first)
                     if !script.isWeak { lastStrong = script }
@@ -216,6 +221,7 @@ extension TextMeasurer {
                     slot = chosen
                     delimiter = Self.isParagraphDelimiter(v)
                     joined = true
+                    if v == 0x09 || v == 0x2028 || start == fontlessScans.forcedBreakEnd { fontlessScans.forcedBreakEnd = end }
                 }
             }
             previousSlot = delimiter ? nil : slot
@@ -252,8 +258,13 @@ extension TextMeasurer {
                         if let g = f.nominalGlyph(info.first) {
                             adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
                             glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
+                        } else if let space = f.spaceGlyph, let units = f.fallbackSpaceAdvance(info.first) {
+                            // A space the face lacks (U+3000 in DejaVu Sans): HarfBuzz draws its
+                            // space glyph, as wide as the kind of space says.
+                            adv = units * runFonts.unitScale(textSlot)
+                            glyphs?.append(glyph: space, cluster: clusterIndex, advance: adv)
                         } else {
-                            // White space the face lacks (FF): Pango's hex box, with the box's extent.
+                            // Other white space the face lacks (FF): Pango's hex box, with the box's extent.
                             adv = fonts.hexBoxAdvance(textSlot, size: size, scalar: info.first)
                             boxed = true
                             glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
@@ -554,6 +565,13 @@ extension TextMeasurer {
         else { return nil }
         let text: FontSlot = bold ? .bold : .primary
         if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
+        // Pango ends an item after a tab or a line separator: the characters without a face
+        // right after one start an item of their own, in the face of the tab's or separator's
+        // item, and keep it (white space moves to the next item's face only from the end of an
+        // item that holds other characters): `ა\u{2028} 1`, the space is DejaVu Sans's. (After a
+        // hex box the tab's item is the box's, in the base face, which the next item's face
+        // shares or follows: the rules below.)
+        if start == scans.forcedBreakEnd, !scans.afterBox, let previousSlot, v != 0x09, v != 0x2028 { return previousSlot }
         // After an emoji run there is no item before in the run (`default`); nor after a hex box
         // (Pango's item for it takes the face of what follows: the spaces of `क ✔` are the emoji
         // face's), but for a tab or a line separator, which starts an item of its own.
@@ -602,16 +620,26 @@ extension TextMeasurer {
                 }
                 return later
             }
-            // A tab or a line separator after right-to-left text at another level starts a run.
+            // A tab or a line separator after right-to-left text at another level starts a run:
+            // its item has no face of its own, and takes that of the next character in its run
+            // (of one script and level: `ب\u{2028} ✔`, the emoji face's), or the text face where
+            // the run ends first (`ب\u{2028} ა` in a left-to-right paragraph: the Georgian letter
+            // starts another script run). A tab
+            // is at the paragraph's level (UAX #9 L1); a line separator is white space, whose
+            // level follows the characters on both sides (N1: `ب\u{2028} 1` stays right to left).
             let j = lastBeforeRun()
             guard j >= 0 else { return later }
             let before = Self.scalar(endingAt: j, u)
-            if UnicodeScript.of(before).isRightToLeft || Self.isArabicNumber(before),
-                Self.spacesLeaveLevel(u, before: before, at: j, &scans)
-            {
-                return nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .fallback ? .fallback : text
-            }
-            return later
+            let number = Self.isArabicNumber(before)
+            let leavesLevel =
+                v == 0x2028 && !number
+                ? UnicodeScript.of(before).isRightToLeft && Self.neutralsLeaveLevel(u, before: before, at: j, next: end, &scans)
+                : (number || UnicodeScript.of(before).isRightToLeft) && Self.spacesLeaveLevel(u, before: before, at: j, &scans)
+            guard leavesLevel else { return later }
+            guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
+                Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans)
+            else { return text }
+            return face
         case .primary?, .bold?:
             return text
         default:

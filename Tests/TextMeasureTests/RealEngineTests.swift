@@ -391,6 +391,44 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(l.size.height, 39.2988, accuracy: 0.004)
     }
 
+    /// Items Pango makes at a tab or a line separator, of white space a face lacks, and of marks
+    /// drawn from an earlier face than their letter's (Pango 1.50, peers harness): every line's
+    /// width, the layout's height, line starts in UTF-16 offsets.
+    func testForcedBreaksSpacesAndMarksTakeTheFacesOfPangosItems() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(String, size: Double, width: Double, starts: [Int], widths: [Double], height: Double)] = [
+            // After a tab or a line separator, an item of its own: the face of the next character
+            // in its run (script and level), or the text face where the run ends; the spaces
+            // after it keep that face.
+            ("中ب\u{2028} ა", 15, 320, [0, 3], [29.1211, 10.9775], 43.4414),
+            ("中ب\u{2028} 1", 15, 320, [0, 3], [29.1211, 13.0938], 43.4414),
+            ("中ب\u{2028} ✔", 15, 320, [0, 3], [29.1211, 37.3535], 39.2988),
+            ("ა\u{2028} 1", 15, 320, [0, 2], [7.6172, 13.0938], 39.1816),
+            ("中ب\t ა", 15, 320, [0], [64.7432], 21.7207),
+            ("\u{FFFC}\t 加a", 15, 320, [0], [55.0967], 21.7207),
+            ("\u{FFFC}\u{301}\t 加a", 15, 320, [0], [53.6885], 21.7207),
+            // Spaces DejaVu Sans lacks: its space glyph, an em (U+3000), 4/18 em (U+205F), a
+            // digit's width (U+2007).
+            ("ა\u{3000}ა", 15, 320, [0], [30.2344], 17.4609),
+            ("ა\u{205F}。", 15, 320, [0], [25.9502], 21.7207),
+            ("ა\t\u{2007}。", 15, 320, [0], [51.4268], 21.7207),
+            ("ა \u{3000}ა", 15, 320, [0], [35.0029], 17.4609),
+            ("١\u{3000} a", 17, 375, [0], [39.5098], 24.6162),
+            // An acute on a letter only DejaVu Sans maps is drawn from the text face.
+            ("ս\u{301} x", 15, 320, [0], [20.3369], 21.7207),
+            ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
+            ("ა\u{301} ა", 15, 320, [0], [18.5947], 21.7207),
+        ]
+        for c in cases {
+            let l = layout(c.0, size: c.size, width: c.width, m)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), c.starts, c.0.debugDescription)
+            XCTAssertEqual(l.size.height, c.height, accuracy: 0.004, c.0.debugDescription)
+            for (line, width) in zip(l.lines, c.widths) {
+                XCTAssertEqual(line.width, width, accuracy: 0.002, c.0.debugDescription)
+            }
+        }
+    }
+
     /// Spaces at another bidi level than the right-to-left text before them, before a letter of
     /// another script, are a run of their own whose item takes no face from its neighbours: the
     /// text face's 3.36 px space, not DejaVu Sans's 4.77, though DejaVu draws what follows
