@@ -239,7 +239,12 @@ extension PreparedText {
                             maxWidth: overflowWidth, charWrap: charWrap, clamped: clamped, rule)
                     }
                     if found == nil {
-                        if f & ClusterFlags.mandatoryAfter == 0 {
+                        if Rule.mayHaveTabs && f & ClusterFlags.tab != 0 {
+                            // A tab no break may come before, after white space that took the
+                            // line past the width, with no opportunity before that fits: Pango
+                            // keeps the overfull item and puts the tab after it (`)A1\u{3000}\t`
+                            // at 40 pt is one line); a line may end after the tab.
+                        } else if f & ClusterFlags.mandatoryAfter == 0 {
                             found = (i, content)
                         } else if i - 1 > start {
                             found = (i - 1, content)

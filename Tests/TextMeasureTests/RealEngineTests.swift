@@ -418,6 +418,10 @@ final class RealEngineTests: XCTestCase {
             ("ս\u{301} x", 15, 320, [0], [20.3369], 21.7207),
             ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
             ("ა\u{301} ა", 15, 320, [0], [18.5947], 21.7207),
+            // A tab no break may precede stays after white space past the width.
+            (")A1\u{3000}\t", 17, 40, [0], [25.5166], 24.6162),
+            (")A1\u{3000}\t\t)", 17, 40, [0, 6], [25.5166, 5.7461], 49.2324),
+            (")A1\u{3000}\t)", 17, 20, [0, 2, 5], [16.082, 9.4346, 5.7461], 73.8486),
         ]
         for c in cases {
             let l = layout(c.0, size: c.size, width: c.width, m)
