@@ -548,6 +548,18 @@ extension TextMeasurer {
         v == 0x0A || v == 0x0D || v == 0x2029
     }
 
+    /// Whether HarfBuzz takes `v` for a mark (general category Mn, Mc or Me), read from the
+    /// grapheme properties: Extend and SpacingMark, but ZWNJ, the emoji modifiers, the tags and
+    /// the halfwidth sound marks, which are Extend without being marks.
+    static func isCombiningMark(_ v: UInt32) -> Bool {
+        switch UnicodeProperties.graphemeBreak(v) {
+        case .extend, .spacingMark:
+            return !(v == 0x200C || v &- 0x1F3FB < 5 || v &- 0xE0020 < 0x60 || v == 0xFF9E || v == 0xFF9F)
+        default:
+            return false
+        }
+    }
+
     /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn with no glyph.
     static func isDefaultIgnorable(_ v: UInt32) -> Bool {
         switch v {

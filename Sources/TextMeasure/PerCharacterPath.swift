@@ -161,9 +161,17 @@ extension TextMeasurer {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
                     // scalar no face maps (default-ignorable ones are not drawn).
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-                    let box = hexBoxes(
+                    var box = hexBoxes(
                         info, slot, previousSlot, u, start, end, bold: bold, size: size, script: lastStrong, runEnd: runEnd,
                         &fontlessScans)
+                    if start == 0 && Self.isCombiningMark(info.first),
+                        let circle = fonts.file(bold ? .bold : .primary).nominalGlyph(0x25CC)
+                    {
+                        // A mark that begins the text is drawn after HarfBuzz's dotted circle, from
+                        // the face its item falls back to (the text face), whose line it takes.
+                        box.advance += Double(fonts.file(bold ? .bold : .primary).advance(ofGlyph: circle)) * runFonts.textScale
+                        box.font = runFonts.text
+                    }
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: box.advance)
                     builder.appendCluster(
                         end: end, advance: box.advance, font: box.font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)

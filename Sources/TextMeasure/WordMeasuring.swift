@@ -138,7 +138,10 @@ extension TextMeasurer {
         }
         // A digit measured here is no longer measured like any other digit (`substitutingDigits`).
         builder.noteShaped(text)
-        let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns
+        // A mark that begins the text is drawn after a dotted circle (HarfBuzz, shaping with the
+        // text as context, as Pango does): only there, so such a word is not cached.
+        let beginsWithMark = word.start == 0 && Self.isCombiningMark(Self.scalar(startingAt: 0, text))
+        let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns && !beginsWithMark
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
@@ -153,7 +156,8 @@ extension TextMeasurer {
         defer { swap(&shaped, &scratch.shaped) }
         shaped.removeAll(keepingCapacity: true)
         scratch.shaper.shape(
-            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script, into: &shaped)
+            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script,
+            beginsText: beginsWithMark, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.

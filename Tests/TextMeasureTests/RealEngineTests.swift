@@ -418,6 +418,13 @@ final class RealEngineTests: XCTestCase {
             ("ս\u{301} x", 15, 320, [0], [20.3369], 21.7207),
             ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
             ("ა\u{301} ა", 15, 320, [0], [18.5947], 21.7207),
+            // A mark that begins the text follows HarfBuzz's dotted circle, in its item's face
+            // (DejaVu Sans's for U+0308, the text face's for U+030C and for a mark no face maps);
+            // after a paragraph delimiter it does not.
+            ("\u{308}か", 15, 320, [0], [28.0889], 21.7207),
+            ("\u{30C}A", 15, 320, [0], [24.1201], 21.7207),
+            ("\u{93F}क", 15, 320, [0], [40.2891], 21.7207),
+            ("x\n\u{308}か", 15, 320, [0, 2], [7.4697, 15], 43.4414),
             // A tab no break may precede stays after white space past the width.
             (")A1\u{3000}\t", 17, 40, [0], [25.5166], 24.6162),
             (")A1\u{3000}\t\t)", 17, 40, [0, 6], [25.5166, 5.7461], 49.2324),

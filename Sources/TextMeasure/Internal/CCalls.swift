@@ -534,12 +534,16 @@ final class ShapingBuffer: @unchecked Sendable {
     /// direction with the font's default features (kerning and ligatures on) and appends the glyphs
     /// to `out` in logical order (a right-to-left run is reversed after shaping). Cluster values
     /// are UTF-16 offsets into `text`, merged to grapheme clusters. `script` is the run's script,
-    /// or nil to let HarfBuzz guess (with the context language).
+    /// or nil to let HarfBuzz guess (with the context language). `beginsText`: the run is the
+    /// beginning of the text, with nothing before it (HarfBuzz then draws a dotted circle, U+25CC,
+    /// before a mark that starts it, when the font has one, as it does under Pango).
     func shape(
         _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: UnicodeScript?,
-        into out: inout [ShapedGlyph]
+        beginsText: Bool = false, into out: inout [ShapedGlyph]
     ) {
         hb_buffer_clear_contents(buffer)
+        // (Clearing the contents keeps the flags.)
+        hb_buffer_set_flags(buffer, beginsText ? HB_BUFFER_FLAG_BOT : HB_BUFFER_FLAG_DEFAULT)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(start), Int32(end - start))
         var rtl = false
         if let script {
