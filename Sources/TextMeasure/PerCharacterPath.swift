@@ -189,11 +189,11 @@ extension TextMeasurer {
                 // maps, marks the text face has: Pango draws each character from the first face
                 // that maps it (or as a hex box), the marks of another face in an item of their
                 // own. Measured apart, as the sum of its parts, each shaped alone in its face.
-                // (Not for a right-to-left letter: Arabic letters join their neighbours, whose
-                // shaping context a letter shaped alone would lose.)
+                // (Not for a letter of a cursive script: an Arabic letter joins its neighbours,
+                // whose shaping context a letter shaped alone would lose.)
                 if !info.isSingleScalar && !info.isSeparator
                     && (slot == .primary || slot == .bold
-                        || (slot == .fallback && !Self.isFontless(info.first) && !UnicodeScript.of(info.first).isRightToLeft)),
+                        || (slot == .fallback && !Self.isFontless(info.first) && !UnicodeScript.of(info.first).isCursive)),
                     let adv = splitClusterAdvance(
                         u, start, end, base: slot, bold: bold, size: size,
                         previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)

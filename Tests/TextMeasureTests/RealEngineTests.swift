@@ -418,6 +418,7 @@ final class RealEngineTests: XCTestCase {
             ("ս\u{301} x", 15, 320, [0], [20.3369], 21.7207),
             ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
             ("ა\u{301} ა", 15, 320, [0], [18.5947], 21.7207),
+            ("ל\u{301} x", 15, 320, [0], [19.3555], 21.7207),
             // A mark that begins the text follows HarfBuzz's dotted circle, in its item's face
             // (DejaVu Sans's for U+0308, the text face's for U+030C and for a mark no face maps);
             // after a paragraph delimiter it does not.

@@ -582,6 +582,16 @@ final class ShapingBuffer: @unchecked Sendable {
 }
 
 extension UnicodeScript {
+    /// Whether the script's letters join their neighbours (Arabic, Syriac, N'Ko, Mongolian and the
+    /// other scripts of Unicode's ArabicShaping.txt): their shapes depend on the letters around
+    /// them.
+    var isCursive: Bool {
+        switch code {
+        case "Arab", "Syrc", "Nkoo", "Mong", "Mand", "Mani", "Phlp", "Adlm", "Rohg", "Sogd", "Phag", "Chrs", "Ougr": true
+        default: false
+        }
+    }
+
     /// Whether HarfBuzz writes the script right to left (Arabic, Hebrew, Syriac, Thaana, …).
     var isRightToLeft: Bool {
         hb_script_get_horizontal_direction(hb_script_from_string(code, 4)) == HB_DIRECTION_RTL
