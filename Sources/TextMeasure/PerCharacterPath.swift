@@ -172,6 +172,10 @@ extension TextMeasurer {
                         box.advance += Double(fonts.file(bold ? .bold : .primary).advance(ofGlyph: circle)) * runFonts.textScale
                         box.font = runFonts.text
                     }
+                    if !info.isSingleScalar, let face = markFace(u, start, end, bold: bold) {
+                        // A mark a face maps on a box is drawn from that face, whose line it takes.
+                        box.font = runFonts.font(face)
+                    }
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: box.advance)
                     builder.appendCluster(
                         end: end, advance: box.advance, font: box.font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
@@ -408,6 +412,22 @@ extension TextMeasurer {
     /// face's, is the line's (a line of boxes alone is lower than a line of text). Out of line:
     /// few clusters are boxes.
     @inline(never)
+    /// The first face of the cascade that maps one of the scalars after the first of a cluster
+    /// (the text face, else the fallback face; default-ignorable ones aside), nil when none does.
+    private func markFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
+        let text: FontSlot = bold ? .bold : .primary
+        var found: FontSlot?
+        var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
+        while i < end {
+            let v = Self.scalar(startingAt: i, u)
+            i += v > 0xFFFF ? 2 : 1
+            if Self.isDefaultIgnorable(v) { continue }
+            if fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary) { return text }
+            if fonts.covers(.fallback, v, bits: coverageFallback) { found = .fallback }
+        }
+        return found
+    }
+
     private func hexBoxes(
         _ info: ClusterInfo, _ slot: FontSlot, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int,
         _ end: Int, bold: Bool, size: Double, script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
