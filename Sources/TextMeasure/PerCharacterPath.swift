@@ -205,8 +205,12 @@ extension TextMeasurer {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     builder.noteShaped(u[start..<end])
                     glyphs?.append(glyph: 0, cluster: clusterIndex, advance: adv)
+                    // The line takes the text face's height, but from a letter in the fallback
+                    // face whose marks the text face lacks (they are hex boxes: `ა̈ั`).
+                    let font = slot == .fallback && markFace(u, start, end, bold: bold) != (bold ? .bold : .primary)
+                        ? runFonts.font(.fallback) : runFonts.text
                     builder.appendCluster(
-                        end: end, advance: adv, font: runFonts.text, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
+                        end: end, advance: adv, font: font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // The item a following space joins is that of the cluster's last character, and
                     // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
                     previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : bold ? .bold : .primary

@@ -422,6 +422,8 @@ final class RealEngineTests: XCTestCase {
             // A mark a face maps on a letter no face maps (a hex box): the mark's face's line.
             ("ข\u{301}", 15, 320, [0], [12.6445], 21.7207),
             ("ข\u{5B8}", 15, 320, [0], [12.6445], 17.4609),
+            // Marks no face maps on a letter only DejaVu Sans maps: boxes, in DejaVu Sans's line.
+            ("ა\u{308}\u{E31}", 16, 320, [0], [21.6113], 18.625),
             // A mark that begins the text follows HarfBuzz's dotted circle, in its item's face
             // (DejaVu Sans's for U+0308, the text face's for U+030C and for a mark no face maps);
             // after a paragraph delimiter it does not.
