@@ -48,6 +48,15 @@ TABS = ["\t", "a\tb", "名字\t年龄", "\t\t", "1.\t", "x\t中文", "\t中文",
 SEPARATORS = ["\u2028", "\u2029", "\r", "\r\n", "\x0b", "\x0c", "\x85", "\u2002", "\u3000", "\u200b", "\u00a0",
               " \u2028", " \u2029", "😀 ", "😀\u2028", "😀\n", "ა\n", "ა\t", "ა\u2002ა", "\u2028ა", "ب\u2028 ",
               "ก\u2028ก", "กข\n", "\u2028\u2028", "a \u2002\tb", "\t  \n", "x\u200b\u2028y"]
+# Every space separator, alone or two together, between neighbours of every face (Georgian and
+# Arabic in DejaVu Sans, Latin, digits, emoji, a box), tabs and line separators.
+SPACES = ["\u3000", "\u2002", "\u2003", "\u2009", "\u200a", "\u205f", "\u202f", "\u2007", "\u2008", "\u00a0", " "]
+SPACE_NEIGHBOURS = ["ა", "ب", "a", "1", "١", "😀", "✔", "ก", "\t", "\u2028", ""]
+# Marks on letters of another face than the mark's (the text face maps U+0301, U+0308 and
+# U+030C; DejaVu Sans Georgian, Armenian, Arabic and Hebrew), on boxes, and alone (at the start
+# of a text: HarfBuzz's dotted circle).
+MARKED = ["ս\u0301", "ა\u0308", "ბ\u030c", "ש\u05b8", "ל\u0301", "ب\u064e", "ب\u0301", "д\u0301", "ɛ\u0301",
+          "ก\u0e31", "ข\u0301", "क\u093f", "\u0301", "\u0308", "\u030c", "\u05b8", "\u0e31"]
 PUA = ["\uf8ff", "\ue000", "\ue123", "\U000F0000", "\u0378", "\u0001", "\U0010FFFD", "\U000E0001", "\u2065", "\ufff0"]
 
 
@@ -88,6 +97,8 @@ KINDS = {
     "url": lambda r: r.choice([" ", ""]) + r.choice(URLS) + r.choice([" ", ""]),
     "numbers": lambda r: r.choice(NUMBERS),
     "separators": lambda r: joined(r, SEPARATORS, 1, 3),
+    "spaces": lambda r: r.choice(SPACE_NEIGHBOURS) + joined(r, SPACES, 1, 2) + r.choice(SPACE_NEIGHBOURS),
+    "marks": lambda r: joined(r, MARKED, 1, 3),
 }
 
 
