@@ -164,12 +164,12 @@ extension TextMeasurer {
                     var box = hexBoxes(
                         info, slot, previousSlot, u, start, end, bold: bold, size: size, script: lastStrong, runEnd: runEnd,
                         &fontlessScans)
-                    if start == 0 && Self.isCombiningMark(info.first),
-                        let circle = fonts.file(bold ? .bold : .primary).nominalGlyph(0x25CC)
+                    if start == 0 && Self.isCombiningMark(info.first), case let face = fonts.file(bold ? .bold : .primary),
+                        let circle = face.nominalGlyph(0x25CC)
                     {
                         // A mark that begins the text is drawn after HarfBuzz's dotted circle, from
                         // the face its item falls back to (the text face), whose line it takes.
-                        box.advance += Double(fonts.file(bold ? .bold : .primary).advance(ofGlyph: circle)) * runFonts.textScale
+                        box.advance += Double(face.advance(ofGlyph: circle)) * runFonts.textScale
                         box.font = runFonts.text
                     }
                     if !info.isSingleScalar, let face = markFace(u, start, end, bold: bold) {
