@@ -418,7 +418,7 @@ extension TextMeasurer {
     @inline(never)
     /// The first face of the cascade that maps one of the scalars after the first of a cluster
     /// (the text face, else the fallback face; default-ignorable ones aside), nil when none does.
-    private func markFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
+    func markFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
         let text: FontSlot = bold ? .bold : .primary
         var found: FontSlot?
         var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
@@ -444,6 +444,27 @@ extension TextMeasurer {
             face = joined
         }
         return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
+    }
+
+    /// Sets the text face's extent on the clusters of a word in the fallback face, of a cursive
+    /// script, that carry a mark the text face maps: Pango draws such a mark from the text face,
+    /// in an item of its own whose extent its line takes (`ب́`), while the letter keeps its
+    /// word (shaped alone it would lose its joining forms). Called for such words only.
+    @inline(never)
+    func cursiveMarkFonts(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
+        let ends = buffers.wordEnds.base
+        var text: RunFont?
+        var start = word.start
+        for k in 0..<word.count {
+            let end = Int(ends[k])
+            defer { start = end }
+            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits,
+                markFace(u, start, end, bold: false) == .primary
+            else { continue }
+            // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
+            if text == nil { text = RunFonts(fonts, TextAttributes(size: word.font.size)).text }
+            builder.setFont(text!, ofCluster: first + k)
+        }
     }
 
     /// Gives each cluster of the emoji word `word`, appended from cluster `first` on, whose
@@ -597,6 +618,14 @@ extension TextMeasurer {
         else { return nil }
         let text: FontSlot = bold ? .bold : .primary
         if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
+        // A cursive letter keeps its marks in its word (`cursiveMarkFonts`), but the item before
+        // is that of its last mark when the text face draws it (`ب́ 加`: the text face's space).
+        var previousSlot = previousSlot
+        if previousSlot == .fallback, start > 0, case let mark = Self.scalar(endingAt: start - 1, u), Self.isCombiningMark(mark),
+            fonts.covers(text, mark, bits: bold ? coverageBold : coveragePrimary)
+        {
+            previousSlot = text
+        }
         // Pango ends an item after a tab or a line separator: the characters without a face
         // right after one start an item of their own, in the face of the tab's or separator's
         // item, and keep it (white space moves to the next item's face only from the end of an

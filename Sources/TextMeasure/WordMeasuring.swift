@@ -31,6 +31,10 @@ extension TextMeasurer {
         let first = clusterIndex
         shapeWord(word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch, tablesTried: !retainsGlyphs)
         if word.slot == .emoji { markStrayEmojiTails(word, u, &builder, first: first, buffers) }
+        // (Only a word with a cluster of more than one unit may carry a mark.)
+        if word.slot == .fallback && Int(buffers.wordEnds.base[word.count - 1]) - word.start > word.count && word.script.isCursive {
+            cursiveMarkFonts(word, u, &builder, first: first, buffers)
+        }
     }
 
     /// Appends the clusters of a word measured from the face's tables (`KernedAlphabet`), and

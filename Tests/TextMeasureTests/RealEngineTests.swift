@@ -419,6 +419,9 @@ final class RealEngineTests: XCTestCase {
             ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
             ("ა\u{301} ა", 15, 320, [0], [18.5947], 21.7207),
             ("ל\u{301} x", 15, 320, [0], [19.3555], 21.7207),
+            // On an Arabic letter, which keeps its word: its line and the next space still the
+            // text face's.
+            ("ب\u{301} 加", 15, 320, [0], [32.4814], 21.7207),
             // A mark a face maps on a letter no face maps (a hex box): the mark's face's line.
             ("ข\u{301}", 15, 320, [0], [12.6445], 21.7207),
             ("ข\u{5B8}", 15, 320, [0], [12.6445], 17.4609),
