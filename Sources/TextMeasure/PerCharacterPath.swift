@@ -224,7 +224,7 @@ extension TextMeasurer {
             }
             // A character Pango chooses no face for joins an item (`fontlessSlot`). A paragraph
             // delimiter is in no item and adds no face to its line (it takes its line's last
-            // one, or the base one).
+            // one, or the base one on a line of its own).
             var delimiter = false, joined = false
             if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster || fontlessScans.afterBox {
                 let v = info.first
@@ -295,7 +295,10 @@ extension TextMeasurer {
                     tabLeast = stops.minimum
                 }
                 var font = boxed ? fonts.hexBoxMetrics(slot, size: size) : runFonts.font(slot)
-                if delimiter { font = start > 0 && !Self.isHardBreak(u[start - 1]) ? builder.lastAppendedFont : runFonts.text }
+                // (A line separator right before it ends no line: it is on the delimiter's line.)
+                if delimiter {
+                    font = start > 0 && (!Self.isHardBreak(u[start - 1]) || u[start - 1] == 0x2028) ? builder.lastAppendedFont : runFonts.text
+                }
                 builder.appendCluster(
                     end: end, advance: isTab ? tabLeast : adv, font: font, breakAfter: breakAfter,
                     mandatoryAfter: info.isSeparator, hanging: true, lineSeparator: info.isSeparator, attachment: false,

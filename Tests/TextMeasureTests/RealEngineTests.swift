@@ -434,6 +434,10 @@ final class RealEngineTests: XCTestCase {
             ("\u{30C}A", 15, 320, [0], [24.1201], 21.7207),
             ("\u{93F}क", 15, 320, [0], [40.2891], 21.7207),
             ("x\n\u{308}か", 15, 320, [0, 2], [7.4697, 15], 43.4414),
+            // A paragraph delimiter after a line separator is on the separator's line, in its
+            // face.
+            ("ა\u{2028}\n", 15, 320, [0, 3], [7.6172, 0], 39.1816),
+            ("；ب\u{2028}  \u{2028}\n", 15, 320, [0, 3, 7], [29.1211, 0, 0], 60.9023),
             // A tab no break may precede stays after white space past the width.
             (")A1\u{3000}\t", 17, 40, [0], [25.5166], 24.6162),
             (")A1\u{3000}\t\t)", 17, 40, [0, 6], [25.5166, 5.7461], 49.2324),
