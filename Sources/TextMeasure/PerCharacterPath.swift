@@ -455,18 +455,12 @@ extension TextMeasurer {
     /// word (shaped alone it would lose its joining forms). Called for such words only.
     @inline(never)
     func cursiveMarkFonts(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
-        let ends = buffers.wordEnds.base
         var text: RunFont?
-        var start = word.start
-        for k in 0..<word.count {
-            let end = Int(ends[k])
-            defer { start = end }
-            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits,
-                markFace(u, start, end, bold: false) == .primary
-            else { continue }
+        setFonts(ofClustersOf: word, first: first, &builder, buffers) { start, end in
+            guard markFace(u, start, end, bold: false) == .primary else { return nil }
             // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
             if text == nil { text = RunFonts(fonts, TextAttributes(size: word.font.size)).text }
-            builder.setFont(text!, ofCluster: first + k)
+            return text
         }
     }
 
@@ -476,20 +470,32 @@ extension TextMeasurer {
     /// every cold cell about 1 % more instructions.
     @inline(never)
     func markStrayEmojiTails(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
-        let ends = buffers.wordEnds.base
         var runFonts: RunFonts?
+        setFonts(ofClustersOf: word, first: first, &builder, buffers) { start, end in
+            // Most emoji clusters of more than one scalar end as sequences do (an emoji, a
+            // modifier, a keycap, a cancel tag, VS16 after an emoji): no decoding for them.
+            guard Self.isStrayTail(u, start, end) else { return nil }
+            guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { return nil }
+            // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
+            if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
+            return strayTailFont(u, start, end, runFonts!, bold: false)
+        }
+    }
+
+    /// Sets on each cluster of more than one unit of `word` (and at most `maxShapedClusterUnits`),
+    /// appended from cluster `first` on, the font `font` gives for its units, if any.
+    @inline(__always)
+    private func setFonts(
+        ofClustersOf word: WordState, first: Int, _ builder: inout PreparedTextBuilder, _ buffers: PrepareBuffers,
+        _ font: (_ start: Int, _ end: Int) -> RunFont?
+    ) {
+        let ends = buffers.wordEnds.base
         var start = word.start
         for k in 0..<word.count {
             let end = Int(ends[k])
             defer { start = end }
-            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits else { continue }
-            // Most emoji clusters of more than one scalar end as sequences do (an emoji, a
-            // modifier, a keycap, a cancel tag, VS16 after an emoji): no decoding for them.
-            guard Self.isStrayTail(u, start, end) else { continue }
-            guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { continue }
-            // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
-            if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
-            if let font = strayTailFont(u, start, end, runFonts!, bold: false) { builder.setFont(font, ofCluster: first + k) }
+            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits, let f = font(start, end) else { continue }
+            builder.setFont(f, ofCluster: first + k)
         }
     }
 
