@@ -419,22 +419,6 @@ extension TextMeasurer {
     /// face's, is the line's (a line of boxes alone is lower than a line of text). Out of line:
     /// few clusters are boxes.
     @inline(never)
-    /// The first face of the cascade that maps one of the scalars after the first of a cluster
-    /// (the text face, else the fallback face; default-ignorable ones aside), nil when none does.
-    func markFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
-        let text: FontSlot = bold ? .bold : .primary
-        var found: FontSlot?
-        var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
-        while i < end {
-            let v = Self.scalar(startingAt: i, u)
-            i += v > 0xFFFF ? 2 : 1
-            if Self.isDefaultIgnorable(v) { continue }
-            if fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary) { return text }
-            if fonts.covers(.fallback, v, bits: coverageFallback) { found = .fallback }
-        }
-        return found
-    }
-
     private func hexBoxes(
         _ info: ClusterInfo, _ slot: FontSlot, _ previousSlot: FontSlot?, _ u: UnsafeBufferPointer<UInt16>, _ start: Int,
         _ end: Int, bold: Bool, size: Double, script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
@@ -447,6 +431,24 @@ extension TextMeasurer {
             face = joined
         }
         return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
+    }
+
+    /// The first face of the cascade that maps one of the scalars after the first of a cluster
+    /// (the text face, else the fallback face; default-ignorable ones aside), nil when none does.
+    /// Out of line: asked of boxes and split clusters only.
+    @inline(never)
+    func markFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
+        let text: FontSlot = bold ? .bold : .primary
+        var found: FontSlot?
+        var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
+        while i < end {
+            let v = Self.scalar(startingAt: i, u)
+            i += v > 0xFFFF ? 2 : 1
+            if Self.isDefaultIgnorable(v) { continue }
+            if fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary) { return text }
+            if fonts.covers(.fallback, v, bits: coverageFallback) { found = .fallback }
+        }
+        return found
     }
 
     /// Sets the text face's extent on the clusters of a word in the fallback face, of a cursive
@@ -694,9 +696,9 @@ extension TextMeasurer {
             // its item has no face of its own, and takes that of the next character in its run
             // (of one script and level: `ب\u{2028} ✔`, the emoji face's), or the text face where
             // the run ends first (`ب\u{2028} ა` in a left-to-right paragraph: the Georgian letter
-            // starts another script run). A tab
-            // is at the paragraph's level (UAX #9 L1); a line separator is white space, whose
-            // level follows the characters on both sides (N1: `ب\u{2028} 1` stays right to left).
+            // starts another script run). A tab is at the paragraph's level (UAX #9 L1); a line
+            // separator is white space, whose level follows the characters on both sides (N1:
+            // `ب\u{2028} 1` stays right to left).
             let j = lastBeforeRun()
             guard j >= 0 else { return later }
             let before = Self.scalar(endingAt: j, u)
