@@ -283,16 +283,18 @@ extension TextMeasurer {
 
     /// Whether the character `v`, whose units end before `next`, starts an emoji presentation
     /// (an emoji run of its own, `ClusterInfo.isEmojiPresentation`), as far as the character
-    /// after it tells: an emoji-presentation character or a regional indicator, unless U+FE0E
-    /// follows; a character that U+FE0F, a keycap, a skin tone, a tag or a ZWJ (after a
-    /// pictograph) follows.
+    /// after it tells: an emoji-presentation character, a modifier base or a regional
+    /// indicator, unless U+FE0E follows; an Emoji character that U+FE0F follows; a character
+    /// that a tag, a skin tone or a ZWJ (after a pictograph) follows.
     static func startsEmojiRun(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, after next: Int) -> Bool {
         let following = next < u.count ? scalar(startingAt: next, u) : 0
         if following == 0xFE0E { return false }
         let traits = UnicodeProperties.traits(v)
         if traits.isEmojiPresentation || traits.isRegionalIndicator { return true }
+        if traits.isExtendedPictographic && UnicodeProperties.isEmojiModifierBase(v) { return true }
         switch following {
-        case 0xFE0F, 0x20E3, 0xE0020...0xE007F: return true
+        case 0xFE0F: return UnicodeProperties.isEmoji(v)
+        case 0xE0020...0xE007F: return true
         case 0x200D: return traits.isExtendedPictographic
         default: return UnicodeProperties.traits(following).isEmojiModifier
         }
@@ -655,7 +657,7 @@ struct ClusterInfo {
     private init(decoding u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) {
         var i = start
         var index = 0
-        var hasZWJ = false, hasVS16 = false, hasKeycap = false, hasModifier = false, hasTag = false
+        var hasZWJ = false, hasVS16 = false, hasModifier = false, hasTag = false
         var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
         var lastClass = LineBreakClass.XX
         while i < end {
@@ -679,7 +681,6 @@ struct ClusterInfo {
                 case 0x200D: hasZWJ = true
                 case 0xFE0F: hasVS16 = true
                 case 0xFE0E: isTextPresentation = true
-                case 0x20E3: hasKeycap = true
                 case 0xE0020...0xE007F: hasTag = true
                 default: break
                 }
@@ -693,9 +694,13 @@ struct ClusterInfo {
         if isTextPresentation {
             isEmojiPresentation = false
         } else {
+            // Pango's emoji segmentation: U+FE0F asks an Emoji character for emoji presentation
+            // (after a letter it is ignored; a keycap is emoji only with it), a modifier base
+            // (a pictograph) is emoji presentation on its own. (Both asked of few clusters.)
             isEmojiPresentation =
-                firstRI || hasVS16 || hasKeycap || hasTag || hasModifier
-                || (hasZWJ && firstPictographic) || firstEmojiPresentation
+                firstRI || hasTag || hasModifier || (hasZWJ && firstPictographic) || firstEmojiPresentation
+                || (hasVS16 && UnicodeProperties.isEmoji(first))
+                || (firstPictographic && UnicodeProperties.isEmojiModifierBase(first))
         }
         // Lines break by force where Pango's do: at its paragraph delimiters (LF, CR, CR LF,
         // U+2029) and at U+2028. VT and NEL (UAX #14's BK and NL) are drawn as hex boxes with a

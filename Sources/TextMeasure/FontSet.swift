@@ -558,14 +558,15 @@ struct SimpleAdvanceTable: @unchecked Sendable {
     }
 
     /// Code points that are never on the path whatever the face: whitespace, separators,
-    /// default-ignorables (HarfBuzz draws them with no advance), emoji presentation.
+    /// default-ignorables (HarfBuzz draws them with no advance), emoji presentation (modifier
+    /// bases included).
     private static func isCandidate(_ cp: UInt32) -> Bool {
         switch cp {
         case 0x00AD, 0x2028...0x202F, 0x205F, 0x3000: return false
         default: break
         }
         let traits = UnicodeProperties.traits(cp)
-        if traits.isEmojiPresentation { return false }
+        if traits.isEmojiPresentation || UnicodeProperties.isEmojiModifierBase(cp) { return false }
         switch traits.lineBreakClass {
         case .BK, .CR, .LF, .NL, .SP, .ZW, .ZWJ, .CM: return false
         default: return true

@@ -453,6 +453,24 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// Pango's emoji segmentation (Chromium's grammar): U+FE0F asks for emoji presentation only
+    /// after a character of the Emoji property (after a letter it draws nothing and the letter
+    /// keeps its face), and a modifier base is emoji presentation without it (Pango 1.50, peers
+    /// harness, 15 px).
+    func testVariationSelectorsAndModifierBasesFollowPangosEmojiSegmentation() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, height: Double, width: Double?)] = [
+            ("a\u{FE0F}", 21.7207, 8.4453),
+            ("加\u{FE0F}", 21.7207, 15),
+            ("\u{628}\u{FE0F}", 17.4609, 14.1211),
+            ("\u{661}\u{FE0F}", 17.4609, 8.0566),
+            ("1\u{FE0F}", 17.5781, 18.6768),
+            ("\u{261D}", 17.5781, 18.6768),
+            ("\u{270C}\u{270C} a", 21.7207, 49.1592),
+        ]
+        assertPango(pango, m)
+    }
+
     /// Spaces at another bidi level than the right-to-left text before them, before a letter of
     /// another script, are a run of their own whose item takes no face from its neighbours: the
     /// text face's 3.36 px space, not DejaVu Sans's 4.77, though DejaVu draws what follows
