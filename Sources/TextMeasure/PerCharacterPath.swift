@@ -172,19 +172,20 @@ extension TextMeasurer {
                         box.advance += Double(face.advance(ofGlyph: circle)) * runFonts.textScale
                         box.font = runFonts.text
                     }
-                    if !info.isSingleScalar, let face = markFace(u, start, end, bold: bold) {
-                        // A mark a face maps on a box is drawn from that face, whose line it takes.
-                        box.font = runFonts.font(face)
-                    }
-                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: box.advance)
-                    builder.appendCluster(
-                        end: end, advance: box.advance, font: box.font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // A control (VT, NEL, …) joins the item before it: the face stays. After any
                     // other box, spaces join the next item as after an emoji run (`fontlessSlot`).
                     if !Self.isFontless(info.first) {
                         previousSlot = slot
                         fontlessScans.afterBox = true
                     }
+                    if !info.isSingleScalar,
+                        let face = boxTailSlot(u, start, end, previousSlot, bold: bold, script: lastStrong, runEnd: runEnd, &fontlessScans)
+                    {
+                        box.font = runFonts.font(face)
+                    }
+                    glyphs?.append(glyph: 0, cluster: clusterIndex, advance: box.advance)
+                    builder.appendCluster(
+                        end: end, advance: box.advance, font: box.font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     clusterIndex += 1
                     start = end
                     continue
@@ -449,6 +450,30 @@ extension TextMeasurer {
             if fonts.covers(.fallback, v, bits: coverageFallback) { found = .fallback }
         }
         return found
+    }
+
+    /// The face whose line a box's cluster `start..<end` takes past the box's own, from the
+    /// characters after its first: a mark a face maps is drawn from that face (`markFace`);
+    /// else a character without a face (a variation selector, a ZWJ) joins an item as
+    /// `fontlessSlot` gives it were it a cluster of its own at the cluster's end (`ก\u{FE0F}`,
+    /// as `ก\u{200B}`); nil when neither is there.
+    @inline(never)
+    private func boxTailSlot(
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ previousSlot: FontSlot?, bold: Bool,
+        script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
+    ) -> FontSlot? {
+        if let face = markFace(u, start, end, bold: bold) { return face }
+        var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
+        while i < end {
+            let v = Self.scalar(startingAt: i, u)
+            let next = i + (v > 0xFFFF ? 2 : 1)
+            if Self.isFontless(v) {
+                return fontlessSlot(
+                    ClusterInfo(u, i, next), previousSlot, u, i, end, bold: bold, script: script, runEnd: runEnd, &scans)
+            }
+            i = next
+        }
+        return nil
     }
 
     /// Sets the text face's extent on the clusters of a word in the fallback face, of a cursive

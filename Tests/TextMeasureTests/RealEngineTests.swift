@@ -425,6 +425,12 @@ final class RealEngineTests: XCTestCase {
             // A mark a face maps on a letter no face maps (a hex box): the mark's face's line.
             ("ข\u{301}", 15, 320, [0], [12.6445], 21.7207),
             ("ข\u{5B8}", 15, 320, [0], [12.6445], 17.4609),
+            // A character without a face in a box's cluster joins an item as it would after the
+            // cluster: the text face's line, as after a box and a ZWSP (`ก\u{200B}`).
+            ("ก\u{FE0F}", 15, 320, [0], [12.6445], 21.7207),
+            ("ก\u{200D}", 15, 320, [0], [12.6445], 21.7207),
+            ("ก\u{FE0F}ა", 15, 320, [0], [20.2617], 21.7207),
+            ("ა\u{E01}\u{FE0F}", 15, 320, [0], [20.2617], 21.7207),
             // Marks no face maps on a letter only DejaVu Sans maps: boxes, in DejaVu Sans's line.
             ("ა\u{308}\u{E31}", 16, 320, [0], [21.6113], 18.625),
             // A mark that begins the text follows HarfBuzz's dotted circle, in its item's face
