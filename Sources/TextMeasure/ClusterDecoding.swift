@@ -508,6 +508,16 @@ extension TextMeasurer {
         (v < 0x20 || v &- 0x7F < 0x21) && v != 0x09 && v != 0x0A && v != 0x0D && !isWhiteSpaceControl(v)
     }
 
+    /// The format characters of bidi class BN (a soft hyphen, ZWSP, ZWNJ, ZWJ, the word joiner
+    /// and invisible operators, the deprecated format characters, the BOM): at a paragraph's end
+    /// UAX #9 L1 gives them its level with the white space they end.
+    static func isBoundaryNeutralFormat(_ v: UInt32) -> Bool {
+        switch v {
+        case 0xAD, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF: return true
+        default: return false
+        }
+    }
+
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.
     static func isSpaceSeparator(_ v: UInt32) -> Bool {
         switch v {

@@ -691,6 +691,7 @@ extension TextMeasurer {
                 // white space controls and controls of class BN at a paragraph's end.
                 let next = scans.nextChosen.to
                 let white = Self.isSpaceSeparator(v) || Self.isWhiteSpaceControl(v) || Self.isBoundaryNeutralControl(v)
+                    || Self.isBoundaryNeutralFormat(v)
                 if Self.isSeparatorControl(v)
                     || (white
                         && (next >= u.count || Self.isHardBreak(u[next]) || u[next] == 0x09

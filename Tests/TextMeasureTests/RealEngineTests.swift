@@ -414,6 +414,10 @@ final class RealEngineTests: XCTestCase {
             ("ა\t\u{2007}。", 15, 320, [0], [51.4268], 21.7207),
             ("ა \u{3000}ა", 15, 320, [0], [35.0029], 17.4609),
             ("١\u{3000} a", 17, 375, [0], [39.5098], 24.6162),
+            // A format character of bidi class BN that ends a paragraph after an Arabic number
+            // is at the paragraph's level with the white space (UAX #9 L1): an item of its own,
+            // in the text face.
+            ("١\u{200B}", 15, 320, [0], [8.0566], 21.7207),
             // An acute on a letter only DejaVu Sans maps is drawn from the text face.
             ("ս\u{301} x", 15, 320, [0], [20.3369], 21.7207),
             ("ა\u{301}", 15, 320, [0], [7.6172], 21.7207),
