@@ -476,18 +476,34 @@ extension TextMeasurer {
         return nil
     }
 
-    /// Sets the text face's extent on the clusters of a word in the fallback face, of a cursive
-    /// script, that carry a mark the text face maps: Pango draws such a mark from the text face,
-    /// in an item of its own whose extent its line takes (`ب́`), while the letter keeps its
-    /// word (shaped alone it would lose its joining forms). Called for such words only.
+    /// Amends the clusters of a word in the fallback face, of a cursive script, for the marks
+    /// Pango draws from another face, in an item of their own, while the letter keeps its word
+    /// (shaped alone it would lose its joining forms): a mark the text face maps gives its line
+    /// the text face's extent (`ب́`); a mark no face maps is a hex box in the text face (the
+    /// base face), not the fallback face's `.notdef` the word was shaped with (`بั`: 12.64 px at
+    /// 15 px, not 9.0). Called for such words only.
     @inline(never)
     func cursiveMarkFonts(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
         var text: RunFont?
-        setFonts(ofClustersOf: word, first: first, &builder, buffers) { start, end in
-            guard markFace(u, start, end, bold: false) == .primary else { return nil }
-            // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
-            if text == nil { text = RunFonts(fonts, TextAttributes(size: word.font.size)).text }
-            return text
+        let size = word.font.size
+        forEachJoinedCluster(of: word, first: first, &builder, buffers) { start, end, index, builder in
+            if markFace(u, start, end, bold: false) == .primary {
+                // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
+                if text == nil { text = RunFonts(fonts, TextAttributes(size: size)).text }
+                builder.setFont(text!, ofCluster: index)
+            }
+            let notdef = Double(fonts.fallback.advance(ofGlyph: 0)) * size / Double(fonts.fallback.upem)
+            var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
+            while i < end {
+                let v = Self.scalar(startingAt: i, u)
+                i += v > 0xFFFF ? 2 : 1
+                if Self.isDefaultIgnorable(v) || fonts.covers(.primary, v, bits: coveragePrimary)
+                    || fonts.covers(.fallback, v, bits: coverageFallback) || fonts.covers(.emoji, v, bits: coverageEmoji)
+                {
+                    continue
+                }
+                builder.addAdvance(fonts.hexBoxAdvance(.primary, size: size, scalar: v) - notdef, toCluster: index)
+            }
         }
     }
 
@@ -498,31 +514,31 @@ extension TextMeasurer {
     @inline(never)
     func markStrayEmojiTails(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
         var runFonts: RunFonts?
-        setFonts(ofClustersOf: word, first: first, &builder, buffers) { start, end in
+        forEachJoinedCluster(of: word, first: first, &builder, buffers) { start, end, index, builder in
             // Most emoji clusters of more than one scalar end as sequences do (an emoji, a
             // modifier, a keycap, a cancel tag, VS16 after an emoji): no decoding for them.
-            guard Self.isStrayTail(u, start, end) else { return nil }
-            guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { return nil }
+            guard Self.isStrayTail(u, start, end) else { return }
+            guard case let info = ClusterInfo(u, start, end), !info.isSingleScalar && info.isEmojiPresentation else { return }
             // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
             if runFonts == nil { runFonts = RunFonts(fonts, TextAttributes(size: word.font.size)) }
-            return strayTailFont(u, start, end, runFonts!, bold: false)
+            if let font = strayTailFont(u, start, end, runFonts!, bold: false) { builder.setFont(font, ofCluster: index) }
         }
     }
 
-    /// Sets on each cluster of more than one unit of `word` (and at most `maxShapedClusterUnits`),
-    /// appended from cluster `first` on, the font `font` gives for its units, if any.
+    /// Calls `amend` with each cluster of more than one unit of `word` (and at most
+    /// `maxShapedClusterUnits`), appended from cluster `first` on: its units and its index.
     @inline(__always)
-    private func setFonts(
-        ofClustersOf word: WordState, first: Int, _ builder: inout PreparedTextBuilder, _ buffers: PrepareBuffers,
-        _ font: (_ start: Int, _ end: Int) -> RunFont?
+    private func forEachJoinedCluster(
+        of word: WordState, first: Int, _ builder: inout PreparedTextBuilder, _ buffers: PrepareBuffers,
+        _ amend: (_ start: Int, _ end: Int, _ index: Int, _ builder: inout PreparedTextBuilder) -> Void
     ) {
         let ends = buffers.wordEnds.base
         var start = word.start
         for k in 0..<word.count {
             let end = Int(ends[k])
             defer { start = end }
-            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits, let f = font(start, end) else { continue }
-            builder.setFont(f, ofCluster: first + k)
+            guard end - start > 1 && end - start <= Self.maxShapedClusterUnits else { continue }
+            amend(start, end, first + k, &builder)
         }
     }
 

@@ -612,6 +612,13 @@ package struct PreparedTextBuilder {
         built[index].fontRef = r
     }
 
+    /// Adds `delta` to the advance of cluster `index`, already appended (and to the text's).
+    mutating func addAdvance(_ delta: Double, toCluster index: Int) {
+        precondition(index < count, "no such cluster")
+        built[index].advance += delta
+        prepared.totalAdvance += delta
+    }
+
     /// `appendCluster` of a plain cluster (not hanging, no hard break, not an object) in the font
     /// of the last appended cluster (or the one `useFont` named): the per-character path of
     /// Chinese text, and the clusters of a measured word.

@@ -426,6 +426,10 @@ final class RealEngineTests: XCTestCase {
             // On an Arabic letter, which keeps its word: its line and the next space still the
             // text face's.
             ("ب\u{301} 加", 15, 320, [0], [32.4814], 21.7207),
+            // A mark no face maps on it is a hex box in the text face, not DejaVu Sans's .notdef.
+            ("ب\u{E31}", 15, 320, [0], [26.7656], 17.4609),
+            ("ب\u{64E}\u{E31}！", 15, 320, [0], [41.7656], 21.7207),
+            ("ب\u{64E}\u{E31}\u{E31}", 15, 320, [0], [39.4102], 17.4609),
             // A mark a face maps on a letter no face maps (a hex box): the mark's face's line.
             ("ข\u{301}", 15, 320, [0], [12.6445], 21.7207),
             ("ข\u{5B8}", 15, 320, [0], [12.6445], 17.4609),
