@@ -283,14 +283,15 @@ extension TextMeasurer {
 
     /// Whether the character `v`, whose units end before `next`, starts an emoji presentation
     /// (an emoji run of its own, `ClusterInfo.isEmojiPresentation`), as far as the character
-    /// after it tells: an emoji-presentation character, a modifier base or a regional
-    /// indicator, unless U+FE0E follows; an Emoji character that U+FE0F follows; a character
-    /// that a tag, a skin tone or a ZWJ (after a pictograph) follows.
+    /// after it tells: an emoji-presentation character or a modifier base, unless U+FE0E
+    /// follows; a regional indicator that another follows (a flag); an Emoji character that
+    /// U+FE0F follows; a character that a tag, a skin tone or a ZWJ (after a pictograph) follows.
     static func startsEmojiRun(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, after next: Int) -> Bool {
         let following = next < u.count ? scalar(startingAt: next, u) : 0
         if following == 0xFE0E { return false }
         let traits = UnicodeProperties.traits(v)
-        if traits.isEmojiPresentation || traits.isRegionalIndicator { return true }
+        if traits.isRegionalIndicator { return UnicodeProperties.traits(following).isRegionalIndicator }
+        if traits.isEmojiPresentation { return true }
         if traits.isExtendedPictographic && UnicodeProperties.isEmojiModifierBase(v) { return true }
         switch following {
         case 0xFE0F: return UnicodeProperties.isEmoji(v)
@@ -668,7 +669,7 @@ struct ClusterInfo {
         var i = start
         var index = 0
         var hasZWJ = false, hasVS16 = false, hasModifier = false, hasTag = false
-        var firstPictographic = false, firstRI = false, firstEmojiPresentation = false
+        var firstPictographic = false, firstRI = false, flag = false, firstEmojiPresentation = false
         var lastClass = LineBreakClass.XX
         while i < end {
             var v = UInt32(u[i])
@@ -684,7 +685,8 @@ struct ClusterInfo {
                 let t = UnicodeProperties.traits(v)
                 firstPictographic = t.isExtendedPictographic
                 firstRI = t.isRegionalIndicator
-                firstEmojiPresentation = t.isEmojiPresentation
+                // (Regional indicators are Emoji_Presentation too, but emoji only in pairs.)
+                firstEmojiPresentation = t.isEmojiPresentation && !firstRI
                 lastClass = t.lineBreakClass
             } else {
                 switch v {
@@ -696,6 +698,7 @@ struct ClusterInfo {
                 }
                 let t = UnicodeProperties.traits(v)
                 if t.isEmojiModifier { hasModifier = true }
+                if index == 1 && firstRI && t.isRegionalIndicator { flag = true }
                 lastClass = t.lineBreakClass
             }
             index += 1
@@ -706,9 +709,10 @@ struct ClusterInfo {
         } else {
             // Pango's emoji segmentation: U+FE0F asks an Emoji character for emoji presentation
             // (after a letter it is ignored; a keycap is emoji only with it), a modifier base
-            // (a pictograph) is emoji presentation on its own. (Both asked of few clusters.)
+            // (a pictograph) is emoji presentation on its own (both asked of few clusters), and a
+            // regional indicator only in a pair (a flag).
             isEmojiPresentation =
-                firstRI || hasTag || hasModifier || (hasZWJ && firstPictographic) || firstEmojiPresentation
+                flag || hasTag || hasModifier || (hasZWJ && firstPictographic) || firstEmojiPresentation
                 || (hasVS16 && UnicodeProperties.isEmoji(first))
                 || (firstPictographic && UnicodeProperties.isEmojiModifierBase(first))
         }

@@ -597,10 +597,8 @@ extension TextMeasurer {
         }
         // What is left must be an emoji sequence of its own: `🏳\u{200D}` is a flag of text
         // presentation, an ordinary run's character, whose item the ZWJ joins; a regional
-        // indicator alone is no emoji either.
-        guard stray, k > start, ClusterInfo(u, start, k).isEmojiPresentation,
-            !(k - start == 2 && UnicodeProperties.traits(Self.scalar(startingAt: start, u)).isRegionalIndicator)
-        else { return nil }
+        // indicator alone is no emoji either (`ClusterInfo`).
+        guard stray, k > start, ClusterInfo(u, start, k).isEmojiPresentation else { return nil }
         return font
     }
 

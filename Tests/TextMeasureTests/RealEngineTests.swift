@@ -469,8 +469,9 @@ final class RealEngineTests: XCTestCase {
 
     /// Pango's emoji segmentation (Chromium's grammar): U+FE0F asks for emoji presentation only
     /// after a character of the Emoji property (after a letter it draws nothing and the letter
-    /// keeps its face), and a modifier base is emoji presentation without it (Pango 1.50, peers
-    /// harness, 15 px).
+    /// keeps its face), a modifier base is emoji presentation without it, and a regional
+    /// indicator only in a pair: alone it is a character of an ordinary run drawn from the emoji
+    /// face, whose item a tab joins (Pango 1.50, peers harness, 15 px).
     func testVariationSelectorsAndModifierBasesFollowPangosEmojiSegmentation() throws {
         let m = try Shared.requireMeasurer()
         let pango: [(String, height: Double, width: Double?)] = [
@@ -481,6 +482,8 @@ final class RealEngineTests: XCTestCase {
             ("1\u{FE0F}", 17.5781, 18.6768),
             ("\u{261D}", 17.5781, 18.6768),
             ("\u{270C}\u{270C} a", 21.7207, 49.1592),
+            ("\u{1F1E8}\t", 17.5781, 18.6768),
+            ("\t\u{1F1E8}", 17.5781, 45.5596),
         ]
         assertPango(pango, m)
     }
