@@ -89,18 +89,24 @@ extension TextMeasurer {
         let face = fonts.file(text)
         var total = 0.0
         var shaped: [ShapedGlyph] = []
-        func shapeAlone(_ units: [UInt16], _ f: FontFile) -> Double {
+        // The first character's item begins the text when the cluster does: HarfBuzz draws a
+        // dotted circle before a mark there, in that item's face (the other items have the text
+        // before them as context, and none).
+        func shapeAlone(_ units: [UInt16], _ f: FontFile, beginsText: Bool = false) -> Double {
             shaped.removeAll(keepingCapacity: true)
             var v = UInt32(units[0])
             if units.count > 1, v & 0xFC00 == 0xD800 { v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(units[1]) - 0xDC00) }
             let script = UnicodeScript.of(v)
             units.withUnsafeBufferPointer {
-                scratch.shaper.shape($0, start: 0, end: $0.count, font: f, script: script.isWeak ? nil : script, into: &shaped)
+                scratch.shaper.shape(
+                    $0, start: 0, end: $0.count, font: f, script: script.isWeak ? nil : script,
+                    beginsText: beginsText && Self.isCombiningMark(v), into: &shaped)
             }
             return Double(shaped.reduce(0) { $0 + Int($1.xAdvance) }) * size / Double(f.upem)
         }
+        let beginsText = start == 0
         if inFallback {
-            total += shapeAlone(kept, fonts.fallback)
+            total += shapeAlone(kept, fonts.fallback, beginsText: beginsText)
         } else if kept.count == 1 && Self.isSpaceSeparator(UInt32(kept[0])) {
             // The space's face: the previous character's, or at a paragraph start the next one's.
             let spaceInFallback =
@@ -112,7 +118,7 @@ extension TextMeasurer {
                 total += shapeAlone(kept, face)
             }
         } else {
-            total += shapeAlone(kept, face)
+            total += shapeAlone(kept, face, beginsText: beginsText)
         }
         for v in others {
             let units: [UInt16] =

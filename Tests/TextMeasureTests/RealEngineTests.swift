@@ -448,6 +448,11 @@ final class RealEngineTests: XCTestCase {
             ("\u{30C}A", 15, 320, [0], [24.1201], 21.7207),
             ("\u{93F}क", 15, 320, [0], [40.2891], 21.7207),
             ("x\n\u{308}か", 15, 320, [0, 2], [7.4697, 15], 43.4414),
+            // So does a leading mark whose cluster holds a mark of another face, in the face of
+            // the first mark's item only.
+            ("\u{5B8}\u{301}接", 15, 320, [0], [28.0889], 21.7207),
+            ("\u{301}\u{5B8}", 15, 320, [0], [15], 21.7207),
+            ("\u{308}\u{301}", 15, 320, [0], [13.0889], 21.7207),
             // A paragraph delimiter after a line separator is on the separator's line, in its
             // face.
             ("ა\u{2028}\n", 15, 320, [0, 3], [7.6172, 0], 39.1816),
