@@ -173,10 +173,13 @@ extension TextMeasurer {
                         box.font = runFonts.text
                     }
                     // A control (VT, NEL, …) joins the item before it: the face stays. After any
-                    // other box, spaces join the next item as after an emoji run (`fontlessSlot`).
+                    // other box, spaces join the next item as after an emoji run (`fontlessSlot`),
+                    // but the item of a mark a face maps that ends the cluster (`boxItem`).
                     if !Self.isFontless(info.first) {
-                        previousSlot = slot
-                        fontlessScans.afterBox = true
+                        let item = boxItem(info, slot, u, start, end, bold: bold)
+                        previousSlot = item.slot
+                        fontlessScans.afterBox = item.afterBox
+                        if let script = item.script { lastStrong = script }
                     }
                     if !info.isSingleScalar,
                         let face = boxTailSlot(u, start, end, previousSlot, bold: bold, script: lastStrong, runEnd: runEnd, &fontlessScans)
@@ -214,7 +217,7 @@ extension TextMeasurer {
                         end: end, advance: adv, font: font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // The item a following space joins is that of the cluster's last character, and
                     // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
-                    previousSlot = lastScalarInFallback(u, start, end, bold: bold) ? .fallback : bold ? .bold : .primary
+                    previousSlot = lastScalarFace(u, start, end, bold: bold) == .fallback ? .fallback : bold ? .bold : .primary
                     fontlessScans.afterBox = false
                     let script = UnicodeScript.of(info.first)
                     if !script.isWeak { lastStrong = script }
@@ -434,6 +437,19 @@ extension TextMeasurer {
         return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
     }
 
+    /// The item the characters after a box's cluster (not a control's) join: the box's, whose
+    /// spaces join the next item as after an emoji run (`afterBox`), but for a mark a face maps
+    /// that ends the cluster, which is in an item of that face (`ก\u{308} `: DejaVu Sans's
+    /// space); and the box's script, whose run they stay in (nil for a weak one). Out of line.
+    @inline(never)
+    private func boxItem(
+        _ info: ClusterInfo, _ slot: FontSlot, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool
+    ) -> (slot: FontSlot, afterBox: Bool, script: UnicodeScript?) {
+        let script = UnicodeScript.of(info.first)
+        let last = info.isSingleScalar ? nil : lastScalarFace(u, start, end, bold: bold)
+        return (last ?? slot, last == nil, script.isWeak ? nil : script)
+    }
+
     /// The first face of the cascade that maps one of the scalars after the first of a cluster
     /// (the text face, else the fallback face; default-ignorable ones aside), nil when none does.
     /// Out of line: asked of boxes and split clusters only.
@@ -630,9 +646,10 @@ extension TextMeasurer {
         }
     }
 
-    /// Whether the last character of a cluster that chooses a face (not a default-ignorable one)
-    /// is drawn from the fallback face (the text face lacks it, the fallback face maps it).
-    func lastScalarInFallback(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> Bool {
+    /// The face of the last character of a cluster that chooses a face (not a default-ignorable
+    /// one): the text face when it maps it, else the fallback face when that does; nil when
+    /// none does (a hex box) or there is no such character.
+    func lastScalarFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
         var i = end
         while i > start {
             i -= 1
@@ -642,10 +659,10 @@ extension TextMeasurer {
                 v = 0x10000 + ((UInt32(u[i]) - 0xD800) << 10) + (v - 0xDC00)
             }
             if Self.isDefaultIgnorable(v) { continue }
-            return !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
-                && fonts.covers(.fallback, v, bits: coverageFallback)
+            if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return bold ? .bold : .primary }
+            return fonts.covers(.fallback, v, bits: coverageFallback) ? .fallback : nil
         }
-        return false
+        return nil
     }
 
     /// The face of a cluster that chooses none (`isFontless`), nil for any other: a paragraph

@@ -700,6 +700,9 @@ package struct PreparedTextBuilder {
     /// Takes the run fonts from `table` when it holds an equal list (most texts use one of a few
     /// lists: the base font of a role, with emoji, objects or bold), so that the prepared text
     /// shares that array instead of allocating one of its own. Call it last, then `take()`.
+    /// (Inlined into `prepare`: called out of line, once per text, it cost a cold cell about
+    /// 0.07 % more instructions.)
+    @inline(__always)
     mutating func shareFonts(from table: RunFontTable) {
         if !spilled { prepared.runFonts = inlineFonts.withFonts(fontCount) { table.list($0) } }
     }

@@ -433,6 +433,11 @@ final class RealEngineTests: XCTestCase {
             // A mark a face maps on a letter no face maps (a hex box): the mark's face's line.
             ("ข\u{301}", 15, 320, [0], [12.6445], 21.7207),
             ("ข\u{5B8}", 15, 320, [0], [12.6445], 17.4609),
+            // A space after it joins that mark's item, and stays in the box's script run.
+            ("ก\u{308} ", 15, 320, [0], [12.6445], 17.4609),
+            ("ก\u{308} ა", 15, 320, [0], [25.0303], 17.4609),
+            ("ก\u{308} 此", 15, 320, [0], [32.4131], 21.7207),
+            ("种！ก\u{E31}\u{308} 此", 15, 320, [0], [75.0576], 21.7207),
             // A character without a face in a box's cluster joins an item as it would after the
             // cluster: the text face's line, as after a box and a ZWSP (`ก\u{200B}`).
             ("ก\u{FE0F}", 15, 320, [0], [12.6445], 21.7207),
