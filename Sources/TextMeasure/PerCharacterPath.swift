@@ -499,16 +499,16 @@ extension TextMeasurer {
     /// base face), not the fallback face's `.notdef` the word was shaped with (`بั`: 12.64 px at
     /// 15 px, not 9.0). Called for such words only.
     @inline(never)
-    func cursiveMarkFonts(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
+    func amendCursiveMarks(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
         var text: RunFont?
         let size = word.font.size
+        let notdef = Double(fonts.fallback.advance(ofGlyph: 0)) * size / Double(fonts.fallback.upem)
         forEachJoinedCluster(of: word, first: first, &builder, buffers) { start, end, index, builder in
             if markFace(u, start, end, bold: false) == .primary {
                 // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
                 if text == nil { text = RunFonts(fonts, TextAttributes(size: size)).text }
                 builder.setFont(text!, ofCluster: index)
             }
-            let notdef = Double(fonts.fallback.advance(ofGlyph: 0)) * size / Double(fonts.fallback.upem)
             var i = start + (u[start] & 0xFC00 == 0xD800 && start + 1 < end ? 2 : 1)
             while i < end {
                 let v = Self.scalar(startingAt: i, u)
@@ -685,7 +685,7 @@ extension TextMeasurer {
         else { return nil }
         let text: FontSlot = bold ? .bold : .primary
         if Self.isParagraphDelimiter(v) { return previousSlot ?? text }
-        // A cursive letter keeps its marks in its word (`cursiveMarkFonts`), but the item before
+        // A cursive letter keeps its marks in its word (`amendCursiveMarks`), but the item before
         // is that of its last mark when the text face draws it (`ب́ 加`: the text face's space).
         var previousSlot = previousSlot
         if previousSlot == .fallback, start > 0, case let mark = Self.scalar(endingAt: start - 1, u), Self.isCombiningMark(mark),

@@ -33,7 +33,7 @@ extension TextMeasurer {
         if word.slot == .emoji { markStrayEmojiTails(word, u, &builder, first: first, buffers) }
         // (Only a word with a cluster of more than one unit may carry a mark.)
         if word.slot == .fallback && Int(buffers.wordEnds.base[word.count - 1]) - word.start > word.count && word.script.isCursive {
-            cursiveMarkFonts(word, u, &builder, first: first, buffers)
+            amendCursiveMarks(word, u, &builder, first: first, buffers)
         }
     }
 
