@@ -48,8 +48,8 @@ extension TextMeasurer {
     /// The advance of a multi-scalar cluster whose characters Pango draws from more than one
     /// face (nil when they all take the cluster's face): each character comes from the first face
     /// of the cascade that maps it. In a cluster in the text face (`base` the text face), the
-    /// scalars it maps are shaped together in it, each other one alone in the fallback face, or a
-    /// hex box when no face maps it. In a cluster whose first scalar only the fallback face maps
+    /// scalars it maps are shaped together in it, each other one alone in the next face of the
+    /// cascade that maps it (the emoji face, then the fallback face), or a hex box when none does. In a cluster whose first scalar only the fallback face maps
     /// (`base` `.fallback`: `ս́`, Armenian with an acute), the scalars the text face lacks are
     /// shaped together in the fallback face, and each mark the text face maps alone in it.
     ///
@@ -125,6 +125,9 @@ extension TextMeasurer {
                 v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
             if inFallback && fonts.covers(text, v, bits: bits) {
                 total += shapeAlone(units, face)
+            } else if fonts.covers(.emoji, v, bits: coverageEmoji) {
+                // The cascade's second face (`1\u{20E3}` without U+FE0F: the emoji face's keycap).
+                total += shapeAlone(units, fonts.emoji)
             } else if !inFallback && fonts.covers(.fallback, v, bits: coverageFallback) {
                 total += shapeAlone(units, fonts.fallback)
             } else {

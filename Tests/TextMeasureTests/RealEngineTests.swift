@@ -494,6 +494,10 @@ final class RealEngineTests: XCTestCase {
             ("\u{270C}\u{270C} a", 21.7207, 49.1592),
             ("\u{1F1E8}\t", 17.5781, 18.6768),
             ("\t\u{1F1E8}", 17.5781, 45.5596),
+            // A keycap without U+FE0F is text: the digit in the text face, U+20E3 from the emoji
+            // face, the next face of the cascade that maps it.
+            ("1\u{20E3}", 21.7207, 27.002),
+            ("a\u{20E3}", 21.7207, 27.1221),
         ]
         assertPango(pango, m)
     }
