@@ -113,13 +113,20 @@ package final class AtomicFileWriter {
         let base = (target as NSString).lastPathComponent
         let temp = (dir.isEmpty ? "." : dir) + "/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let exists = stat(target, &st) == 0
+        // Registered before it exists: a signal between its creation and its registration left
+        // it behind (any thread may take the signal, so blocking it here would not do). Removing
+        // a name that is not there yet is harmless; the name is this process's, and unused
+        // (O_EXCL).
+        let registered = TemporaryFiles.register(temp)
         let d = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard d >= 0 else {
-            throw .unwritable(file: name, reason: "cannot create a temporary file in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            if let registered { TemporaryFiles.unregister(registered) }
+            throw .unwritable(file: name, reason: "cannot create a temporary file in \(dir.isEmpty ? "." : dir): \(reason)")
         }
         fd = d
         tempPath = temp
-        slot = TemporaryFiles.register(temp)
+        slot = registered
         if exists {
             // The replaced file's rights (and owner, where allowed) pass to the new one.
             _ = fchown(d, st.st_uid, st.st_gid)
