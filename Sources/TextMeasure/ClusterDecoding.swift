@@ -102,7 +102,8 @@ extension TextMeasurer {
                     $0, start: 0, end: $0.count, font: f, script: script.isWeak ? nil : script,
                     beginsText: beginsText && Self.isCombiningMark(v), into: &shaped)
             }
-            return Double(shaped.reduce(0) { $0 + Int($1.xAdvance) }) * size / Double(f.upem)
+            let units = PangoScale(size: size, upem: f.upem)
+            return shaped.reduce(0) { $0 + units.points($1.xAdvance) }
         }
         let beginsText = start == 0
         if inFallback {
@@ -113,7 +114,7 @@ extension TextMeasurer {
                 previousSlot == .fallback || (previousSlot == nil && fonts.covers(.fallback, others[0], bits: coverageFallback))
             let f = spaceInFallback ? fonts.fallback : face
             if kept[0] == 0x20 || spaceInFallback {
-                total += Double(f.spaceAdvance) * size / Double(f.upem)
+                total += PangoScale(size: size, upem: f.upem).points(f.spaceAdvance)
             } else {
                 total += shapeAlone(kept, face)
             }

@@ -65,7 +65,10 @@ public final class FontSet: Sendable {
     /// integer arithmetic, where a text's runs ask for these a few times each (about 35 times a
     /// cold cell: 2.9 % of its instructions when computed every time).
     private let extents: [SIMD2<Double>]
-    private static let extentSizes = 257
+    static let extentSizes = 257
+    /// `PangoScale` of each slot at the same sizes, for the same reason (a text's runs ask for
+    /// its text face's: computed each time, 0.3 % of a cold cell's instructions).
+    private let unitScales: [PangoScale]
 
     deinit {
         simplePrimary.deallocate()
@@ -146,6 +149,9 @@ public final class FontSet: Sendable {
         let slotFiles = [primary, bold, emoji, primary, fallback]  // by `FontSlot.rawValue`
         extents = slotFiles.flatMap { f in
             (0..<Self.extentSizes).map { half in Self.pangoExtent(f, size: Double(half) / 2) }
+        }
+        unitScales = slotFiles.flatMap { f in
+            (0..<Self.extentSizes).map { half in PangoScale(size: Double(half) / 2, upem: f.upem) }
         }
     }
 
@@ -405,23 +411,39 @@ public final class FontSet: Sendable {
         return RunFont(slot: slot, size: size, extent: e ?? Self.pangoExtent(file(slot), size: size))
     }
 
-    /// `metrics` of a text face (`.primary` or `.bold`), the emoji face and the fallback face at
-    /// one size, as an attribute run needs them: one test of the size for the three.
-    @inline(__always) func runMetrics(_ textSlot: FontSlot, size: Double) -> (text: RunFont, emoji: RunFont, fallback: RunFont) {
+    /// The `PangoScale` of a slot at a size.
+    @inline(__always) func pangoScale(_ slot: FontSlot, size: Double) -> PangoScale {
+        guard let i = Self.extentIndex(size) else { return PangoScale(size: size, upem: upem(slot)) }
+        return unitScales.withUnsafeBufferPointer { $0[Int(slot.rawValue) &* Self.extentSizes &+ i] }
+    }
+
+    /// `metrics` and `pangoScale` of a text face (`.primary` or `.bold`), the emoji face and the
+    /// fallback face at one size, as an attribute run needs them: one test of the size for all.
+    @inline(__always) func runMetrics(_ textSlot: FontSlot, size: Double)
+        -> (text: RunFont, emoji: RunFont, fallback: RunFont, textUnits: PangoScale, emojiUnits: PangoScale, fallbackUnits: PangoScale)
+    {
         guard let i = Self.extentIndex(size) else {
-            return (metrics(textSlot, size: size), metrics(.emoji, size: size), metrics(.fallback, size: size))
-        }
-        return extents.withUnsafeBufferPointer { e in
-            (
-                RunFont(slot: textSlot, size: size, extent: e[Int(textSlot.rawValue) &* Self.extentSizes &+ i]),
-                RunFont(slot: .emoji, size: size, extent: e[Int(FontSlot.emoji.rawValue) &* Self.extentSizes &+ i]),
-                RunFont(slot: .fallback, size: size, extent: e[Int(FontSlot.fallback.rawValue) &* Self.extentSizes &+ i])
+            return (
+                metrics(textSlot, size: size), metrics(.emoji, size: size), metrics(.fallback, size: size),
+                PangoScale(size: size, upem: upem(textSlot)), PangoScale(size: size, upem: upem(.emoji)),
+                PangoScale(size: size, upem: upem(.fallback))
             )
+        }
+        let t = Int(textSlot.rawValue) &* Self.extentSizes &+ i
+        let e = Int(FontSlot.emoji.rawValue) &* Self.extentSizes &+ i
+        let f = Int(FontSlot.fallback.rawValue) &* Self.extentSizes &+ i
+        return extents.withUnsafeBufferPointer { x in
+            unitScales.withUnsafeBufferPointer { u in
+                (
+                    RunFont(slot: textSlot, size: size, extent: x[t]), RunFont(slot: .emoji, size: size, extent: x[e]),
+                    RunFont(slot: .fallback, size: size, extent: x[f]), u[t], u[e], u[f]
+                )
+            }
         }
     }
 
     /// The index of `size` in `extents` (whole and half points), nil for any other size.
-    @inline(__always) private static func extentIndex(_ size: Double) -> Int? {
+    @inline(__always) static func extentIndex(_ size: Double) -> Int? {
         let half = size * 2
         guard half >= 0 && half < Double(extentSizes), case let i = Int(half), Double(i) == half else { return nil }
         return i
@@ -429,18 +451,41 @@ public final class FontSet: Sendable {
 
     /// A face's ascent and descent at `size`, in points on Pango's units.
     private static func pangoExtent(_ f: FontFile, size: Double) -> SIMD2<Double> {
-        SIMD2(pangoUnits(f.ascender, upem: f.upem, size: size), -pangoUnits(-f.descender, upem: f.upem, size: size))
+        let units = PangoScale(size: size, upem: f.upem)
+        return SIMD2(units.points(f.ascender), -units.points(-f.descender))
+    }
+}
+
+/// Font units of one face at one size in points, as HarfBuzz scales them for Pango: the font's
+/// scale is `size × 1024` units (truncated to an integer, as Pango passes it), its multiplier
+/// that scale in 16.16 fixed point divided by the units per em, and each value times it
+/// rounded half up to a unit (`hb_font_t::em_mult`), so that a run's advances sum as Pango's
+/// glyph widths do: unrounded, a long Latin line drifted up to 0.02 px from Pango's and broke a
+/// character early where it filled the width. Sizes beyond HarfBuzz's integer scale are scaled
+/// exactly, then rounded to a unit.
+struct PangoScale: Sendable {
+    /// Pango units per font unit: HarfBuzz's 16.16 multiplier over 65 536, exact in a double, so
+    /// that `v × unit` is exact too (a multiple of 2^-16 far below 2^53).
+    let unit: Double
+
+    init(size: Double, upem: Int32) {
+        let scale = size * 1024
+        let em = Double(max(1, upem))
+        // (The numerator is an integer, so the quotient floors right; it is positive, so
+        // truncating is flooring, without `floor`'s library call.)
+        unit = scale >= 1 && scale <= Double(Int32.max)
+            ? Double(Int64(Double(Int64(scale) << 16) / em)) * (1.0 / 65536) : scale / em
     }
 
-    /// A font-unit value `v` at `size`, scaled as HarfBuzz scales it for Pango: the font's scale is
-    /// `size × 1024` units (truncated to an integer, as Pango passes it), its multiplier that
-    /// scale in 16.16 fixed point divided by the units per em, and the product rounded half up
-    /// to a unit (`hb_font_t::em_mult`). Sizes beyond HarfBuzz's integer scale are scaled exactly.
-    static func pangoUnits(_ v: Int32, upem: Int32, size: Double) -> Double {
-        let scale = size * 1024
-        guard scale >= 1, scale <= Double(Int32.max), upem > 0 else { return Double(v) * size / Double(max(1, upem)) }
-        let multiplier = (Int64(scale) << 16) / Int64(upem)
-        return Double((Int64(v) * multiplier + 32768) >> 16) / 1024
+    /// `v` font units in points: `v × unit` rounded half up to a unit, as HarfBuzz rounds. Not
+    /// through `floor`, a library call on baseline x86-64: adding and taking away 1.5 × 2^52
+    /// leaves no fraction bits (rounding to nearest, ties to even), and the 2^-17 added first
+    /// breaks the ties upward. The product's fraction is a multiple of 2^-16, so the bias moves
+    /// no other value past a half. (Ties are common: at 15 px every odd advance of a
+    /// 2 048-unit face is one.)
+    @inline(__always) func points(_ v: Int32) -> Double {
+        let magic = 6_755_399_441_055_744.0
+        return (((Double(v) * unit + 0x1p-17) + magic) - magic) * (1.0 / 1024)
     }
 }
 
@@ -510,6 +555,15 @@ struct SimpleAdvanceTable: @unchecked Sendable {
     private let index: UnsafeMutablePointer<UInt8>
     /// `advances[i - 1]` is the advance of the code points whose index is `i` (font units).
     private let advances: UnsafeMutablePointer<UInt32>
+    /// The advances in points as Pango has them (`PangoScale`) at the sizes of `FontSet.extents`:
+    /// row `size × 2`, entry `i` at `i` (`rowWidth` entries a row, 0 unused). Read in the loop
+    /// over a Chinese text's characters, where scaling and rounding each advance took 0.6 % of a
+    /// cold cell's instructions.
+    private let points: UnsafeMutablePointer<Double>
+    private let rowWidth: Int
+    private let upem: Int32
+    /// The most entries a row has (indices are 7 bits).
+    static let maxRowWidth = 128
 
     /// - Parameter touched: one bit per glyph id, set for the glyphs shaping may change or use as
     ///   context (every bit set when that is unknown).
@@ -549,12 +603,32 @@ struct SimpleAdvanceTable: @unchecked Sendable {
         index.initialize(from: t, count: t.count)
         advances = .allocate(capacity: max(1, distinct.count))
         advances.initialize(from: distinct, count: distinct.count)
+        upem = font.upem
+        rowWidth = distinct.count + 1
+        points = .allocate(capacity: FontSet.extentSizes * rowWidth)
+        for half in 0..<FontSet.extentSizes {
+            fillRow(points + half * rowWidth, PangoScale(size: Double(half) / 2, upem: upem))
+        }
+    }
+
+    private func fillRow(_ row: UnsafeMutablePointer<Double>, _ scale: PangoScale) {
+        row[0] = 0
+        for i in 1..<rowWidth { row[i] = scale.points(Int32(advances[i - 1])) }
+    }
+
+    /// The advances in points at `size`, indexed by entry without its flag (`e & 0x7F`): a row
+    /// made at load, or for another size written into `scratch` (`maxRowWidth` entries).
+    func pointsRow(size: Double, scratch: UnsafeMutablePointer<Double>) -> UnsafePointer<Double> {
+        if let i = FontSet.extentIndex(size) { return UnsafePointer(points + i * rowWidth) }
+        fillRow(scratch, PangoScale(size: size, upem: upem))
+        return UnsafePointer(scratch)
     }
 
     /// Frees the table's memory (by its owner, once, when no copy is in use).
     func deallocate() {
         index.deallocate()
         advances.deallocate()
+        points.deallocate()
     }
 
     /// Code points that are never on the path whatever the face: whitespace, separators,
@@ -577,8 +651,8 @@ struct SimpleAdvanceTable: @unchecked Sendable {
     /// `needsPlainNeighbours` possibly set.
     @inline(__always) func entry(_ unit: UInt16) -> UInt8 { index[Int(unit)] }
 
-    /// The advance (font units) of an entry on the path.
-    @inline(__always) func advance(ofEntry e: UInt8) -> UInt32 { advances[Int(e & 0x7F) - 1] }
+    /// The advance of an entry on the path, from a row of `pointsRow`.
+    @inline(__always) static func advance(ofEntry e: UInt8, _ row: UnsafePointer<Double>) -> Double { row[Int(e & 0x7F)] }
 
     /// True when an entry is on the path.
     @inline(__always) static func isOnPath(_ e: UInt8) -> Bool { e != 0 && e != plainOnly }

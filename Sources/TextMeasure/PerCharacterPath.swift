@@ -43,6 +43,7 @@ extension TextMeasurer {
         // Per-run values, updated when a run ends (not copied per cluster).
         var bold = runs[0].attributes.weight == .bold
         var table = bold ? simpleBold : simple
+        var tableRow = table.pointsRow(size: runFonts.size, scratch: buffers.tableRow.base)
         var runEnd = runs[0].range.upperBound
         let tableScripts = fonts.tableScripts
         let spaceScripts = fonts.spaceScripts
@@ -68,6 +69,7 @@ extension TextMeasurer {
                 runFonts = RunFonts(fonts, runs[run].attributes)
                 bold = runs[run].attributes.weight == .bold
                 table = bold ? simpleBold : simple
+                tableRow = table.pointsRow(size: runFonts.size, scratch: buffers.tableRow.base)
                 runEnd = runs[run].range.upperBound
             }
             let size = runFonts.size
@@ -86,7 +88,7 @@ extension TextMeasurer {
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     let v = UInt32(u[start])
-                    let adv = Double(table.advance(ofEntry: e)) * runFonts.textScale
+                    let adv = SimpleAdvanceTable.advance(ofEntry: e, tableRow)
                     if retainsGlyphs {
                         let glyph = fonts.file(bold ? .bold : .primary).nominalGlyph(v) ?? 0
                         glyphs!.append(glyph: glyph, cluster: clusterIndex, advance: adv)
@@ -105,7 +107,7 @@ extension TextMeasurer {
                         let limit = min(runEnd, n)
                         var sink = builder.beginPlainClusters(max(0, limit - start))
                         let end = Self.appendTableRun(
-                            u, breaks, from: start, to: limit, table, runFonts.textScale, tableScripts, &lastStrong, &sink)
+                            u, breaks, from: start, to: limit, table, tableRow, tableScripts, &lastStrong, &sink)
                         builder.endPlainClusters(sink)
                         clusterIndex += end - start
                         start = end
@@ -169,7 +171,7 @@ extension TextMeasurer {
                     {
                         // A mark that begins the text is drawn after HarfBuzz's dotted circle, from
                         // the face its item falls back to (the text face), whose line it takes.
-                        box.advance += Double(face.advance(ofGlyph: circle)) * runFonts.textScale
+                        box.advance += runFonts.textUnits.points(face.advance(ofGlyph: circle))
                         box.font = runFonts.text
                     }
                     // A control (VT, NEL, …) joins the item before it: the face stays. After any
@@ -272,16 +274,16 @@ extension TextMeasurer {
                                 units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
                             }
                         }
-                        adv = Double(units) * runFonts.unitScale(textSlot)
+                        adv = runFonts.units(textSlot).points(units)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
                     } else {
                         if let g = f.nominalGlyph(info.first) {
-                            adv = Double(f.advance(ofGlyph: g)) * runFonts.unitScale(textSlot)
+                            adv = runFonts.units(textSlot).points(f.advance(ofGlyph: g))
                             glyphs?.append(glyph: g, cluster: clusterIndex, advance: adv)
-                        } else if let space = f.spaceGlyph, let units = f.fallbackSpaceAdvance(info.first) {
+                        } else if let space = f.spaceGlyph, let width = f.fallbackSpaceAdvance(info.first, size: size) {
                             // A space the face lacks (U+3000 in DejaVu Sans): HarfBuzz draws its
                             // space glyph, as wide as the kind of space says.
-                            adv = units * runFonts.unitScale(textSlot)
+                            adv = width
                             glyphs?.append(glyph: space, cluster: clusterIndex, advance: adv)
                         } else {
                             // Other white space the face lacks (FF): Pango's hex box, with the box's extent.
@@ -333,6 +335,7 @@ extension TextMeasurer {
                 word.start = start
                 word.slot = slot
                 word.font = runFonts.font(slot)
+                word.units = runFonts.units(slot)
                 word.script = script
             }
             word.append(end: end, breakAfter: breakAfter, &buffers)
@@ -383,7 +386,7 @@ extension TextMeasurer {
     @inline(never)
     private static func appendTableRun(
         _ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>, from start: Int, to limit: Int,
-        _ table: SimpleAdvanceTable, _ scale: Double, _ tableScripts: ScriptSet, _ lastStrong: inout UnicodeScript?,
+        _ table: SimpleAdvanceTable, _ row: UnsafePointer<Double>, _ tableScripts: ScriptSet, _ lastStrong: inout UnicodeScript?,
         _ sink: inout PlainClusterSink
     ) -> Int {
         guard start < limit, let units = u.baseAddress else { return start }
@@ -407,7 +410,7 @@ extension TextMeasurer {
             }
             guard takesTable(UInt32(c), &strong, u, i, tableScripts) else { break }
             out.appendUnchecked(
-                end: Int32(truncatingIfNeeded: next), advance: Double(table.advance(ofEntry: e)) * scale,
+                end: Int32(truncatingIfNeeded: next), advance: SimpleAdvanceTable.advance(ofEntry: e, row),
                 flags: next < n ? (f & BreakFlags.lineAllowed.rawValue) >> 1 : 0)
             i = next
         }
@@ -502,7 +505,7 @@ extension TextMeasurer {
     func amendCursiveMarks(_ word: WordState, _ u: UnsafeBufferPointer<UInt16>, _ builder: inout PreparedTextBuilder, first: Int, _ buffers: PrepareBuffers) {
         var text: RunFont?
         let size = word.font.size
-        let notdef = Double(fonts.fallback.advance(ofGlyph: 0)) * size / Double(fonts.fallback.upem)
+        let notdef = fonts.pangoScale(.fallback, size: size).points(fonts.fallback.advance(ofGlyph: 0))
         forEachJoinedCluster(of: word, first: first, &builder, buffers) { start, end, index, builder in
             if markFace(u, start, end, bold: false) == .primary {
                 // (The text face's extent is its bold face's too: Noto Sans CJK's weights share theirs.)
@@ -807,9 +810,8 @@ extension TextMeasurer {
             return (p, unit)
         case .spaces(let count):
             let base = text.baseAttributes
-            let f = fonts.file(base.weight == .bold ? .bold : .primary)
-            let size = Self.sanitized(base.size)
-            let space = (Double(f.spaceAdvance) * size / Double(f.upem) / unit).rounded() * unit
+            let slot: FontSlot = base.weight == .bold ? .bold : .primary
+            let space = fonts.pangoScale(slot, size: Self.sanitized(base.size)).points(fonts.file(slot).spaceAdvance)
             guard space > 0 else { return (0, 0) }
             return (space * Double(max(1, count)), space)
         }
@@ -847,23 +849,21 @@ struct RunFonts {
     let text: RunFont
     let emoji: RunFont
     let fallback: RunFont
-    let textScale: Double
-    let emojiScale: Double
-    let fallbackScale: Double
+    /// Each face's units in points as Pango has them (`PangoScale`): advances.
+    let textUnits: PangoScale
+    private let emojiUnits: PangoScale
+    private let fallbackUnits: PangoScale
 
     init(_ fonts: FontSet, _ attributes: TextAttributes) {
         size = TextMeasurer.sanitized(attributes.size)
         let slot: FontSlot = attributes.weight == .bold ? .bold : .primary
-        (text, emoji, fallback) = fonts.runMetrics(slot, size: size)
-        textScale = size / Double(fonts.file(slot).upem)
-        emojiScale = size / Double(fonts.emoji.upem)
-        fallbackScale = size / Double(fonts.fallback.upem)
+        (text, emoji, fallback, textUnits, emojiUnits, fallbackUnits) = fonts.runMetrics(slot, size: size)
     }
 
     @inline(__always) func font(_ slot: FontSlot) -> RunFont {
         slot == .emoji ? emoji : slot == .fallback ? fallback : text
     }
-    @inline(__always) func unitScale(_ slot: FontSlot) -> Double {
-        slot == .emoji ? emojiScale : slot == .fallback ? fallbackScale : textScale
+    @inline(__always) func units(_ slot: FontSlot) -> PangoScale {
+        slot == .emoji ? emojiUnits : slot == .fallback ? fallbackUnits : textUnits
     }
 }

@@ -53,8 +53,7 @@ extension TextMeasurer {
         let text = UnsafeBufferPointer(rebasing: u[word.start..<wordEnd])
         guard fonts.measureKerned(word.slot, word.script, text, writingInto: advances) else { return false }
         builder.appendWord(
-            count, font: word.font, ends: ends, breakAfter: buffers.wordBreakAfter.base, advances: advances,
-            scale: word.font.size / Double(fonts.upem(word.slot)))
+            count, font: word.font, ends: ends, breakAfter: buffers.wordBreakAfter.base, advances: advances, scale: word.units)
         return true
     }
 
@@ -108,11 +107,11 @@ extension TextMeasurer {
         func emit(_ advances: UnsafeBufferPointer<Int32>, _ shaped: UnsafeBufferPointer<CachedGlyph>) {
             builder.appendWord(
                 count, font: word.font, ends: ends.baseAddress!, breakAfter: breakAfter.baseAddress!,
-                advances: advances.baseAddress!, scale: k)
+                advances: advances.baseAddress!, scale: word.units)
             if retainsGlyphs {
                 for g in shaped {
                     glyphs!.append(
-                        glyph: g.glyph, cluster: firstCluster + Int(g.cluster), advance: Double(g.xAdvance) * k,
+                        glyph: g.glyph, cluster: firstCluster + Int(g.cluster), advance: word.units.points(g.xAdvance),
                         xOffset: Double(g.xOffset) * k, yOffset: Double(g.yOffset) * k)
                 }
             }
@@ -199,23 +198,29 @@ extension TextMeasurer {
 
 extension PreparedTextBuilder {
     /// Appends a measured word's `count` clusters in `font`: cluster `c` ends at `ends[c]`, may
-    /// break after when `breakAfter[c]`, and advances `advances[c]` font units of `scale` points;
-    /// `advances[count + c]` is its line-end correction. (Every cluster of a word is in its
-    /// font: found once, then appended as plain clusters.)
+    /// break after when `breakAfter[c]`, and advances `advances[c]` font units (`scale`);
+    /// `advances[count + c]` is its line-end correction, the kerning it loses at a line end
+    /// negated. (Every cluster of a word is in its font: found once, then appended as plain
+    /// clusters.) HarfBuzz scales a glyph's nominal advance and its kerning apart, each rounded
+    /// to a Pango unit, so a cluster's advance is the two scaled and added, and its correction
+    /// takes away the scaled kerning.
     @inline(__always)
     mutating func appendWord(
         _ count: Int, font: RunFont, ends: UnsafePointer<Int32>, breakAfter: UnsafePointer<Bool>,
-        advances: UnsafePointer<Int32>, scale k: Double
+        advances: UnsafePointer<Int32>, scale: PangoScale
     ) {
         useFont(font)
         let first = clusterCount
         var sink = beginPlainClusters(count)
         for c in 0..<count {
-            sink.append(end: Int(ends[c]), advance: Double(advances[c]) * k, breakAfter: breakAfter[c])
+            let correction = advances[count + c]
+            var advance = scale.points(advances[c] &+ correction)
+            if correction != 0 { advance += scale.points(0 &- correction) }
+            sink.append(end: Int(ends[c]), advance: advance, breakAfter: breakAfter[c])
         }
         endPlainClusters(sink)
         for c in 0..<count - 1 where advances[count + c] != 0 {
-            addLineEndCorrection(Double(advances[count + c]) * k, afterCluster: first + c)
+            addLineEndCorrection(-scale.points(0 &- advances[count + c]), afterCluster: first + c)
         }
     }
 }
@@ -228,6 +233,8 @@ struct WordState {
     var slot = FontSlot.primary
     var script = UnicodeScript.common
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
+    /// The face's units at the font's size (`PangoScale`).
+    var units = PangoScale(size: 0, upem: 1)
     /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
     var shapeLimit: Int?
 

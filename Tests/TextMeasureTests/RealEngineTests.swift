@@ -51,6 +51,26 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// Glyph advances and kerning are in Pango's units, scaled and rounded as HarfBuzz scales
+    /// them for Pango: line widths are Pango's to its unit (peers harness, widths to 0.0001 px;
+    /// the exact products gave 437.344, 536.88, 215.55, 107.1, 135.6804 and 47.1094 px).
+    func testAdvancesAreInPangosUnits() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(String, size: Double, width: Double)] = [
+            ("ngexrllybypcbhrfauoipggoolohdbhpqdxwgpmmgdyjergjde", 16, 437.3477),
+            ("The quick brown fox jumps over the lazy dog, Lightroom AVAWAY 1234567890", 15, 536.8896),
+            ("AVAWAYTaTeToVaWaLTLYP.F,r.y.", 15, 215.5518),  // kerned pairs, each value rounded
+            ("中文字测试，好", 15.3, 107.0986),  // the per-character table at a size without a row
+            ("Lightroom AVAWAY", 15.3, 135.6797),
+            ("ꙮѬ ΐΰ", 15, 47.1113),  // DejaVu Sans, 2 048 units per em
+        ]
+        for (text, size, width) in cases {
+            let w = layout(text, size: size, m).lines[0].width
+            XCTAssertEqual(w, width, accuracy: 0.00006, text.debugDescription)
+            XCTAssertEqual(w * 1024, (w * 1024).rounded(), accuracy: 1e-6, "\(text.debugDescription): whole units")
+        }
+    }
+
     /// A line separator that ends a paragraph starts no line of its own (Pango 1.50, peers harness):
     /// at the end of the text, or before `\n`, `\r\n`, `\r` or U+2029. Line starts in UTF-16 offsets.
     func testALineSeparatorEndingAParagraphStartsNoLine() throws {
@@ -575,10 +595,11 @@ final class RealEngineTests: XCTestCase {
     func testCommonPunctuationTakesTheScriptOfItsContext() throws {
         let m = try Shared.requireMeasurer()
         // In Chinese text the two-em dash is two fullwidth dashes (2 em); after Latin it is the
-        // proportional ligature (1676 units).
+        // proportional ligature (1676 units: 25 743 of Pango's units at 15 px, as HarfBuzz
+        // scales them for Pango).
         XCTAssertEqual(layout("恰——", m).lines[0].width, 45, accuracy: 1e-9)
         let latin = layout("ab——", m).lines[0].width - layout("ab", m).lines[0].width
-        XCTAssertEqual(latin, 1.676 * 15, accuracy: 1e-9)
+        XCTAssertEqual(latin, 25_743.0 / 1024, accuracy: 1e-9)
         // After a closing bracket, text is back in the script before the opening one.
         let bracket = layout("中[ok]——", m).lines[0].width - layout("中[ok]", m).lines[0].width
         XCTAssertEqual(bracket, 30, accuracy: 1e-9)

@@ -223,31 +223,40 @@ final class FontFile: @unchecked Sendable {
         hb_font_get_glyph_h_advance(font, glyph)
     }
 
-    /// The advance, in font units, HarfBuzz gives a space character the face does not map when
-    /// the face has a space glyph (which it draws instead): by the kind of space, an em or a
-    /// fraction of one (U+2000–U+2006, U+2009, U+200A, U+205F, U+3000), a digit's width (U+2007),
-    /// a full stop's or comma's (U+2008), half a space (U+202F), a space (U+0020, U+00A0). Nil
-    /// for any other character (U+1680 and the controls have no such space).
-    func fallbackSpaceAdvance(_ scalar: UInt32) -> Double? {
+    /// The advance in points HarfBuzz gives, at `size` as Pango scales the face, a space character
+    /// the face does not map when the face has a space glyph (which it draws instead): by the kind
+    /// of space, an em or a fraction of one (U+2000–U+2006, U+2009, U+200A, U+205F, U+3000,
+    /// divided in Pango's units as HarfBuzz divides its scale), a digit's width (U+2007), a full
+    /// stop's or comma's (U+2008), half a space (U+202F, halved in units), a space (U+0020,
+    /// U+00A0). Nil for any other character (U+1680 and the controls have no such space).
+    func fallbackSpaceAdvance(_ scalar: UInt32, size: Double) -> Double? {
         guard spaceGlyph != nil else { return nil }
-        let em = Double(upem)
+        let units = PangoScale(size: size, upem: upem)
+        // HarfBuzz's scale for Pango, in units; beyond its integer range, exact.
+        let scale = size * 1024
+        let integral = scale >= 1 && scale <= Double(Int32.max)
+        func em(_ n: Int64) -> Double {
+            integral ? Double((Int64(scale) + n / 2) / n) / 1024 : scale / Double(n) / 1024
+        }
         func firstAdvance(_ scalars: some Sequence<UInt32>) -> Double {
-            for s in scalars { if let g = nominalGlyph(s) { return Double(self.advance(ofGlyph: g)) } }
-            return Double(spaceAdvance)
+            for s in scalars { if let g = nominalGlyph(s) { return units.points(self.advance(ofGlyph: g)) } }
+            return units.points(spaceAdvance)
         }
         switch scalar {
-        case 0x20, 0xA0: return Double(spaceAdvance)
-        case 0x2001, 0x2003, 0x3000: return em
-        case 0x2000, 0x2002: return em / 2
-        case 0x2004: return em / 3
-        case 0x2005: return em / 4
-        case 0x2009: return em / 5
-        case 0x2006: return em / 6
-        case 0x200A: return em / 16
-        case 0x205F: return em * 4 / 18
+        case 0x20, 0xA0: return units.points(spaceAdvance)
+        case 0x2001, 0x2003, 0x3000: return em(1)
+        case 0x2000, 0x2002: return em(2)
+        case 0x2004: return em(3)
+        case 0x2005: return em(4)
+        case 0x2009: return em(5)
+        case 0x2006: return em(6)
+        case 0x200A: return em(16)
+        case 0x205F: return integral ? Double(Int64(scale) * 4 / 18) / 1024 : scale * 4 / 18 / 1024
         case 0x2007: return firstAdvance(0x30...0x39)
         case 0x2008: return firstAdvance([0x2E, 0x2C])
-        case 0x202F: return Double(spaceAdvance) / 2
+        case 0x202F:
+            let space = units.points(spaceAdvance) * 1024
+            return integral ? Double(Int64(space) / 2) / 1024 : space / 2 / 1024
         default: return nil
         }
     }

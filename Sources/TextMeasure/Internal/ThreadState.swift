@@ -64,6 +64,9 @@ struct PrepareBuffers {
     /// The brackets open so far (paired-bracket script resolution), at most `maxOpenBrackets`.
     let brackets = ScratchBuffer<OpenBracket>(capacity: maxOpenBrackets)
     static let maxOpenBrackets = 64
+    /// The per-character table's advances at a size that has no row of its own
+    /// (`SimpleAdvanceTable.pointsRow`).
+    let tableRow = ScratchBuffer<Double>(capacity: SimpleAdvanceTable.maxRowWidth)
 
     var largestCapacity: Int {
         max(
@@ -80,6 +83,7 @@ struct PrepareBuffers {
         clusters.free()
         corrections.free()
         brackets.free()
+        tableRow.free()
     }
 }
 
