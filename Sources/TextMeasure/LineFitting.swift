@@ -193,25 +193,9 @@ extension PreparedText {
             let f = cl[i].flags
             if f & ClusterFlags.hanging == 0 {
                 if (Rule.mayHaveTabs ? left - a < -limit : total + a > maxWidth + limit) && i > start {
-                    if lastBreak >= start,
-                        let (end, w) = fittingBreak(
-                            cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
-                            maxWidth: maxWidth + limit, charWrap: charWrap, clamped: clamped, rule)
-                    {
-                        // (The carried clusters hold break opportunities when the kerning loss
-                        // moved the break back.)
-                        endLine(at: end, width: w)
-                        continue
-                    }
-                    // Broken between clusters: the last one loses its kerning with the next; if
-                    // that makes the line overflow, one fewer cluster fits. (Widths exclude
-                    // trailing hanging clusters, as everywhere.)
-                    var end = i
-                    var w = content + lineEndCorrection(after: end - 1)
-                    while w > maxWidth + limit && end - 1 > start {
-                        end -= 1
-                        w = Self.contentWidth(cl, start, end, rule) + lineEndCorrection(after: end - 1)
-                    }
+                    let (end, w) = overflowEnd(
+                        cl, i, start: start, total: total, content: content, left: left, advance: a, lastBreak: lastBreak,
+                        contentAtBreak: contentAtBreak, maxWidth: maxWidth, charWrap: charWrap, clamped: clamped, rule)
                     endLine(at: end, width: w)
                     continue
                 }
@@ -346,6 +330,67 @@ extension PreparedText {
             j += 1
         }
         return best
+    }
+
+    /// Where the line from `start` ends when non-hanging cluster `i` takes it past the width
+    /// (`total`, `content` and `left`: the line before `i`; `advance`: `i`'s), and its width.
+    /// Once a line, so out of the loop over clusters: inside it the steps took registers from
+    /// the loop.
+    @inline(never)
+    private func overflowEnd<Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, _ i: Int, start: Int, total: Double, content: Double, left: Double,
+        advance a: Double, lastBreak: Int, contentAtBreak: Double, maxWidth: Double, charWrap: Bool, clamped: Bool,
+        _ rule: Rule
+    ) -> (Int, Double) {
+        let limit = 1e-7
+        if charWrap || cl[i].flags & ClusterFlags.breakAfter != 0,
+            let w = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule)
+        {
+            return (i + 1, w)
+        }
+        if lastBreak >= start,
+            let found = fittingBreak(
+                cl, start: start, lastBreak: lastBreak, contentAtBreak: contentAtBreak,
+                maxWidth: maxWidth + limit, charWrap: charWrap, clamped: clamped, rule)
+        {
+            // (The carried clusters hold break opportunities when the kerning loss moved the
+            // break back.)
+            return found
+        }
+        // Broken between clusters: if the cluster at hand overflows only by its kerning, it
+        // fits; else the last one before it loses its kerning with it, and if that makes the
+        // line overflow, one fewer cluster fits. (Widths exclude trailing hanging clusters, as
+        // everywhere.)
+        if let w = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule) {
+            return (i + 1, w)
+        }
+        var end = i
+        var w = content + lineEndCorrection(after: end - 1)
+        while w > maxWidth + limit && end - 1 > start {
+            end -= 1
+            w = Self.contentWidth(cl, start, end, rule) + lineEndCorrection(after: end - 1)
+        }
+        return (end, w)
+    }
+
+    /// The line's width when it ends after non-hanging cluster `i`, where a break may come, and
+    /// `i` takes the line past the width only by its kerning with the next cluster: a line end
+    /// drops that kerning (Pango tests a break near the end of the line by shaping the line's
+    /// part of the run again), so the line ends after `i`. Nil when that is not so. (`total`
+    /// and `left`: the line before `i`; `advance`: `i`'s.)
+    @inline(never)
+    private func fitsWithoutKerning<Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, _ i: Int, total: Double, left: Double, advance a: Double, maxWidth: Double,
+        _ rule: Rule
+    ) -> Double? {
+        guard hasLineEndCorrections, i + 1 < cl.count, cl[i + 1].flags & ClusterFlags.hanging == 0,
+            !(Rule.mayHaveTabs && beforeTab(cl, i))
+        else { return nil }
+        let correction = lineEndCorrection(after: i)
+        guard correction < 0 else { return nil }
+        let limit = 1e-7
+        let fits = Rule.mayHaveTabs ? left - a - correction >= -limit : total + a + correction <= maxWidth + limit
+        return fits ? total + a + correction : nil
     }
 
     /// Whether cluster `i + 1` is a tab: Pango never breaks right before a tab (it takes a break

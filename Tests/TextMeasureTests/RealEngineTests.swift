@@ -71,6 +71,24 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A cluster that takes the line past the width only by its kerning with the next one ends
+    /// the line: the line end drops that kerning, as Pango's test of a break, which shapes the
+    /// line's part of the run again, finds (peers harness: `g` before `j` is kerned 0.66 px at
+    /// 16 px; the line is 413.5068 px in 414). Also when the run falls back to character wrap.
+    func testAClusterOverflowingOnlyByItsKerningEndsTheLine() throws {
+        let m = try Shared.requireMeasurer()
+        let text = "ngexrllybypcbhrfauoipggoolohdbhpqdxwgpmmgdyjergjde"
+        for wrap in [WrapMode.word, .character] {
+            var options = LayoutOptions(width: 414)
+            options.wrap = wrap
+            let l = m.prepare(AttributedText(text, size: 16)).layout(options)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 47], "\(wrap)")
+            XCTAssertEqual(l.lines[0].width, 413.5068, accuracy: 0.00006, "\(wrap)")
+        }
+        let l = layout("ngexrllybypcbhrfauoipggoolohdbhpqdxwgpmmgdyjerg jde", size: 16, width: 414, m)
+        XCTAssertEqual(l.lines.map(\.range.lowerBound), [0, 48])
+    }
+
     /// A line separator that ends a paragraph starts no line of its own (Pango 1.50, peers harness):
     /// at the end of the text, or before `\n`, `\r\n`, `\r` or U+2029. Line starts in UTF-16 offsets.
     func testALineSeparatorEndingAParagraphStartsNoLine() throws {
