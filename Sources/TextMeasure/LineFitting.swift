@@ -128,12 +128,16 @@ extension PreparedText {
         return widest
     }
 
+    /// How far past the width a line may reach and still fit: sums of advances differ from the
+    /// width they equal by rounding.
+    private static var fitSlack: Double { 1e-7 }
+
     /// The greedy pass (see the file's comment): appends every line to `acc`.
     private func fitLines<Sink: LineSink, Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, maxWidth: Double, charWrap: Bool, _ rule: Rule, into acc: inout Sink
     ) {
         let n = cl.count
-        let limit = 1e-7
+        let limit = Self.fitSlack
         var start = 0
         var total = 0.0  // width of clusters start..<i, hanging ones included
         var content = 0.0  // width up to the last non-hanging cluster
@@ -342,7 +346,7 @@ extension PreparedText {
         advance a: Double, lastBreak: Int, contentAtBreak: Double, maxWidth: Double, charWrap: Bool, clamped: Bool,
         _ rule: Rule
     ) -> (Int, Double) {
-        let limit = 1e-7
+        let limit = Self.fitSlack
         if charWrap || cl[i].flags & ClusterFlags.breakAfter != 0,
             let w = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule)
         {
@@ -388,7 +392,7 @@ extension PreparedText {
         else { return nil }
         let correction = lineEndCorrection(after: i)
         guard correction < 0 else { return nil }
-        let limit = 1e-7
+        let limit = Self.fitSlack
         let fits = Rule.mayHaveTabs ? left - a - correction >= -limit : total + a + correction <= maxWidth + limit
         return fits ? total + a + correction : nil
     }
@@ -501,7 +505,7 @@ extension PreparedText {
             let hangs = c.flags & ClusterFlags.hanging != 0
             total += rule.advance(c, at: total)
             if !hangs {
-                if total > room + 1e-7 { break }
+                if total > room + Self.fitSlack { break }
                 content = total
                 keep = i + 1
                 keptWidth = content
