@@ -49,9 +49,10 @@ extension TextMeasurer {
     /// face (nil when they all take the cluster's face): each character comes from the first face
     /// of the cascade that maps it. In a cluster in the text face (`base` the text face), the
     /// scalars it maps are shaped together in it, each other one alone in the next face of the
-    /// cascade that maps it (the emoji face, then the fallback face), or a hex box when none does. In a cluster whose first scalar only the fallback face maps
-    /// (`base` `.fallback`: `ս́`, Armenian with an acute), the scalars the text face lacks are
-    /// shaped together in the fallback face, and each mark the text face maps alone in it.
+    /// cascade that maps it (the emoji face, then the fallback face), or a hex box when none
+    /// does. In a cluster whose first scalar only the fallback face maps (`base` `.fallback`:
+    /// `ս́`, Armenian with an acute), the scalars the text face lacks are shaped together in the
+    /// fallback face, and each mark the text face maps alone in it.
     ///
     /// A space that starts such a cluster (a mark on a space) chooses no face, as in Pango's
     /// itemizer: it stays in the face of the character before it (`previousSlot`), or, at the

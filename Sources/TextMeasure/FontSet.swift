@@ -425,8 +425,7 @@ public final class FontSet: Sendable {
         guard let i = Self.extentIndex(size) else {
             return (
                 metrics(textSlot, size: size), metrics(.emoji, size: size), metrics(.fallback, size: size),
-                PangoScale(size: size, upem: upem(textSlot)), PangoScale(size: size, upem: upem(.emoji)),
-                PangoScale(size: size, upem: upem(.fallback))
+                pangoScale(textSlot, size: size), pangoScale(.emoji, size: size), pangoScale(.fallback, size: size)
             )
         }
         let t = Int(textSlot.rawValue) &* Self.extentSizes &+ i

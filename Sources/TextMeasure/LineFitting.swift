@@ -347,9 +347,8 @@ extension PreparedText {
         _ rule: Rule
     ) -> (Int, Double) {
         let limit = Self.fitSlack
-        if charWrap || cl[i].flags & ClusterFlags.breakAfter != 0,
-            let w = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule)
-        {
+        let unkerned = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule)
+        if let w = unkerned, charWrap || cl[i].flags & ClusterFlags.breakAfter != 0 {
             return (i + 1, w)
         }
         if lastBreak >= start,
@@ -365,9 +364,7 @@ extension PreparedText {
         // fits; else the last one before it loses its kerning with it, and if that makes the
         // line overflow, one fewer cluster fits. (Widths exclude trailing hanging clusters, as
         // everywhere.)
-        if let w = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule) {
-            return (i + 1, w)
-        }
+        if let w = unkerned { return (i + 1, w) }
         var end = i
         var w = content + lineEndCorrection(after: end - 1)
         while w > maxWidth + limit && end - 1 > start {
