@@ -57,6 +57,10 @@ SPACE_NEIGHBOURS = ["ა", "ب", "a", "1", "١", "😀", "✔", "ก", "\t", "\u
 # of a text: HarfBuzz's dotted circle).
 MARKED = ["ս\u0301", "ა\u0308", "ბ\u030c", "ש\u05b8", "ל\u0301", "ب\u064e", "ب\u0301", "д\u0301", "ɛ\u0301",
           "ก\u0e31", "ข\u0301", "क\u093f", "\u0301", "\u0308", "\u030c", "\u05b8", "\u0e31"]
+# A paragraph of Hebrew or Arabic, as a status in those languages is written: numbers (with
+# terminators and separators), Latin words with punctuation, symbols and emoji among the words.
+RTL_INSERTS = ["2024", "12", "12%", "3.5", "$20", "١٢٣", "۱۴", "user,", "hello.", "OK", "(test)", "@user", "#tag", "v1.2",
+               "iPhone", "✔", "❤", "😀", "🇮🇱", "!", ":", "،", "-", "中文"]
 PUA = ["\uf8ff", "\ue000", "\ue123", "\U000F0000", "\u0378", "\u0001", "\U0010FFFD", "\U000E0001", "\u2065", "\ufff0"]
 
 
@@ -99,6 +103,9 @@ KINDS = {
     "separators": lambda r: joined(r, SEPARATORS, 1, 3),
     "spaces": lambda r: r.choice(SPACE_NEIGHBOURS) + joined(r, SPACES, 1, 2) + r.choice(SPACE_NEIGHBOURS),
     "marks": lambda r: joined(r, MARKED, 1, 3),
+    "rtl-paragraph": lambda r: "\n" + " ".join(
+        r.choice(RTL_INSERTS) if r.random() < 0.4 else r.choice(words)
+        for words in [r.choice([HEBREW, ARABIC])] for _ in range(r.randint(3, 9))) + "\n",
 }
 
 

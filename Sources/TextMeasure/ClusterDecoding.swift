@@ -139,6 +139,52 @@ extension TextMeasurer {
         return total
     }
 
+    /// The offset of the next character from `offset` on that chooses a face, past spaces and
+    /// default-ignorable characters (`u.count` at the end of the text). A separator control
+    /// stops it: it ends the spaces before it at the paragraph's level (L1).
+    static func nextChosen(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, _ scans: inout FontlessScans) -> Int {
+        scans.nextChosen.stop(from: offset, count: u.count) { i in
+            let v = scalar(startingAt: i, u)
+            let passed =
+                isSpaceSeparator(v) || (isWhiteSpaceControl(v) && !isSeparatorControl(v)) || isBoundaryNeutralControl(v)
+                || isDefaultIgnorable(v)
+            return passed ? (v > 0xFFFF ? 2 : 1) : nil
+        }
+    }
+
+    /// The face of white space after a character drawn from the text face (the last unit of it
+    /// at `before`; the white space starts at `start`, its cluster ends at `end`) when the bidi
+    /// algorithm puts the white space at another level than that character: after a European
+    /// number (`12 שלום`, `١٢ 12 حب`; `spacesLeaveNumberLevel`), or after a left-to-right letter
+    /// in a right-to-left paragraph before text that is not left to right (`ישראל abc ✔`;
+    /// `neutralsLeaveLevel`). Pango makes it an item of its own, which takes its face from the
+    /// characters after it at its level and in its script run, here the next one that chooses a
+    /// face: a right-to-left letter (DejaVu Sans's space, 1.31 px wider than the text face's at
+    /// 14 px) or a neutral (`12 ✔ שלום`: the emoji face's). Nil (the item before, the text
+    /// face) when the white space keeps the level, or when what follows is another item anyway: a
+    /// number (a level up), text of another script, an emoji run, a tab, a line or paragraph end,
+    /// the attribute run's end.
+    func spacesLeavingLevelFace(
+        _ u: UnsafeBufferPointer<UInt16>, before j: Int, start: Int, end: Int, bold: Bool, runEnd: Int,
+        _ scans: inout FontlessScans
+    ) -> FontSlot? {
+        let number = Self.endsEuropeanNumber(u, at: j)
+        guard number || Self.strongDirection(Self.scalar(endingAt: j, u)) == .leftToRight else { return nil }
+        let i = Self.nextChosen(u, from: end, &scans)
+        guard i < min(runEnd, u.count) else { return nil }
+        let v = Self.scalar(startingAt: i, u)
+        if Self.isParagraphDelimiter(v) || v == 0x2028 || v == 0x09 || Self.isSeparatorControl(v) { return nil }
+        if Self.isEuropeanDigit(u[i]) || Self.isArabicIndicNumber(v) { return nil }
+        // (The face first: most white space after a number is before text in the text face.)
+        guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
+            Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans),
+            number
+                ? Self.spacesLeaveNumberLevel(u, at: j, next: i, &scans)
+                : Self.neutralsLeaveLevel(u, direction: .leftToRight, at: j, next: i, &scans)
+        else { return nil }
+        return face
+    }
+
     /// Whether the next character after `offset` that is not a space is in the text face and in
     /// the same itemization run as the spaces before it: its script is `script` or a weak one (or
     /// the spaces end a right-to-left run), and it is before `runEnd`, the end of the attribute run (false at the end of the text or a
@@ -147,15 +193,7 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
         _ scans: inout FontlessScans
     ) -> Bool {
-        // Spaces and default-ignorable characters choose no face: the next one that does decides.
-        let i = scans.nextChosen.stop(from: offset, count: u.count) { i in
-            let v = Self.scalar(startingAt: i, u)
-            // (A separator control ends the spaces before it at the paragraph's level, L1.)
-            let passed =
-                Self.isSpaceSeparator(v) || (Self.isWhiteSpaceControl(v) && !Self.isSeparatorControl(v))
-                || Self.isBoundaryNeutralControl(v) || Self.isDefaultIgnorable(v)
-            return passed ? (v > 0xFFFF ? 2 : 1) : nil
-        }
+        let i = Self.nextChosen(u, from: offset, &scans)
         guard i < u.count else { return false }
         let v = Self.scalar(startingAt: i, u)
         // The character before the spaces (0 at the start of the text). A control of bidi class
@@ -205,13 +243,12 @@ extension TextMeasurer {
         {
             return true
         }
-        // A number after a right-to-left letter is a level above it (an ASCII digit after an
-        // Arabic letter is an Arabic number, W2; either is one up, I1–I2): the spaces between
-        // resolve to the letter's direction (N1) and stay in its item (`ب 1`: DejaVu's space).
-        if v &- 0x30 < 10 || Self.isArabicIndicNumber(v),
-            Self.baseIsRightToLeft(u, through: j, lettersOnly: true, &scans)
-        {
-            return false
+        // A number is a level above the white space before it unless W7 makes it left to right
+        // (`raisedNumberStarts`): the spaces resolve away from it (N1, N2) and stay in the item
+        // before them (`ب 1`: DejaVu's space; `ب ✔ 12`: the emoji face's, with the `✔`), unless
+        // that is a number too: then they are a run of their own (`١٢ 12`: the text face's).
+        if Self.raisedNumberStarts(u, at: i, v, &scans) {
+            return Self.isArabicNumber(before) || (before &- 0x06F0 < 10 && Self.europeanNumberIsRaised(u, at: i, &scans).raised)
         }
         if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return true }
         // Before a neutral the text face lacks (an emoji, a symbol only DejaVu Sans draws), the
@@ -234,8 +271,16 @@ extension TextMeasurer {
     static func neutralsLeaveLevel(
         _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, next: Int, _ scans: inout FontlessScans
     ) -> Bool {
-        guard end >= 0, let direction = strongDirection(before), case let rightToLeft = direction == .rightToLeft,
-            rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
+        guard let direction = strongDirection(before) else { return false }
+        return neutralsLeaveLevel(u, direction: direction, at: end, next: next, &scans)
+    }
+
+    /// `neutralsLeaveLevel(_:before:at:next:_:)` after a character that resolves to `direction`
+    /// (a letter, or a European number that W7 makes left to right).
+    static func neutralsLeaveLevel(
+        _ u: UnsafeBufferPointer<UInt16>, direction: StrongDirection, at end: Int, next: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        guard end >= 0, case let rightToLeft = direction == .rightToLeft, rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
         else { return false }
         let k = scans.nextStrong.stop(from: next, count: u.count) { k in
             let v = scalar(startingAt: k, u)
@@ -447,6 +492,110 @@ extension TextMeasurer {
     /// number signs.
     static func isArabicNumber(_ v: UInt32) -> Bool {
         v &- 0x0660 < 10 || v == 0x066B || v == 0x066C || v &- 0x0600 < 6 || v == 0x06DD
+    }
+
+    /// A digit of bidi class EN in the text face: ASCII and fullwidth digits, and the
+    /// superscript and subscript ones (a unit: they are all in the BMP).
+    @inline(__always) static func isEuropeanDigit(_ c: UInt16) -> Bool {
+        c &- 0x30 < 10 || c &- 0xFF10 < 10 || c &- 0x2080 < 10 || c == 0x2070 || c &- 0x2074 < 6 || c == 0xB2 || c == 0xB3
+            || c == 0xB9
+    }
+
+    /// A European number terminator (bidi class ET: `#`, `$`, `%`, `°`, `‰`, currency signs),
+    /// which W5 makes part of a number next to it. Those of the BMP (DerivedBidiClass.txt).
+    static func isEuropeanTerminator(_ c: UInt16) -> Bool {
+        switch c {
+        case 0x23...0x25, 0xA2...0xA5, 0xB0, 0xB1, 0x058F, 0x0609, 0x060A, 0x066A, 0x09F2, 0x09F3, 0x09FB, 0x0AF1, 0x0BF9,
+            0x0E3F, 0x17DB, 0x2030...0x2034, 0x20A0...0x20CF, 0x212E, 0x2213, 0xA838, 0xA839, 0xFE5F, 0xFE69, 0xFE6A,
+            0xFF03...0xFF05, 0xFFE0, 0xFFE1, 0xFFE5, 0xFFE6:
+            return true
+        default: return false
+        }
+    }
+
+    /// The most terminators `endsEuropeanNumber` looks back over: a bound on the work a run of
+    /// spaces asks for (each of them asks again), far past any number's.
+    static let terminatorLookBack = 16
+
+    /// Whether the character whose last unit is at `end` ends a European number: a digit
+    /// (`isEuropeanDigit`), or terminators after one (`12%`, W5), up to `terminatorLookBack` of
+    /// them.
+    static func endsEuropeanNumber(_ u: UnsafeBufferPointer<UInt16>, at end: Int) -> Bool {
+        var k = end
+        while k >= 0 && end - k < terminatorLookBack && isEuropeanTerminator(u[k]) { k -= 1 }
+        return k >= 0 && isEuropeanDigit(u[k])
+    }
+
+    /// Whether a number that is above the level of the white space around it starts at `i` (its
+    /// first scalar `v`): an Arabic number (AN), or a European one (digits, or terminators before
+    /// digits, W5) that W7 does not make left to right: the last strong character before it is
+    /// right to left, or there is none and the paragraph is (numbers are two levels up from a
+    /// left-to-right paragraph, one from a right-to-left one; white space is at 0 or 1).
+    static func raisedNumberStarts(
+        _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ v: UInt32, _ scans: inout FontlessScans
+    ) -> Bool {
+        if isArabicNumber(v) { return true }
+        let terminated = isEuropeanTerminator(u[i])
+        if terminated {
+            var k = i
+            while k < u.count && k - i < terminatorLookBack && isEuropeanTerminator(u[k]) { k += 1 }
+            guard k < u.count, isEuropeanDigit(u[k]) || u[k] &- 0x06F0 < 10 else { return false }
+        } else if !(isEuropeanDigit(u[i]) || v &- 0x06F0 < 10) {
+            return false
+        }
+        let (raised, afterArabicLetter) = europeanNumberIsRaised(u, at: i, &scans)
+        // After an Arabic letter the digits are an Arabic number (W2), which W5 joins no
+        // terminator to: the terminator is a neutral, at the white space's level.
+        return raised && !(terminated && afterArabicLetter)
+    }
+
+    /// Whether a European number at `i` is above the level of the white space around it: W7
+    /// does not make it left to right, as the last strong character before it is right to left
+    /// (with none, the paragraph's direction decides); and whether that character is an Arabic
+    /// letter (W2 makes the number an Arabic one).
+    static func europeanNumberIsRaised(
+        _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ scans: inout FontlessScans
+    ) -> (raised: Bool, afterArabicLetter: Bool) {
+        let m = lastStrong(u, before: i, &scans.strongBeforeNextNumber)
+        if m >= 0, case let before = scalar(endingAt: m, u), let strong = strongDirection(before) {
+            return (strong == .rightToLeft, isArabicLetter(before))
+        }
+        return (paragraphIsRightToLeft(u, at: i, &scans), false)
+    }
+
+    /// Whether `v` is a letter of bidi class AL (the Arabic script's, Syriac, Thaana and the
+    /// other scripts of the Arabic blocks' default): after one, European digits are Arabic
+    /// numbers (W2). The blocks of DerivedBidiClass.txt's AL defaults.
+    static func isArabicLetter(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x0600...0x07BF, 0x0860...0x08FF, 0xFB50...0xFDCF, 0xFDF0...0xFDFF, 0xFE70...0xFEFF, 0x10D00...0x10D3F,
+            0x10F30...0x10F6F, 0x1EC70...0x1ECBF, 0x1ED00...0x1ED4F, 0x1EE00...0x1EEFF:
+            return strongDirection(v) == .rightToLeft
+        default: return false
+        }
+    }
+
+    /// Whether white space after a European number (its last unit at `end`) and before the
+    /// character at `next` is at another bidi level than the number. The number is EN, or AN
+    /// after an Arabic letter (W2), unless the strong character before it is left to right (or,
+    /// with none, the paragraph is), which makes it L (W7). As EN or AN it is two levels up from
+    /// a left-to-right paragraph, one from a right-to-left one (I1–I2), and N1 and N2 give the
+    /// white space after it level 1 or 0: never the number's. As L it is at a left-to-right
+    /// paragraph's level, which the white space keeps (N1 with a letter after it in its
+    /// direction, N2 otherwise), and in a right-to-left paragraph the white space leaves it as it
+    /// leaves a left-to-right letter's (`neutralsLeaveLevel`).
+    static func spacesLeaveNumberLevel(
+        _ u: UnsafeBufferPointer<UInt16>, at end: Int, next: Int, _ scans: inout FontlessScans
+    ) -> Bool {
+        let rightToLeft = paragraphIsRightToLeft(u, at: end, &scans)
+        let m = lastStrong(u, before: end, &scans.strongBeforeNumber)
+        let before = m >= 0 ? scalar(endingAt: m, u) : 0
+        // After an Arabic letter the digits are an Arabic number (W2), and W5 joins no
+        // terminator to one: a terminator that ends it is a neutral, at the white space's level.
+        if !isEuropeanDigit(u[end]) && isArabicLetter(before) { return false }
+        let strong = m >= 0 ? strongDirection(before) : nil
+        guard (strong ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight else { return true }
+        return rightToLeft && neutralsLeaveLevel(u, direction: .leftToRight, at: end, next: next, &scans)
     }
 
     /// A number of the Arabic script: an Arabic number (AN) or an extended Arabic-Indic digit

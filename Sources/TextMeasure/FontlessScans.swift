@@ -62,6 +62,10 @@ struct FontlessScans {
     var strong = Back()
     /// The same, from a run of characters without a face (`spacesBelowRightToLeft`).
     var strongBeforeFontless = Back()
+    /// The same, from a European number that white space follows (`spacesLeaveNumberLevel`).
+    var strongBeforeNumber = Back()
+    /// The same, from a number that white space precedes (`raisedNumberStarts`).
+    var strongBeforeNextNumber = Back()
     /// Back over marks to the character that carries them (`baseIsRightToLeft`).
     var markBase = Back()
     /// Back over characters without a script to the last one with one or a paragraph delimiter.

@@ -31,6 +31,9 @@ extension TextMeasurer {
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
         var lastStrong: UnicodeScript?
+        // Whether a letter of a right-to-left script was shaped: a paragraph of left-to-right
+        // letters after one may be right to left (its first strong character comes first).
+        var rightToLeftSeen = false
         // nil at a paragraph start (after a paragraph delimiter): a space there joins what follows.
         var previousSlot: FontSlot? = nil
         // The open brackets (at most `maxOpenBrackets`), in the thread's block.
@@ -232,7 +235,11 @@ extension TextMeasurer {
             // delimiter is in no item and adds no face to its line (it takes its line's last
             // one, or the base one on a line of its own).
             var delimiter = false, joined = false
-            if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster || fontlessScans.afterBox {
+            // (A space after a number, or in a text with right-to-left letters, may start an item
+            // of its own: `spacesLeavingLevelFace`.)
+            if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster || fontlessScans.afterBox
+                || (info.first == 0x20 && Self.mayLeaveLevel(u, start, rightToLeftSeen: rightToLeftSeen))
+            {
                 let v = info.first
                 // (A range test first: the rest is out of line, asked of few clusters.)
                 if v <= 0x20 || (v >= 0x7F && v <= 0x3000) || (v >= 0xFE00 && v <= 0xFFFB) || (v >= 0x110BD && v <= 0x1D17A)
@@ -323,12 +330,17 @@ extension TextMeasurer {
                 script = lastStrong!
             } else if slot != .emoji {
                 lastStrong = script
+                // (Right-to-left scripts are DejaVu Sans's, or hex boxes.)
+                if slot == .fallback && !rightToLeftSeen && script.isRightToLeft { rightToLeftSeen = true }
             }
             // HarfBuzz's mark attachment is quadratic in the length of a mark stack: a cluster longer
             // than `maxShapedClusterUnits` (100 000 accents on one letter) is shaped on its first
             // units only; the marks after them add no advance, as combining marks do not.
             let oversized = end - start > Self.maxShapedClusterUnits
-            if word.count > 0 && (oversized || word.slot != slot || word.font.size != size || word.script != script) {
+            if word.count > 0
+                && (oversized || word.slot != slot || word.font.size != size || word.script != script
+                    || (rightToLeftSeen && leavesLetterLevel(info.first, u, start, &fontlessScans)))
+            {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             if word.count == 0 {
@@ -362,8 +374,9 @@ extension TextMeasurer {
                         // A letter: Latin, a strong script (already the current one: the word is Latin).
                         guard word.script == .latin else { break }
                     } else {
-                        // Digits and punctuation are Common: the current script.
-                        guard let current = lastStrong, word.script == current else { break }
+                        // Digits and punctuation are Common: the current script. (After right-to-left
+                        // text, punctuation may be at another bidi level: `leavesLetterLevel`.)
+                        guard let current = lastStrong, word.script == current, !rightToLeftSeen || c &- 0x30 < 10 else { break }
                     }
                     word.append(end: next, breakAfter: next < n && breaks[next].contains(lineAllowedFlag), &buffers)
                     start = next
@@ -708,14 +721,14 @@ extension TextMeasurer {
         // face's), but for a tab or a line separator, which starts an item of its own.
         let afterBox = scans.afterBox && v != 0x09 && v != 0x2028
         let itemBefore = (previousSlot == .emoji && scans.emojiRun) || afterBox ? nil : previousSlot
+        // The last character before the run of characters without a face that ends here.
+        func lastBeforeRun() -> Int {
+            scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+        }
         switch itemBefore {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.
             let later = itemBefore!
-            // The last character before the run of characters without a face that ends here.
-            func lastBeforeRun() -> Int {
-                scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
-            }
             let forced = v == 0x09 || v == 0x2028
             if !forced {
                 if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
@@ -773,7 +786,13 @@ extension TextMeasurer {
             else { return text }
             return face
         case .primary?, .bold?:
-            return text
+            // White space at another bidi level than the number or letter before it is an item of
+            // its own. (A character of class BN has the level of the one before it: it stays.)
+            guard v != 0x09, v != 0x2028, !Self.isSeparatorControl(v), !Self.isBoundaryNeutralControl(v),
+                !Self.isBoundaryNeutralFormat(v), case let j = lastBeforeRun(), j >= 0,
+                let face = spacesLeavingLevelFace(u, before: j, start: start, end: end, bold: bold, runEnd: runEnd, &scans)
+            else { return text }
+            return face
         default:
             // The next item, in DejaVu Sans alone or in the emoji face without an emoji
             // presentation (`😀 ✔`), is joined only in its script run: after an emoji run that
@@ -790,6 +809,40 @@ extension TextMeasurer {
             if face == .fallback && Self.isArabicNumber(Self.scalar(startingAt: next, u)) { return text }
             return face
         }
+    }
+
+    /// Whether the space at `start`, after a character in the text face, may be at another bidi
+    /// level than that character and take another face (`spacesLeavingLevelFace`): it follows a
+    /// European number, or a text with right-to-left letters, and the next character is not one
+    /// the text face draws in the item before (printable ASCII, CJK, Hangul, fullwidth forms),
+    /// which keeps the space's face whatever its level (spaces see through the others: a control,
+    /// a mark). A cheap test of the neighbours, asked of every such space; the rest is out of
+    /// line.
+    @inline(__always)
+    static func mayLeaveLevel(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, rightToLeftSeen: Bool) -> Bool {
+        guard start > 0 else { return false }
+        if start + 1 < u.count, case let next = u[start + 1], next != 0x20 {
+            if next &- 0x21 < 0x5E || (next >= 0x2E80 && next < 0xA000) || (next >= 0xAC00 && next < 0xD800) || next &- 0xFF01 < 0x60 {
+                return false
+            }
+        }
+        if rightToLeftSeen { return true }
+        let p = u[start - 1]
+        return p &- 0x30 < 10 || p &- 0x23 < 3 || (p >= 0x80 && (isEuropeanDigit(p) || isEuropeanTerminator(p)))
+    }
+
+    /// Whether the neutral character `v` at `start` (punctuation, a symbol) is at another bidi
+    /// level than the left-to-right letter before it, and so in another item, with no kerning
+    /// or ligature across: in a right-to-left paragraph, before text that is not left to right
+    /// (`ישראל user, ישראל`: the comma is at the Hebrew's level, the word two levels up, and
+    /// Pango shapes `user` and `,` apart; `neutralsLeaveLevel`). Asked only of texts with
+    /// right-to-left letters. Out of line.
+    @inline(never)
+    func leavesLetterLevel(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ scans: inout FontlessScans) -> Bool {
+        guard start > 0, Self.strongDirection(v) == nil, !Self.isEuropeanDigit(u[start]), !Self.isArabicIndicNumber(v),
+            Self.strongDirection(Self.scalar(endingAt: start - 1, u)) == .leftToRight
+        else { return false }
+        return Self.neutralsLeaveLevel(u, direction: .leftToRight, at: start - 1, next: start, &scans)
     }
 
     /// A unit after which a line ends by force (a paragraph, or a line with U+2028).

@@ -590,6 +590,69 @@ final class RealEngineTests: XCTestCase {
         assertPango(nbsp, m)
     }
 
+    /// White space at another bidi level than the number or left-to-right letter before it is
+    /// an item of its own, which takes its face from what follows it at its level, in its script
+    /// run: a right-to-left letter's (DejaVu Sans's 4.77 px space at 15 px, not the text face's
+    /// 3.36) or a neutral's (`✔`: the emoji face's). A European number is two levels above the
+    /// spaces after it unless a left-to-right letter (or a left-to-right paragraph's start)
+    /// precedes it, which makes it left to right (UAX #9 W7); a left-to-right letter is above them
+    /// in a right-to-left paragraph. Pango 1.50's line widths, peers harness, 15 px.
+    func testWhiteSpaceLeavingTheLevelBeforeItJoinsTheNextItem() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("2024 حب", 62.0713),
+            ("حب 24 حب", 74.1914),
+            ("שלום 12 עולם", 91.3379),
+            ("12  שלום", 59.3818),
+            ("12\u{00A0}שלום", 54.6133),
+            // A terminator after a number is part of it (W5).
+            ("12% שלום", 68.4287),
+            // In a left-to-right paragraph, after a right-to-left letter.
+            ("hello א 12 שלום", 107.7939),
+            ("שלום 12 ✔", 91.9668),
+            ("12 ✔ שלום", 105.875),
+            ("ישראל abc ✔", 108.4893),
+            ("ישראל 中文 ✔", 113.124),
+            ("ישראל abc ✔ ישראל", 168.168),
+            // A character of class BN keeps the level before it: the space after it leaves it.
+            ("12 \u{1}ب", 47.4912),
+            // Before a number the spaces stay in the item before them (`✔`'s), but between two
+            // numbers they are a run of their own; `$` after an Arabic letter is no part of the
+            // number (W2 makes it Arabic first) and takes the spaces into its item. An extended
+            // Arabic-Indic digit at a left-to-right paragraph's start is left to right (W7).
+            ("ب ✔ 12", 86.8018),
+            ("١٢ 12 حب", 64.8945),
+            ("شكرا $20 شكرا", 99.6982),
+            ("שלום $20 iPhone", 115.5742),
+            ("۱ ١a", 29.3271),
+            // Where the spaces keep the level, or what follows is another item anyway: a number,
+            // another script run, a number made left to right by a flag or an ideograph before it.
+            ("שלום 12 34", 74.624),
+            ("שלום 12 ა", 65.5908),
+            ("🇨🇳 12 שלום", 75.2422),
+            ("加 12 حب", 62.373),
+        ]
+        assertPango(pango.map { ($0.0, 21.7207, $0.1) }, m)
+    }
+
+    /// Punctuation after a left-to-right word in a right-to-left paragraph, before right-to-left
+    /// text, is at the paragraph's level, the word two levels up: Pango shapes them in two items,
+    /// with no kerning between (`r,` and `o.` are kerned in the text face). Pango 1.50's line
+    /// widths, peers harness, 15 px.
+    func testPunctuationAtAnotherLevelIsNotKernedWithTheWord() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("ישראל user, ישראל", 124.5576),
+            ("בית. @user. בית", 103.2754),
+            ("שלום hello. שלום", 113.7119),
+            ("ישראל abc, ישראל", 119.668),
+            ("ישראל (test) ישראל", 124.9502),
+            // In a left-to-right paragraph the comma is at the word's level: kerned.
+            ("hello user, world", 115.665),
+        ]
+        assertPango(pango.map { ($0.0, 21.7207, $0.1) }, m)
+    }
+
     /// "hello" is 35.02 px at 15 px, a space 3.36: at 50 px the four spaces before the break fit
     /// with the last one hanging; at 45 px only two more fit, and the rest wrap as characters
     /// (Pango's line starts, peers harness).
