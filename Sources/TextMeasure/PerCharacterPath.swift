@@ -254,6 +254,12 @@ extension TextMeasurer {
                 }
             }
             previousSlot = delimiter ? nil : slot
+            // Pango itemizes each paragraph apart: its script runs and bracket pairs start afresh
+            // (`中文\n— abc`: the dash is in the Latin run, proportional, not the Han run's).
+            if delimiter {
+                lastStrong = nil
+                openBrackets = 0
+            }
             if !joined { fontlessScans.afterBox = false }
             // An emoji run ends after its cluster; a character without an emoji presentation drawn
             // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster

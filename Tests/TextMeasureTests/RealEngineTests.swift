@@ -686,6 +686,20 @@ final class RealEngineTests: XCTestCase {
         XCTAssertEqual(bracket, 30, accuracy: 1e-9)
     }
 
+    /// Pango itemizes each paragraph apart: the script of the text before a paragraph break does
+    /// not carry into the next one, whose common characters take the script after them (Pango
+    /// 1.50's line widths, peers harness, 15 px: the dash after Han text is the Latin one before
+    /// `abc`, the two-em dash before Han is two fullwidth dashes, the quote the Latin one).
+    func testEachParagraphStartsItsOwnScriptRuns() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("中文\n— abc", 42.1357), ("abc\n——中文", 60), ("中文\n\"abc\"", 39.5859), ("中文\n(1) abc", 47.1914),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[1].width, width, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
     func testGridPolicyIgnoresFallbackFonts() throws {
         let m = try Shared.requireMeasurer()
         let grid = LineHeightPolicy.grid(size: 17, multiple: 1.34, ascentFraction: 0.86)
