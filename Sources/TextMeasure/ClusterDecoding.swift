@@ -228,7 +228,9 @@ extension TextMeasurer {
                         && Self.paragraphIsRightToLeft(u, at: j, &scans)
                 }
                 // (After a number they leave its level before right-to-left text too: `١ א`.)
-                guard !next.isRightToLeft || Self.isArabicIndicNumber(before), Self.spacesLeaveLevel(u, before: before, at: j, &scans) else {
+                guard !next.isRightToLeft || Self.isArabicIndicNumber(before),
+                    Self.spacesLeaveLevel(u, before: before, at: j, nextIsRightToLeft: next.isRightToLeft, &scans)
+                else {
                     return false
                 }
                 // (Only after right-to-left text of this paragraph: the script of a run before a
@@ -361,11 +363,15 @@ extension TextMeasurer {
     /// left-to-right text take another bidi level than `before`. After an Arabic number (AN) they
     /// do in any paragraph (N1 reads AN as R, the numbers are one level up). After an extended
     /// Arabic-Indic digit (EN) they do when the strong character before it is right-to-left (W2
-    /// makes the digit AN); after a left-to-right one W7 makes it L and the spaces stay. After a
-    /// right-to-left letter (or a mark on it) they do only in a left-to-right paragraph: in a
-    /// right-to-left one they keep the letter's level, and its run. After a neutral they never do.
+    /// makes the digit AN), or, with none in its paragraph, when the paragraph is; after a
+    /// left-to-right one W7 makes it L and the spaces stay, unless right-to-left text follows
+    /// them (`nextIsRightToLeft`) in a right-to-left paragraph (N2 gives them its level, one below
+    /// the number's). After a right-to-left letter (or a mark on it) they do only in a
+    /// left-to-right paragraph: in a right-to-left one they keep the letter's level, and its run.
+    /// After a neutral they never do.
     static func spacesLeaveLevel(
-        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, _ scans: inout FontlessScans
+        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, nextIsRightToLeft: Bool = false,
+        _ scans: inout FontlessScans
     ) -> Bool {
         if isArabicNumber(before) { return true }
         // A neutral (`و✧ 加`) takes the level of what follows it, as the spaces do: one run.
@@ -374,10 +380,11 @@ extension TextMeasurer {
         if before &- 0x06F0 < 10 {
             // W2: the first strong character before the digit.
             let m = lastStrong(u, before: k, &scans.strong)
-            // (With none, the paragraph's direction is the one before it: sos.)
-            guard m >= 0 else { return paragraphIsRightToLeft(u, at: k, &scans) }
-            let v = scalar(endingAt: m, u)
-            return strongDirection(v) == .rightToLeft
+            // (With none in the paragraph, the paragraph's direction is the one before it: sos.)
+            guard m >= 0, case let v = scalar(endingAt: m, u), !isParagraphDelimiter(v) else {
+                return paragraphIsRightToLeft(u, at: k, &scans)
+            }
+            return strongDirection(v) == .rightToLeft || (nextIsRightToLeft && paragraphIsRightToLeft(u, at: k, &scans))
         }
         return !paragraphIsRightToLeft(u, at: k, &scans)
     }

@@ -631,8 +631,16 @@ final class RealEngineTests: XCTestCase {
             ("שלום 12 ა", 65.5908),
             ("🇨🇳 12 שלום", 75.2422),
             ("加 12 حب", 62.373),
+            // An extended Arabic-Indic digit after a left-to-right letter is left to right (W7),
+            // two levels up in a right-to-left paragraph: the spaces before Hebrew leave it.
+            ("בוקר #tag ۱۴ טוב", 111.0732),
         ]
         assertPango(pango.map { ($0.0, 21.7207, $0.1) }, m)
+        // A paragraph's numbers and white space resolve in that paragraph: with no strong
+        // character before them in it, by its own direction.
+        for (text, width) in [("שלום\n۱۴ עולם", 51.4297), ("中文\n❤ ۱۴ תודה", 88.7607)] {
+            XCTAssertEqual(layout(text, width: 600, m).lines[1].width, width, accuracy: 0.002, text.debugDescription)
+        }
     }
 
     /// Punctuation after a left-to-right word in a right-to-left paragraph, before right-to-left
