@@ -477,10 +477,7 @@ extension TextMeasurer {
     /// nonspacing marks, variation selectors and joiners, grapheme classes Extend and ZWJ, which
     /// the bidi algorithm gives their base's class) is right-to-left text: a right-to-left strong
     /// character, an Arabic number or an extended Arabic-Indic digit.
-    /// - Parameter lettersOnly: only a strong character counts (not a number).
-    static func baseIsRightToLeft(
-        _ u: UnsafeBufferPointer<UInt16>, through k: Int, lettersOnly: Bool = false, _ scans: inout FontlessScans
-    ) -> Bool {
+    static func baseIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, through k: Int, _ scans: inout FontlessScans) -> Bool {
         guard k >= 0 else { return false }
         // (A surrogate pair is tested at its second unit; its first unit alone is no mark.)
         let m = scans.markBase.last(before: k + 1) {
@@ -492,7 +489,7 @@ extension TextMeasurer {
         guard m >= 0 else { return false }
         let base = scalar(endingAt: m, u)
         if strongDirection(base) == .rightToLeft { return true }
-        return !lettersOnly && isArabicIndicNumber(base)
+        return isArabicIndicNumber(base)
     }
 
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
