@@ -165,7 +165,7 @@ extension TextMeasurer {
     /// number (a level up), text of another script, an emoji run, a tab, a line or paragraph end,
     /// the attribute run's end.
     func spacesLeavingLevelFace(
-        _ u: UnsafeBufferPointer<UInt16>, before j: Int, start: Int, end: Int, bold: Bool, runEnd: Int,
+        _ u: UnsafeBufferPointer<UInt16>, before j: Int, start: Int, end: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
         _ scans: inout FontlessScans
     ) -> FontSlot? {
         let number = Self.endsEuropeanNumber(u, at: j)
@@ -177,7 +177,7 @@ extension TextMeasurer {
         if Self.isEuropeanDigit(u[i]) || Self.isArabicIndicNumber(v) { return nil }
         // (The face first: most white space after a number is before text in the text face.)
         guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
-            Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans),
+            Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans),
             number
                 ? Self.spacesLeaveNumberLevel(u, at: j, next: i, &scans)
                 : Self.neutralsLeaveLevel(u, direction: .leftToRight, at: j, next: i, &scans)
@@ -417,13 +417,16 @@ extension TextMeasurer {
 
     /// Whether characters without a face before `start` are in the script run of the next
     /// character that chooses one (at `next`): they are when that character has no script of its
-    /// own, or has the script of the last character with one before them in the paragraph (or
-    /// none is there: the first script of a paragraph's run is that of its first such character).
+    /// own, or has the script of the run they are in, `run` (the cluster loop's, which paired
+    /// brackets restore: after `(test)` the run is the one before the bracket), else of the last
+    /// character with one before them in the paragraph (or none is there: the first script of a
+    /// paragraph's run is that of its first such character).
     static func sharesScriptRun(
-        _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, _ scans: inout FontlessScans
+        _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, run: UnicodeScript?, _ scans: inout FontlessScans
     ) -> Bool {
         let script = UnicodeScript.of(scalar(startingAt: next, u))
         if script.isWeak { return true }
+        if let run { return run.isWeak || run == script }
         // (A surrogate pair is tested at its second unit; its first unit alone has no script.)
         let m = scans.scripted.last(before: start) { m in
             let v = scalar(endingAt: m, u)

@@ -765,7 +765,7 @@ extension TextMeasurer {
                 // a character it draws in an ordinary run move to that item when both are in one
                 // script run (`ა ✔`: the emoji face's 1.245 em space).
                 if later == .fallback, nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .emoji,
-                    Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans)
+                    Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans)
                 {
                     return .emoji
                 }
@@ -788,7 +788,7 @@ extension TextMeasurer {
                 : (number || UnicodeScript.of(before).isRightToLeft) && Self.spacesLeaveLevel(u, before: before, at: j, &scans)
             guard leavesLevel else { return later }
             guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
-                Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, &scans)
+                Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans)
             else { return text }
             return face
         case .primary?, .bold?:
@@ -796,7 +796,8 @@ extension TextMeasurer {
             // its own. (A character of class BN has the level of the one before it: it stays.)
             guard v != 0x09, v != 0x2028, !Self.isSeparatorControl(v), !Self.isBoundaryNeutralControl(v),
                 !Self.isBoundaryNeutralFormat(v), case let j = lastBeforeRun(), j >= 0,
-                let face = spacesLeavingLevelFace(u, before: j, start: start, end: end, bold: bold, runEnd: runEnd, &scans)
+                let face = spacesLeavingLevelFace(
+                    u, before: j, start: start, end: end, bold: bold, script: script, runEnd: runEnd, &scans)
             else { return text }
             return face
         default:
@@ -805,7 +806,7 @@ extension TextMeasurer {
             // follows Arabic, Hebrew text's spaces stay in the Arabic run.
             guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
             let next = scans.nextItemFace.to
-            guard Self.sharesScriptRun(u, before: start, next: next, &scans) else { return text }
+            guard Self.sharesScriptRun(u, before: start, next: next, run: script, &scans) else { return text }
             // Nor at another bidi level: after a flag, before Arabic, in a left-to-right paragraph.
             // (A directional mark is strong itself: at its own level.)
             if face == .fallback && Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {

@@ -634,6 +634,11 @@ final class RealEngineTests: XCTestCase {
             // An extended Arabic-Indic digit after a left-to-right letter is left to right (W7),
             // two levels up in a right-to-left paragraph: the spaces before Hebrew leave it.
             ("בוקר #tag ۱۴ טוב", 111.0732),
+            // After a closing bracket the script run is the one before the opening bracket: the
+            // spaces' item is in the Hebrew run, and takes DejaVu Sans from what follows.
+            ("תודה (test) 12 חג", 112.2803),
+            ("תודה (test) 🇮🇱 חג", 114.3066),
+            ("תודה test 12 חג", 102.1396),
         ]
         assertPango(pango.map { ($0.0, 21.7207, $0.1) }, m)
         // A paragraph's numbers and white space resolve in that paragraph: with no strong
