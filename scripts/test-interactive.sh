@@ -44,6 +44,20 @@ check() { # check DESCRIPTION COMMAND...
 }
 
 screen() { "${T[@]}" capture-pane -p -t t; }
+# The rows of the pane above the status line once two captures 0.2 s apart agree (at most 3 s):
+# a capture taken while the viewer redraws holds a half-drawn row, which is no state of the screen.
+settled_rows() {
+    local last now i=0
+    last="$(screen | head -n 23)"
+    while (( i < 15 )); do
+        sleep 0.2
+        now="$(screen | head -n 23)"
+        [[ "$now" == "$last" ]] && break
+        last="$now"
+        i=$((i + 1))
+    done
+    printf '%s\n' "$last"
+}
 status_line() { screen | grep -a 'rows .* of ' | tail -n 1; }
 status_has() { status_line | grep -aEq -- "$1"; }
 screen_has() { screen | grep -aEq -- "$1"; }
@@ -433,11 +447,11 @@ start anchor "$BIG" --width 375
 wait_for 'rows [0-9]+–[0-9]+ of [0-9]+' 60 || fail "anchor: viewer did not start"
 "${T[@]}" send-keys -t t Space Space Space
 sleep 1
-before="$(screen | head -n 23)"
+before="$(settled_rows)"
 if status_has 'measured'; then
     # Corrections are still coming: the rows on screen must not move meanwhile.
     sleep 3
-    after="$(screen | head -n 23)"
+    after="$(settled_rows)"
     if [[ "$before" == "$after" ]]; then pass; else
         fail "anchor: the rows on screen moved while estimates were corrected"
         diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") >&2 || true
