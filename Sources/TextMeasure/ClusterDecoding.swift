@@ -378,13 +378,10 @@ extension TextMeasurer {
         if UnicodeScript.of(before) == .common || UnicodeScript.of(before) == .unknown { return false }
         let k = max(0, before > 0xFFFF ? end - 1 : end)
         if before &- 0x06F0 < 10 {
-            // W2: the first strong character before the digit.
-            let m = lastStrong(u, before: k, &scans.strong)
-            // (With none in the paragraph, the paragraph's direction is the one before it: sos.)
-            guard m >= 0, case let v = scalar(endingAt: m, u), !isParagraphDelimiter(v) else {
-                return paragraphIsRightToLeft(u, at: k, &scans)
-            }
-            return strongDirection(v) == .rightToLeft || (nextIsRightToLeft && paragraphIsRightToLeft(u, at: k, &scans))
+            // W2: the first strong character before the digit. (With none in the paragraph, the
+            // paragraph's direction is the one before it: sos.)
+            guard let strong = strongBeforeNumber(u, before: k, \.strong, &scans) else { return paragraphIsRightToLeft(u, at: k, &scans) }
+            return strong.direction == .rightToLeft || (nextIsRightToLeft && paragraphIsRightToLeft(u, at: k, &scans))
         }
         return !paragraphIsRightToLeft(u, at: k, &scans)
     }
@@ -563,11 +560,23 @@ extension TextMeasurer {
     static func europeanNumberIsRaised(
         _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ scans: inout FontlessScans
     ) -> (raised: Bool, afterArabicLetter: Bool) {
-        let m = lastStrong(u, before: i, &scans.strongBeforeNextNumber)
-        if m >= 0, case let before = scalar(endingAt: m, u), let strong = strongDirection(before) {
-            return (strong == .rightToLeft, isArabicLetter(before))
+        if let strong = strongBeforeNumber(u, before: i, \.strongBeforeNextNumber, &scans) {
+            return (strong.direction == .rightToLeft, strong.isArabicLetter)
         }
         return (paragraphIsRightToLeft(u, at: i, &scans), false)
+    }
+
+    /// The direction of the last strong character before `offset` in its paragraph, and whether
+    /// it is an Arabic letter: what W2 and W7 read for a number at `offset`. Nil when there is
+    /// none (the paragraph's direction stands for it: sos). Found with `scan`, one of the
+    /// `FontlessScans`, each always asked this.
+    static func strongBeforeNumber(
+        _ u: UnsafeBufferPointer<UInt16>, before offset: Int, _ scan: WritableKeyPath<FontlessScans, FontlessScans.Back>,
+        _ scans: inout FontlessScans
+    ) -> (direction: StrongDirection, isArabicLetter: Bool)? {
+        let m = lastStrong(u, before: offset, &scans[keyPath: scan])
+        guard m >= 0, case let v = scalar(endingAt: m, u), let direction = strongDirection(v) else { return nil }
+        return (direction, isArabicLetter(v))
     }
 
     /// Whether `v` is a letter of bidi class AL (the Arabic script's, Syriac, Thaana and the
@@ -595,13 +604,11 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, at end: Int, next: Int, _ scans: inout FontlessScans
     ) -> Bool {
         let rightToLeft = paragraphIsRightToLeft(u, at: end, &scans)
-        let m = lastStrong(u, before: end, &scans.strongBeforeNumber)
-        let before = m >= 0 ? scalar(endingAt: m, u) : 0
+        let strong = strongBeforeNumber(u, before: end, \.strongBeforeNumber, &scans)
         // After an Arabic letter the digits are an Arabic number (W2), and W5 joins no
         // terminator to one: a terminator that ends it is a neutral, at the white space's level.
-        if !isEuropeanDigit(u[end]) && isArabicLetter(before) { return false }
-        let strong = m >= 0 ? strongDirection(before) : nil
-        guard (strong ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight else { return true }
+        if !isEuropeanDigit(u[end]) && strong?.isArabicLetter == true { return false }
+        guard (strong?.direction ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight else { return true }
         return rightToLeft && neutralsLeaveLevel(u, direction: .leftToRight, at: end, next: next, &scans)
     }
 
