@@ -386,16 +386,45 @@ extension TextMeasurer {
         return !paragraphIsRightToLeft(u, at: k, &scans)
     }
 
-    /// Whether the paragraph holding offset `k` (any unit of a character in it) is right to left:
-    /// its first strong character is (Pango's base direction; left to right without one).
+    /// Whether the paragraph holding offset `k` (any unit of a character in it) is right to left,
+    /// as Pango's layout finds a paragraph's base direction: that of its first strong character;
+    /// in a paragraph without one, that of the last paragraph before it with one, or before any,
+    /// that of the first strong character of the text (left to right without one). (`ש\n12 ✔`:
+    /// the second paragraph is right to left.) Each paragraph is read once: `prepare` asks at
+    /// growing offsets.
     static func paragraphIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, at k: Int, _ scans: inout FontlessScans) -> Bool {
         let start = scans.paragraph.last(before: k) { !isParagraphDelimiter(UInt32(u[$0])) } + 1
-        if scans.firstStrongParagraph != start {
-            scans.firstStrongParagraph = start
-            scans.firstStrong = firstScalar(u, from: start, where: isStrong)
+        guard scans.directionParagraph != start else { return scans.paragraphRightToLeft }
+        scans.directionParagraph = start
+        // The paragraphs up to this one, each to its first strong character.
+        if start < scans.directionRead { (scans.directionRead, scans.carriedDirection) = (0, nil) }
+        var i = scans.directionRead
+        while i < start, let (v, end) = firstScalarWithEnd(u, from: i, where: { isParagraphDelimiter($0) || isStrong($0) }) {
+            if isParagraphDelimiter(v) {
+                i = end
+                continue
+            }
+            scans.carriedDirection = strongDirection(v)
+            // On past this paragraph's delimiter.
+            guard let (_, after) = firstScalarWithEnd(u, from: end, where: isParagraphDelimiter) else { break }
+            i = after
         }
-        guard let first = scans.firstStrong else { return false }
-        return strongDirection(first) == .rightToLeft
+        scans.directionRead = start
+        let own = firstScalar(u, from: start) { isParagraphDelimiter($0) || isStrong($0) }
+        let direction: StrongDirection?
+        if let own, !isParagraphDelimiter(own) {
+            direction = strongDirection(own)
+        } else if let carried = scans.carriedDirection {
+            direction = carried
+        } else {
+            if !scans.textDirectionKnown {
+                scans.textDirectionKnown = true
+                scans.textDirection = firstScalar(u, from: start, where: isStrong).flatMap(strongDirection)
+            }
+            direction = scans.textDirection
+        }
+        scans.paragraphRightToLeft = direction == .rightToLeft
+        return scans.paragraphRightToLeft
     }
 
     /// Whether white space after `before` (the scalar ending at `end`) and before the end of its
@@ -787,10 +816,32 @@ extension TextMeasurer {
         }
     }
 
-    /// The first strong script in the text from `start` on (Han when there is none: the engine's
-    /// language is Chinese).
+    /// The first strong script in the paragraph from `start` on: the script of the characters
+    /// without one of their own at its start, as Pango's script itemization gives it, which runs
+    /// over each paragraph apart. Common when there is none: a paragraph of punctuation, digits
+    /// and symbols is shaped in no script (`——` is Noto Sans CJK's proportional dash, not the
+    /// full-width one its Chinese `locl` gives).
     static func firstStrongScript(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> UnicodeScript {
-        firstScalar(u, from: start) { !UnicodeScript.of($0).isWeak }.map(UnicodeScript.of) ?? .han
+        let v = firstScalar(u, from: start) { isParagraphDelimiter($0) || !UnicodeScript.of($0).isWeak }
+        guard let v, !isParagraphDelimiter(v) else { return .common }
+        return UnicodeScript.of(v)
+    }
+
+    /// The first scalar from `start` on that satisfies `test`, and the offset after it.
+    static func firstScalarWithEnd(
+        _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
+    ) -> (scalar: UInt32, end: Int)? {
+        var i = start
+        while i < u.count {
+            var v = UInt32(u[i])
+            i += 1
+            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
+                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
+                i += 1
+            }
+            if test(v) { return (v, i) }
+        }
+        return nil
     }
 
     /// The first scalar from `start` on that satisfies `test`.

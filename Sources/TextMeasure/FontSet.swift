@@ -33,10 +33,10 @@ public final class FontSet: Sendable {
     let simpleBold: SimpleAdvanceTable
     /// cmap coverage of the BMP per face, read once at load (a bit per code point).
     let coverage: [FontSlot: CoverageBits]
-    /// ASCII words without shaping, per text face, for Latin and Han runs (nil where the face's
-    /// lookups do not allow it).
-    let alphabetPrimary: (latin: KernedAlphabet?, han: KernedAlphabet?)
-    let alphabetBold: (latin: KernedAlphabet?, han: KernedAlphabet?)
+    /// ASCII words without shaping, per text face, for Latin, Han and Common runs (nil where the
+    /// face's lookups do not allow it).
+    let alphabetPrimary: (latin: KernedAlphabet?, han: KernedAlphabet?, common: KernedAlphabet?)
+    let alphabetBold: (latin: KernedAlphabet?, han: KernedAlphabet?, common: KernedAlphabet?)
     /// Per script (raw value): true when the text faces shape its runs with lookups the tables of
     /// the per-character path were made for (`SimpleAdvanceTable`: the plans of every script with
     /// the Chinese language or none). False for a script whose derived language selects other
@@ -87,7 +87,7 @@ public final class FontSet: Sendable {
         // anything shapes with a face: its kept plans (those words use most end up first in its
         // list), then the text faces' fast paths and the scripts whose plans they serve.
         let textFaces = [primary, bold]
-        let analysed = Self.concurrently(4) { i -> ((SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?)), ScriptSet)? in
+        let analysed = Self.concurrently(4) { i -> ((SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?, common: KernedAlphabet?)), ScriptSet)? in
             switch i {
             case 0, 1:
                 let f = textFaces[i]
@@ -139,7 +139,7 @@ public final class FontSet: Sendable {
             [(simplePrimary, alphabetPrimary, coverage[.primary]!), (simpleBold, alphabetBold, coverage[.bold]!)].allSatisfy {
                 table, alphabets, covered in
                 digitCodes.allSatisfy { covered.contains(UInt32($0)) && table.entry($0) == table.entry(0x30) }
-                    && [alphabets.latin, alphabets.han].allSatisfy { $0?.digitsInterchangeable ?? true }
+                    && [alphabets.latin, alphabets.han, alphabets.common].allSatisfy { $0?.digitsInterchangeable ?? true }
             }
         let last = files["fallback"]!
         let digits = "0123456789ABCDEF".unicodeScalars.map { last.inkSize(ofGlyph: last.nominalGlyph($0.value) ?? 0) }
@@ -233,7 +233,7 @@ public final class FontSet: Sendable {
 
     /// A text face's tables for measuring without shaping, from one reading of its layout
     /// tables: the lookups of every plan the engine uses and the glyphs they touch.
-    private static func fastPaths(_ font: FontFile) -> (SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?)) {
+    private static func fastPaths(_ font: FontFile) -> (SimpleAdvanceTable, (latin: KernedAlphabet?, han: KernedAlphabet?, common: KernedAlphabet?)) {
         let lookups = font.allPlanLookups()
         let touched = font.glyphsTouched(by: lookups)
         // Where a lookup can match glyphs it does not list, no glyph is known to be inert: every
@@ -243,20 +243,22 @@ public final class FontSet: Sendable {
         var measured = KernedAlphabet.MeasuredPairs()
         let latin = KernedAlphabet.make(font: font, script: .latin, touchedByAnyPlan: touched, measured: &measured)
         let han = KernedAlphabet.make(font: font, script: .han, touchedByAnyPlan: touched, measured: &measured)
-        let ascii = (latin, han)
+        // (Paragraphs without a strong script: digits, punctuation, symbols, `12:30`, `666`.)
+        let common = KernedAlphabet.make(font: font, script: .common, touchedByAnyPlan: touched, measured: &measured)
+        let ascii = (latin, han, common)
         return (table, ascii)
     }
 
     /// The table of words of ASCII and Chinese punctuation of a text face for runs of `script`
-    /// (Latin or Han), if any.
+    /// (Latin, Han, or Common: a paragraph without a strong script), if any.
     @inline(__always) func kernedAlphabet(_ slot: FontSlot, _ script: UnicodeScript) -> KernedAlphabet? {
-        let tables: (latin: KernedAlphabet?, han: KernedAlphabet?)
+        let tables: (latin: KernedAlphabet?, han: KernedAlphabet?, common: KernedAlphabet?)
         switch slot {
         case .primary: tables = alphabetPrimary
         case .bold: tables = alphabetBold
         default: return nil
         }
-        return script == .latin ? tables.latin : script == .han ? tables.han : nil
+        return script == .latin ? tables.latin : script == .han ? tables.han : script == .common ? tables.common : nil
     }
 
     /// Measures `text` with the table of `kernedAlphabet(slot, script)`, read in place (a table
@@ -273,6 +275,8 @@ public final class FontSet: Sendable {
         case (.primary, .han): return alphabetPrimary.han?.measure(text, writingInto: advances) ?? false
         case (.bold, .latin): return alphabetBold.latin?.measure(text, writingInto: advances) ?? false
         case (.bold, .han): return alphabetBold.han?.measure(text, writingInto: advances) ?? false
+        case (.primary, .common): return alphabetPrimary.common?.measure(text, writingInto: advances) ?? false
+        case (.bold, .common): return alphabetBold.common?.measure(text, writingInto: advances) ?? false
         default: return false
         }
     }

@@ -1,3 +1,5 @@
+import UnicodeText
+
 /// Where the itemizer's scans around characters without a face of their own (`isFontless`)
 /// stopped, kept for the rest of one `prepare`. Every character of a run of spaces, tabs or
 /// format characters asks the same questions of its neighbourhood (the character before the
@@ -79,10 +81,18 @@ struct FontlessScans {
     /// after one (−1 before any): a character without a face that starts here keeps their face
     /// (`fontlessSlot`).
     var forcedBreakEnd = -1
-    /// The paragraph start whose first strong character `firstStrong` is (nil: none), −1 before
-    /// any.
-    var firstStrongParagraph = -1
-    var firstStrong: UInt32?
+    /// The paragraph start whose direction `paragraphRightToLeft` is, −1 before any.
+    var directionParagraph = -1
+    var paragraphRightToLeft = false
+    /// The paragraphs before `directionRead` were read for their first strong characters:
+    /// `carriedDirection` is that of the last one with one (nil: none had one), the direction a
+    /// paragraph without one takes.
+    var directionRead = 0
+    var carriedDirection: StrongDirection?
+    /// Whether the first strong character's direction in the whole text was found (`textDirection`:
+    /// nil when it has none), the direction before the first paragraph with one.
+    var textDirectionKnown = false
+    var textDirection: StrongDirection?
     /// Forward over spaces and default-ignorable characters: the offset of the next other one.
     var nextChosen = Forward<Int>(value: 0)
     /// Forward over neutral characters to the next strong one, number or paragraph end

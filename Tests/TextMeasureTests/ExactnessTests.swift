@@ -199,8 +199,9 @@ final class ExactnessTests: XCTestCase {
     }
 
     /// Words of printable ASCII and Chinese punctuation measured from the face's tables
-    /// (`KernedAlphabet`) against HarfBuzz shaping the same word, in both text faces and both plans
-    /// the path serves (Latin runs, and Han runs, which digits and punctuation after Chinese take):
+    /// (`KernedAlphabet`) against HarfBuzz shaping the same word, in both text faces and the three
+    /// plans the path serves (Latin runs, Han runs, which digits and punctuation after Chinese
+    /// take, and Common runs, a paragraph without a strong script):
     /// every ordered pair of ASCII characters, every pair of a punctuation character with an
     /// ASCII or punctuation character, and 3 000 random words per table (a third of them with
     /// punctuation). Advances and line-end corrections must be equal in font units; words the
@@ -212,7 +213,7 @@ final class ExactnessTests: XCTestCase {
         var measured = 0, refused = 0
         for slot in [FontSlot.primary, .bold] {
             let file = fonts.file(slot)
-            for script in [UnicodeScript.latin, .han] {
+            for script in [UnicodeScript.latin, .han, .common] {
                 let table = try XCTUnwrap(fonts.kernedAlphabet(slot, script), "\(slot) \(script.code): no ASCII table")
                 var words: [[UInt16]] = []
                 let ascii = Array(UInt16(0x21)...0x7E)

@@ -713,6 +713,40 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A paragraph without a character of a strong script is shaped in none (Pango's script
+    /// itemization runs over each paragraph apart): Noto Sans CJK's proportional dash and quotes,
+    /// which its Chinese `locl` makes full-width in a Han run (Pango 1.50's line widths, peers
+    /// harness, 15 px).
+    func testParagraphsWithoutAStrongScriptAreShapedInNone() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, [Double])] = [
+            ("——", [25.1396]), ("————————", [98.9092]), ("——\n中文", [25.1396, 30]), ("中文\n——", [30, 25.1396]),
+            ("'", [4.1699]), ("\"12\"", [30.8711]), ("12—34", [46.7109]), ("— 😀", [35.4473]), ("\"\n中文", [7.1104, 30]),
+            // With a strong script, the run has it.
+            ("——中文", [60]), ("\"你好\"", [44.25]), ("—— 转自", [63.3604]),
+        ]
+        for (text, widths) in pango { assertLineWidths(text, widths, m) }
+    }
+
+    /// A paragraph without a strong character takes its direction from the last paragraph before
+    /// it with one, or before any, from the first strong character of the text (Pango's layout):
+    /// the spaces after `12` then leave the number's level, and join the emoji face's item.
+    func testParagraphWithoutAStrongCharacterTakesTheDirectionBeforeIt() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, [Double])] = [
+            ("ש\n12 ✔", [10.6279, 54.0039]), ("12 ✔\nש", [54.0039, 10.6279]), ("12 ✔\nx\nש", [38.6875, 7.4697, 10.6279]),
+            ("12 ✔\nא\n12 ✔", [54.0039, 10.0273, 54.0039]), ("ש\n— 12 ✔", [10.6279, 70.7744]),
+        ]
+        for (text, widths) in pango { assertLineWidths(text, widths, m) }
+    }
+
+    /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
+    private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
+        let got = layout(text, width: 600, m).lines.map(\.width)
+        XCTAssertEqual(got.count, widths.count, text.debugDescription, line: line)
+        for (a, b) in zip(got, widths) { XCTAssertEqual(a, b, accuracy: 0.002, "\(text.debugDescription): \(got)", line: line) }
+    }
+
     func testGridPolicyIgnoresFallbackFonts() throws {
         let m = try Shared.requireMeasurer()
         let grid = LineHeightPolicy.grid(size: 17, multiple: 1.34, ascentFraction: 0.86)
