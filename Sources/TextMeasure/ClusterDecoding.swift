@@ -224,8 +224,14 @@ extension TextMeasurer {
             let next = UnicodeScript.of(v)
             if !next.isWeak && next != script {
                 if !script.isRightToLeft {
-                    return next.isRightToLeft && !UnicodeScript.of(before).isWeak
-                        && Self.paragraphIsRightToLeft(u, at: j, &scans)
+                    if next.isRightToLeft {
+                        return !UnicodeScript.of(before).isWeak && Self.paragraphIsRightToLeft(u, at: j, &scans)
+                    }
+                    // After a character of class R or AL without a script of its own (in the run
+                    // before), in a left-to-right paragraph, spaces before a left-to-right letter
+                    // are at the paragraph's level, below it (N2): `七؟ D`.
+                    return UnicodeScript.of(before).isWeak && Self.strongDirection(before) == .rightToLeft
+                        && Self.neutralsLeaveLevel(u, before: before, at: j, next: i, &scans)
                 }
                 // (After a number they leave its level before right-to-left text too: `١ א`.)
                 guard !next.isRightToLeft || Self.isArabicIndicNumber(before),
@@ -251,6 +257,17 @@ extension TextMeasurer {
         // that is a number too: then they are a run of their own (`١٢ 12`: the text face's).
         if Self.raisedNumberStarts(u, at: i, v, &scans) {
             return Self.isArabicNumber(before) || (before &- 0x06F0 < 10 && Self.europeanNumberIsRaised(u, at: i, &scans).raised)
+        }
+        // A left-to-right letter in a right-to-left paragraph is two levels up, and spaces after
+        // right-to-left text (the last strong character before them is, numbers after it count
+        // as it, N1) stay at the paragraph's level (N2): another bidi run, so they stay in the
+        // item before them. Reached after a character of class R or AL without a script of its
+        // own, whose script run is the letter's (`؟ t`: DejaVu's space after the Arabic question
+        // mark; `؟ ✔ t`: the emoji face's); a letter with a script ends its run above.
+        if j >= 0, Self.strongDirection(v) == .leftToRight, case let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeSpaces),
+            m >= 0, Self.strongDirection(Self.scalar(endingAt: m, u)) == .rightToLeft, Self.paragraphIsRightToLeft(u, at: j, &scans)
+        {
+            return false
         }
         if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return true }
         // Before a neutral the text face lacks (an emoji, a symbol only DejaVu Sans draws), the
@@ -375,7 +392,9 @@ extension TextMeasurer {
     ) -> Bool {
         if isArabicNumber(before) { return true }
         // A neutral (`و✧ 加`) takes the level of what follows it, as the spaces do: one run.
-        if UnicodeScript.of(before) == .common || UnicodeScript.of(before) == .unknown { return false }
+        // (Not a character of class R or AL without a script of its own: `؛`, `؟`.)
+        let script = UnicodeScript.of(before)
+        if script == .unknown || (script == .common && strongDirection(before) != .rightToLeft) { return false }
         let k = max(0, before > 0xFFFF ? end - 1 : end)
         if before &- 0x06F0 < 10 {
             // W2: the first strong character before the digit. (With none in the paragraph, the
@@ -436,7 +455,10 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, _ scans: inout FontlessScans
     ) -> Bool {
         let script = UnicodeScript.of(before)
-        if script.isRightToLeft || isArabicNumber(before) { return spacesLeaveLevel(u, before: before, at: end, &scans) }
+        // (A mark has the level of the character it is on, W1: `कبَ `.)
+        if isRightToLeftText(before) || isArabicNumber(before) || (script == .inherited && baseIsRightToLeft(u, through: end, &scans)) {
+            return spacesLeaveLevel(u, before: before, at: end, &scans)
+        }
         guard !script.isWeak else { return false }
         return paragraphIsRightToLeft(u, at: end, &scans)
     }
@@ -639,6 +661,14 @@ extension TextMeasurer {
         if !isEuropeanDigit(u[end]) && strong?.isArabicLetter == true { return false }
         guard (strong?.direction ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight else { return true }
         return rightToLeft && neutralsLeaveLevel(u, direction: .leftToRight, at: end, next: next, &scans)
+    }
+
+    /// Right-to-left text: a character of a right-to-left script (its letters, marks and digits),
+    /// or one of class R or AL without a script of its own (the Arabic question mark, semicolon
+    /// and tatweel, U+200F).
+    static func isRightToLeftText(_ v: UInt32) -> Bool {
+        let script = UnicodeScript.of(v)
+        return script.isRightToLeft || (script.isWeak && strongDirection(v) == .rightToLeft)
     }
 
     /// A number of the Arabic script: an Arabic number (AN) or an extended Arabic-Indic digit

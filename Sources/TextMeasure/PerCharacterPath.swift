@@ -334,6 +334,9 @@ extension TextMeasurer {
             if slot != .emoji && script.isWeak {
                 if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                 script = lastStrong!
+                // (A character of class R or AL without a script of its own is right-to-left
+                // text too: `؛ x-`.)
+                if slot == .fallback && !rightToLeftSeen && Self.strongDirection(info.first) == .rightToLeft { rightToLeftSeen = true }
             } else if slot != .emoji {
                 lastStrong = script
                 // (Right-to-left scripts are DejaVu Sans's, or hex boxes.)
@@ -784,8 +787,8 @@ extension TextMeasurer {
             let number = Self.isArabicNumber(before)
             let leavesLevel =
                 v == 0x2028 && !number
-                ? UnicodeScript.of(before).isRightToLeft && Self.neutralsLeaveLevel(u, before: before, at: j, next: end, &scans)
-                : (number || UnicodeScript.of(before).isRightToLeft) && Self.spacesLeaveLevel(u, before: before, at: j, &scans)
+                ? Self.isRightToLeftText(before) && Self.neutralsLeaveLevel(u, before: before, at: j, next: end, &scans)
+                : (number || Self.isRightToLeftText(before)) && Self.spacesLeaveLevel(u, before: before, at: j, &scans)
             guard leavesLevel else { return later }
             guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
                 Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans)
@@ -812,8 +815,10 @@ extension TextMeasurer {
             if face == .fallback && Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
                 return text
             }
-            // An Arabic number is always a level above the spaces before it (I1–I2): their run.
-            if face == .fallback && Self.isArabicNumber(Self.scalar(startingAt: next, u)) { return text }
+            // A number above the level of the spaces before it (an Arabic number, I1–I2, or an
+            // extended Arabic-Indic digit W7 leaves a European number: `raisedNumberStarts`):
+            // their run.
+            if face == .fallback && Self.raisedNumberStarts(u, at: next, Self.scalar(startingAt: next, u), &scans) { return text }
             return face
         }
     }

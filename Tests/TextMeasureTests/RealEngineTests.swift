@@ -740,6 +740,38 @@ final class RealEngineTests: XCTestCase {
         for (text, widths) in pango { assertLineWidths(text, widths, m) }
     }
 
+    /// The Arabic question mark and semicolon and the tatweel have no script of their own but are
+    /// strong right-to-left characters (class AL): they set a paragraph's direction and the
+    /// levels of the white space and punctuation around them, as a letter does (Pango 1.50's
+    /// line widths, 15 px).
+    func testRightToLeftCharactersWithoutAScript() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            // In a right-to-left paragraph, before a left-to-right letter two levels up, the space
+            // stays in the item before it: DejaVu Sans's, the emoji face's.
+            ("؟ t", 18.3857), ("؟  t", 23.1543), ("؛ t", 15.1924), ("ـ t", 14.8184), ("؟ 中", 27.7305), ("؟⸮ t", 26.3477),
+            ("؟ ✔ t", 69.6475),
+            // In a left-to-right one the space is at the paragraph's level, below the mark's: the
+            // text face's.
+            ("七؟ D", 36.6426), ("ა؟ D", 29.2598), ("电جميل\u{A0}؛\u{A0}", 61.7285),
+            // `x` and `-` are at two levels: not kerned.
+            ("؛ x-", 22.2119),
+            // A space before an extended Arabic-Indic digit W7 leaves European is below it.
+            (" ۱۴ ת", 32.6924),
+            // Unchanged: the same level on both sides.
+            ("x ؟ t", 27.8076), ("؟ (t)", 27.1182), ("؟ 1", 21.0557), ("ب ؟ t", 37.2754), ("'", 4.1699),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+        // White space at a paragraph's end after a mark on an Arabic letter, in a left-to-right
+        // paragraph, leaves the letter's level (the mark has it, W1): an item of its own in the
+        // text face, whose extent is the line's (Pango's heights).
+        for (text, height) in [("कبَ ", 21.7207), ("बَ ", 17.4609)] {
+            XCTAssertEqual(layout(text, width: 600, m).size.height, height, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
     /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
     private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
         let got = layout(text, width: 600, m).lines.map(\.width)
