@@ -60,7 +60,12 @@ MARKED = ["ս\u0301", "ა\u0308", "ბ\u030c", "ש\u05b8", "ל\u0301", "ب\u064
 # A paragraph of Hebrew or Arabic, as a status in those languages is written: numbers (with
 # terminators and separators), Latin words with punctuation, symbols and emoji among the words.
 RTL_INSERTS = ["2024", "12", "12%", "3.5", "$20", "١٢٣", "۱۴", "user,", "hello.", "OK", "(test)", "@user", "#tag", "v1.2",
-               "iPhone", "✔", "❤", "😀", "🇮🇱", "!", ":", "،", "-", "中文"]
+               "iPhone", "✔", "❤", "😀", "🇮🇱", "!", ":", "،", "-", "中文", "؟", "؛ hello", "ـ"]
+# Paragraphs without a strong script, as statuses have them: dividers, numbers, quotes, emoji and
+# symbols on a line of their own (shaped in no script), sometimes after a right-to-left paragraph
+# (whose direction they take).
+NEUTRAL = ["——", "————————", "———", "～～～", "======", "······", "……", "\"", "'", "“”", "!!!", "？？？", "1.", "(2)",
+           "2024-11-29", "12:30", "¥99", "99%", "666", "10万+", "18:00—20:00", "1—2", "😀😀", "👍🏻 ✔", "✔ 12", "→ ★", "— 12 ✔"]
 PUA = ["\uf8ff", "\ue000", "\ue123", "\U000F0000", "\u0378", "\u0001", "\U0010FFFD", "\U000E0001", "\u2065", "\ufff0"]
 
 
@@ -106,6 +111,8 @@ KINDS = {
     "rtl-paragraph": lambda r: "\n" + " ".join(
         r.choice(RTL_INSERTS) if r.random() < 0.4 else r.choice(words)
         for words in [r.choice([HEBREW, ARABIC])] for _ in range(r.randint(3, 9))) + "\n",
+    "neutral-paragraph": lambda r: "\n" + (r.choice(HEBREW + ARABIC) + "\n" if r.random() < 0.25 else "") + " ".join(
+        r.choice(NEUTRAL) for _ in range(r.randint(1, 3))) + r.choice(["\n", "\r\n", "\u2029"]),
 }
 
 
