@@ -581,6 +581,44 @@ extension TextMeasurer {
         return k >= 0 && isEuropeanDigit(u[k])
     }
 
+    /// The direction the bidi algorithm resolves the character at `i` to, after a strong
+    /// character of direction `before` with only white space and marks between (a directional
+    /// mark): its own if strong; a European number's after a left-to-right one is left to right
+    /// (W7), any number's else right to left; a neutral's is that of both sides when they agree
+    /// (N1: the next strong character or number, numbers counting as right to left unless W7
+    /// made them left to right), else the paragraph's (N2).
+    static func resolvedDirection(
+        _ u: UnsafeBufferPointer<UInt16>, at i: Int, after before: StrongDirection, _ scans: inout FontlessScans
+    ) -> StrongDirection {
+        func numberDirection(_ k: Int) -> StrongDirection? {
+            let v = scalar(startingAt: k, u)
+            if isArabicNumber(v) { return .rightToLeft }
+            guard startsEuropeanNumber(u, at: k) else { return nil }
+            return before == .leftToRight ? .leftToRight : .rightToLeft
+        }
+        let v = scalar(startingAt: i, u)
+        if let own = strongDirection(v) { return own }
+        if let number = numberDirection(i) { return number }
+        let paragraph: StrongDirection = paragraphIsRightToLeft(u, at: i, &scans) ? .rightToLeft : .leftToRight
+        let k = scans.nextStrong.stop(from: i, count: u.count) { k in
+            let v = scalar(startingAt: k, u)
+            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
+        }
+        guard k < u.count, case let w = scalar(startingAt: k, u), !isParagraphDelimiter(w) else {
+            return before == paragraph ? before : paragraph
+        }
+        let after = strongDirection(w) ?? numberDirection(k) ?? .rightToLeft
+        return after == before ? before : paragraph
+    }
+
+    /// Whether a European number starts at `i`: a digit (`isEuropeanDigit`, or an extended
+    /// Arabic-Indic one), or terminators before one (W5), up to `terminatorLookBack` of them.
+    static func startsEuropeanNumber(_ u: UnsafeBufferPointer<UInt16>, at i: Int) -> Bool {
+        var k = i
+        while k < u.count && k - i < terminatorLookBack && isEuropeanTerminator(u[k]) { k += 1 }
+        return k < u.count && (isEuropeanDigit(u[k]) || u[k] &- 0x06F0 < 10)
+    }
+
     /// Whether a number that is above the level of the white space around it starts at `i` (its
     /// first scalar `v`): an Arabic number (AN), or a European one (digits, or terminators before
     /// digits, W5) that W7 does not make left to right: the last strong character before it is

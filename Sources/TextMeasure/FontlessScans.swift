@@ -64,6 +64,8 @@ struct FontlessScans {
     var strong = Back()
     /// The same, from a run of characters without a face (`spacesBelowRightToLeft`).
     var strongBeforeFontless = Back()
+    /// The same, from a directional mark (`markItemFace`).
+    var strongBeforeMark = Back()
     /// The same, from the spaces before a left-to-right letter (`nextIsInTextFace`).
     var strongBeforeSpaces = Back()
     /// The same, from a European number that white space follows (`spacesLeaveNumberLevel`).

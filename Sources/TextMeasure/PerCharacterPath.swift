@@ -731,13 +731,17 @@ extension TextMeasurer {
         let afterBox = scans.afterBox && v != 0x09 && v != 0x2028
         let itemBefore = (previousSlot == .emoji && scans.emojiRun) || afterBox ? nil : previousSlot
         // The last character before the run of characters without a face that ends here.
+        // (A directional mark is a strong character: the run's level starts after it.)
         func lastBeforeRun() -> Int {
-            scans.fontless.last(before: start) { Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) }
+            scans.fontless.last(before: start) {
+                Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) && !Self.isDirectionalMark(u[$0])
+            }
         }
         switch itemBefore {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.
             let later = itemBefore!
+            if let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans) { return face }
             let forced = v == 0x09 || v == 0x2028
             if !forced {
                 if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
@@ -795,6 +799,7 @@ extension TextMeasurer {
             else { return text }
             return face
         case .primary?, .bold?:
+            if let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans) { return face }
             // White space at another bidi level than the number or letter before it is an item of
             // its own. (A character of class BN has the level of the one before it: it stays.)
             guard v != 0x09, v != 0x2028, !Self.isSeparatorControl(v), !Self.isBoundaryNeutralControl(v),
@@ -811,8 +816,17 @@ extension TextMeasurer {
             let next = scans.nextItemFace.to
             guard Self.sharesScriptRun(u, before: start, next: next, run: script, &scans) else { return text }
             // Nor at another bidi level: after a flag, before Arabic, in a left-to-right paragraph.
-            // (A directional mark is strong itself: at its own level.)
-            if face == .fallback && Self.strongDirection(v) == nil && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
+            // A directional mark is strong itself, at its own level: it joins no item of the
+            // other direction (`\u{200E} ס`: the mark and the space are an item of their own, in
+            // the text face).
+            // (Only when no other strong character, another mark, comes between them.)
+            if let mark = Self.strongDirection(v) {
+                if let after = Self.strongDirection(Self.scalar(startingAt: next, u)), after != mark,
+                    !(end..<next).contains(where: { Self.isStrong(UInt32(u[$0])) })
+                {
+                    return text
+                }
+            } else if face == .fallback && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
                 return text
             }
             // A number above the level of the spaces before it (an Arabic number, I1–I2, or an
@@ -821,6 +835,60 @@ extension TextMeasurer {
             if face == .fallback && Self.raisedNumberStarts(u, at: next, Self.scalar(startingAt: next, u), &scans) { return text }
             return face
         }
+    }
+
+    /// The face of a directional mark `v` (ending at `end`) that is at another bidi level than
+    /// the character before it (its last unit at `j`), nil when it is not such a mark. Such a
+    /// mark starts an item, which takes the face of what follows it at its level, or the text
+    /// face (`مX\u{200E} م`: the mark and the space after it are the text face's). The level
+    /// before it is a strong character's, or a neutral's, which N1 and N2 resolve between the
+    /// strong character before it and the mark (`م)\u{200E} ٪ 3.5`: the bracket is at the Arabic's
+    /// level), a number's two levels up unless W7 makes it left to right. Not right before a
+    /// letter (HarfBuzz joins the letters around it: no width changes); the next character's
+    /// item is joined only at the mark's level, with no mark of the other direction between, and
+    /// in its script run (`r\u{200F} م`: the text face's).
+    func markItemFace(
+        _ v: UInt32, before j: Int, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool,
+        script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
+    ) -> FontSlot? {
+        guard Self.isDirectionalMark(UInt16(truncatingIfNeeded: v)), v < 0x10000, let mark = Self.strongDirection(v), j >= 0 else {
+            return nil
+        }
+        let rightToLeft = Self.paragraphIsRightToLeft(u, at: j, &scans)
+        // Levels (I1, I2): left to right 0 or 2, right to left 1, numbers 2 unless W7 makes a
+        // European one left to right.
+        func level(_ d: StrongDirection) -> Int { d == .rightToLeft ? 1 : rightToLeft ? 2 : 0 }
+        let b = Self.scalar(endingAt: j, u)
+        // (After another mark, the rules of the marks' own levels are not modelled.)
+        if Self.isDirectionalMark(u[j]) { return nil }
+        let levelBefore: Int
+        if let d = Self.strongDirection(b), b > 0xFFFF || !Self.isEuropeanTerminator(UInt16(b)) {
+            // (A terminator of a right-to-left script, `٪`, is no strong character, class ET.)
+            levelBefore = level(d)
+        } else if Self.isArabicIndicNumber(b) && !(b &- 0x06F0 < 10) {
+            levelBefore = 2
+        } else if Self.endsEuropeanNumber(u, at: j) || b &- 0x06F0 < 10 {
+            let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeMark)
+            let strong = m >= 0 ? Self.strongDirection(Self.scalar(endingAt: m, u)) : nil
+            let leftToRight = (strong ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight
+            levelBefore = leftToRight ? level(.leftToRight) : 2
+        } else {
+            // A neutral: N1 with the strong character before it and the mark, else N2.
+            let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeMark)
+            let paragraph: StrongDirection = rightToLeft ? .rightToLeft : .leftToRight
+            let strong = m >= 0 ? Self.strongDirection(Self.scalar(endingAt: m, u)) ?? paragraph : paragraph
+            levelBefore = level(strong == mark ? mark : paragraph)
+        }
+        guard levelBefore != level(mark) else { return nil }
+        let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans)
+        let next = scans.nextItemFace.to
+        guard next > end else { return nil }
+        let text: FontSlot = bold ? .bold : .primary
+        guard next < u.count, Self.resolvedDirection(u, at: next, after: mark, &scans) == mark,
+            !(end..<next).contains(where: { Self.strongDirection(UInt32(u[$0])).map { $0 != mark } ?? false }),
+            Self.sharesScriptRun(u, before: start, next: next, run: script, &scans)
+        else { return text }
+        return face ?? text
     }
 
     /// Whether the space at `start`, after a character in the text face, may be at another bidi
@@ -856,6 +924,9 @@ extension TextMeasurer {
         else { return false }
         return Self.neutralsLeaveLevel(u, direction: .leftToRight, at: start - 1, next: start, &scans)
     }
+
+    /// U+200E, U+200F or U+061C: a strong character without a face.
+    @inline(__always) static func isDirectionalMark(_ c: UInt16) -> Bool { c == 0x200E || c == 0x200F || c == 0x061C }
 
     /// A unit after which a line ends by force (a paragraph, or a line with U+2028).
     @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {

@@ -772,6 +772,25 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A directional mark (U+200E, U+200F, U+061C) is a strong character without a face: at
+    /// another level than the character before it, it starts an item, which takes the face of
+    /// what follows at its level or the text face, and the white space after it resolves with it
+    /// (Pango 1.50's line widths, 15 px).
+    func testDirectionalMarksStartItemsAtTheirLevel() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("Xم\u{200E} م", 30.5293), ("\u{200E}\u{A0}؟", 11.3223), ("\u{200E} ٪ 3", 24.5107), ("م)\u{200E} ٪", 27.1826),
+            ("ا\u{200E} ١", 15.585), ("\u{200E} ס", 13.0947),
+            // Unchanged: at the level before it, between letters HarfBuzz joins, or in another
+            // script run than what follows.
+            ("ג\u{200E} ו", 15.0371), ("م\u{200E}ب", 22.7646), ("r\u{200F} م", 18.4678), ("٣\u{200E}\u{A0}", 11.417),
+            ("x \u{200E}\u{A0}؟", 22.1523),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
     /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
     private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
         let got = layout(text, width: 600, m).lines.map(\.width)
