@@ -896,7 +896,7 @@ extension TextMeasurer {
     }
 
     /// The first scalar from `start` on that satisfies `test`, and the offset after it.
-    static func firstScalarWithEnd(
+    @inline(__always) static func firstScalarWithEnd(
         _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
     ) -> (scalar: UInt32, end: Int)? {
         var i = start
@@ -916,17 +916,7 @@ extension TextMeasurer {
     @inline(__always) static func firstScalar(
         _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
     ) -> UInt32? {
-        var i = start
-        while i < u.count {
-            var v = UInt32(u[i])
-            i += 1
-            if v & 0xFC00 == 0xD800, i < u.count, u[i] & 0xFC00 == 0xDC00 {
-                v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
-                i += 1
-            }
-            if test(v) { return v }
-        }
-        return nil
+        firstScalarWithEnd(u, from: start, where: test)?.scalar
     }
 
 }
