@@ -741,7 +741,11 @@ extension TextMeasurer {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.
             let later = itemBefore!
-            if let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans) { return face }
+            if Self.isDirectionalMark(v),
+                let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans)
+            {
+                return face
+            }
             let forced = v == 0x09 || v == 0x2028
             if !forced {
                 if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
@@ -799,7 +803,11 @@ extension TextMeasurer {
             else { return text }
             return face
         case .primary?, .bold?:
-            if let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans) { return face }
+            if Self.isDirectionalMark(v),
+                let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans)
+            {
+                return face
+            }
             // White space at another bidi level than the number or letter before it is an item of
             // its own. (A character of class BN has the level of the one before it: it stays.)
             guard v != 0x09, v != 0x2028, !Self.isSeparatorControl(v), !Self.isBoundaryNeutralControl(v),
@@ -838,7 +846,7 @@ extension TextMeasurer {
     }
 
     /// The face of a directional mark `v` (ending at `end`) that is at another bidi level than
-    /// the character before it (its last unit at `j`), nil when it is not such a mark. Such a
+    /// the character before it, nil when it is not such a mark. Such a
     /// mark starts an item, which takes the face of what follows it at its level, or the text
     /// face (`مX\u{200E} م`: the mark and the space after it are the text face's). The level
     /// before it is a strong character's, or a neutral's, which N1 and N2 resolve between the
@@ -847,13 +855,13 @@ extension TextMeasurer {
     /// letter (HarfBuzz joins the letters around it: no width changes); the next character's
     /// item is joined only at the mark's level, with no mark of the other direction between, and
     /// in its script run (`r\u{200F} م`: the text face's).
+    /// - Parameter j: the offset of the last unit of the character before the mark and the
+    ///   characters without a face before it.
     func markItemFace(
         _ v: UInt32, before j: Int, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool,
         script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
     ) -> FontSlot? {
-        guard Self.isDirectionalMark(UInt16(truncatingIfNeeded: v)), v < 0x10000, let mark = Self.strongDirection(v), j >= 0 else {
-            return nil
-        }
+        guard Self.isDirectionalMark(v), let mark = Self.strongDirection(v), j >= 0 else { return nil }
         let rightToLeft = Self.paragraphIsRightToLeft(u, at: j, &scans)
         // Levels (I1, I2): left to right 0 or 2, right to left 1, numbers 2 unless W7 makes a
         // European one left to right.
@@ -927,6 +935,7 @@ extension TextMeasurer {
 
     /// U+200E, U+200F or U+061C: a strong character without a face.
     @inline(__always) static func isDirectionalMark(_ c: UInt16) -> Bool { c == 0x200E || c == 0x200F || c == 0x061C }
+    @inline(__always) static func isDirectionalMark(_ v: UInt32) -> Bool { v == 0x200E || v == 0x200F || v == 0x061C }
 
     /// A unit after which a line ends by force (a paragraph, or a line with U+2028).
     @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {
