@@ -264,8 +264,9 @@ extension TextMeasurer {
         // item before them. Reached after a character of class R or AL without a script of its
         // own, whose script run is the letter's (`؟ t`: DejaVu's space after the Arabic question
         // mark; `؟ ✔ t`: the emoji face's); a letter with a script ends its run above.
-        if j >= 0, Self.strongDirection(v) == .leftToRight, case let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeSpaces),
-            m >= 0, Self.strongDirection(Self.scalar(endingAt: m, u)) == .rightToLeft, Self.paragraphIsRightToLeft(u, at: j, &scans)
+        if j >= 0, Self.strongDirection(v) == .leftToRight,
+            Self.strongBefore(u, before: j + 1, \.strongBeforeSpaces, &scans)?.direction == .rightToLeft,
+            Self.paragraphIsRightToLeft(u, at: j, &scans)
         {
             return false
         }
@@ -301,16 +302,22 @@ extension TextMeasurer {
     ) -> Bool {
         guard end >= 0, case let rightToLeft = direction == .rightToLeft, rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
         else { return false }
-        let k = scans.nextStrong.stop(from: next, count: u.count) { k in
-            let v = scalar(startingAt: k, u)
-            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
-        }
+        let k = nextStrongOrNumber(u, from: next, &scans)
         // At the paragraph's end the neutrals meet its direction, which is not `before`'s.
         guard k < u.count, case let v = scalar(startingAt: k, u), !isParagraphDelimiter(v) else { return true }
         if let after = strongDirection(v) { return after != direction }
         // A number: right to left after a right-to-left letter; after a left-to-right one, an
         // Arabic number is right to left and a European one left to right.
         return !rightToLeft && isArabicNumber(v)
+    }
+
+    /// The offset of the first strong character, number or paragraph delimiter from `offset` on
+    /// (`u.count` when there is none): where the neutrals from `offset` end (N1, N2).
+    static func nextStrongOrNumber(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, _ scans: inout FontlessScans) -> Int {
+        scans.nextStrong.stop(from: offset, count: u.count) { k in
+            let v = scalar(startingAt: k, u)
+            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
+        }
     }
 
     /// The face of the next character after `offset` that chooses one (`isFontless`), when it is
@@ -399,7 +406,7 @@ extension TextMeasurer {
         if before &- 0x06F0 < 10 {
             // W2: the first strong character before the digit. (With none in the paragraph, the
             // paragraph's direction is the one before it: sos.)
-            guard let strong = strongBeforeNumber(u, before: k, \.strong, &scans) else { return paragraphIsRightToLeft(u, at: k, &scans) }
+            guard let strong = strongBefore(u, before: k, \.strong, &scans) else { return paragraphIsRightToLeft(u, at: k, &scans) }
             return strong.direction == .rightToLeft || (nextIsRightToLeft && paragraphIsRightToLeft(u, at: k, &scans))
         }
         return !paragraphIsRightToLeft(u, at: k, &scans)
@@ -600,10 +607,7 @@ extension TextMeasurer {
         if let own = strongDirection(v) { return own }
         if let number = numberDirection(i) { return number }
         let paragraph: StrongDirection = paragraphIsRightToLeft(u, at: i, &scans) ? .rightToLeft : .leftToRight
-        let k = scans.nextStrong.stop(from: i, count: u.count) { k in
-            let v = scalar(startingAt: k, u)
-            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
-        }
+        let k = nextStrongOrNumber(u, from: i, &scans)
         guard k < u.count, case let w = scalar(startingAt: k, u), !isParagraphDelimiter(w) else {
             return before == paragraph ? before : paragraph
         }
@@ -628,14 +632,8 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ v: UInt32, _ scans: inout FontlessScans
     ) -> Bool {
         if isArabicNumber(v) { return true }
+        guard startsEuropeanNumber(u, at: i) else { return false }
         let terminated = isEuropeanTerminator(u[i])
-        if terminated {
-            var k = i
-            while k < u.count && k - i < terminatorLookBack && isEuropeanTerminator(u[k]) { k += 1 }
-            guard k < u.count, isEuropeanDigit(u[k]) || u[k] &- 0x06F0 < 10 else { return false }
-        } else if !(isEuropeanDigit(u[i]) || v &- 0x06F0 < 10) {
-            return false
-        }
         let (raised, afterArabicLetter) = europeanNumberIsRaised(u, at: i, &scans)
         // After an Arabic letter the digits are an Arabic number (W2), which W5 joins no
         // terminator to: the terminator is a neutral, at the white space's level.
@@ -649,17 +647,17 @@ extension TextMeasurer {
     static func europeanNumberIsRaised(
         _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ scans: inout FontlessScans
     ) -> (raised: Bool, afterArabicLetter: Bool) {
-        if let strong = strongBeforeNumber(u, before: i, \.strongBeforeNextNumber, &scans) {
+        if let strong = strongBefore(u, before: i, \.strongBeforeNextNumber, &scans) {
             return (strong.direction == .rightToLeft, strong.isArabicLetter)
         }
         return (paragraphIsRightToLeft(u, at: i, &scans), false)
     }
 
     /// The direction of the last strong character before `offset` in its paragraph, and whether
-    /// it is an Arabic letter: what W2 and W7 read for a number at `offset`. Nil when there is
-    /// none (the paragraph's direction stands for it: sos). Found with `scan`, one of the
+    /// it is an Arabic letter: what W2 and W7 read for a number at `offset`, and N1 for neutrals
+    /// there. Nil when there is none (the paragraph's direction stands for it: sos). Found with `scan`, one of the
     /// `FontlessScans`, each always asked this.
-    static func strongBeforeNumber(
+    static func strongBefore(
         _ u: UnsafeBufferPointer<UInt16>, before offset: Int, _ scan: WritableKeyPath<FontlessScans, FontlessScans.Back>,
         _ scans: inout FontlessScans
     ) -> (direction: StrongDirection, isArabicLetter: Bool)? {
@@ -693,7 +691,7 @@ extension TextMeasurer {
         _ u: UnsafeBufferPointer<UInt16>, at end: Int, next: Int, _ scans: inout FontlessScans
     ) -> Bool {
         let rightToLeft = paragraphIsRightToLeft(u, at: end, &scans)
-        let strong = strongBeforeNumber(u, before: end, \.strongBeforeNumber, &scans)
+        let strong = strongBefore(u, before: end, \.strongBeforeNumber, &scans)
         // After an Arabic letter the digits are an Arabic number (W2), and W5 joins no
         // terminator to one: a terminator that ends it is a neutral, at the white space's level.
         if !isEuropeanDigit(u[end]) && strong?.isArabicLetter == true { return false }

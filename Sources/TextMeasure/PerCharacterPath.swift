@@ -875,17 +875,16 @@ extension TextMeasurer {
             levelBefore = level(d)
         } else if Self.isArabicIndicNumber(b) && !(b &- 0x06F0 < 10) {
             levelBefore = 2
-        } else if Self.endsEuropeanNumber(u, at: j) || b &- 0x06F0 < 10 {
-            let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeMark)
-            let strong = m >= 0 ? Self.strongDirection(Self.scalar(endingAt: m, u)) : nil
-            let leftToRight = (strong ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight
-            levelBefore = leftToRight ? level(.leftToRight) : 2
         } else {
-            // A neutral: N1 with the strong character before it and the mark, else N2.
-            let m = Self.lastStrong(u, before: j + 1, &scans.strongBeforeMark)
+            // A number (W7 reads the strong character before it), or a neutral (N1 with the
+            // strong character before it and the mark, else N2); with none, the paragraph's.
             let paragraph: StrongDirection = rightToLeft ? .rightToLeft : .leftToRight
-            let strong = m >= 0 ? Self.strongDirection(Self.scalar(endingAt: m, u)) ?? paragraph : paragraph
-            levelBefore = level(strong == mark ? mark : paragraph)
+            let strong = Self.strongBefore(u, before: j + 1, \.strongBeforeMark, &scans)?.direction ?? paragraph
+            if Self.endsEuropeanNumber(u, at: j) || b &- 0x06F0 < 10 {
+                levelBefore = strong == .leftToRight ? level(.leftToRight) : 2
+            } else {
+                levelBefore = level(strong == mark ? mark : paragraph)
+            }
         }
         guard levelBefore != level(mark) else { return nil }
         let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans)
