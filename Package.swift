@@ -4,7 +4,7 @@
 //
 // Module graph (dependencies point one way, C shims at the bottom, the CLI at the top):
 //
-//   CFreeType, CHarfBuzz, CThai, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
+//   CFreeType, CHarfBuzz, CThai, CFriBidi, CPrefetch, UnicodeText -> TextMeasure -> CellLayout <- StatusModel
 //   CellLayout -> TableLayout -> FrameExport, TerminalPreview, RasterRender (+ CPNG, CCairo) -> feedlayout
 //   StatusModel, TableLayout, FrameExport -> FeedPipeline (the jobs: export, validation, heights) -> feedlayout
 //   FeedLayoutSupport (locks, per-thread state, byte hashing, the sharded cache, number and JSON
@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CThai", pkgConfig: "libthai", providers: [.apt(["libthai-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPrefetch"),
@@ -53,7 +54,7 @@ let package = Package(
         // per-character loop were not inlined (+0.35 % instructions for a corpus layout).
         .target(name: "UnicodeText"),
         .target(name: "StatusModel", dependencies: ["FeedLayoutSupport"]),
-        .target(name: "TextMeasure", dependencies: ["FeedLayoutSupport", "CFreeType", "CHarfBuzz", "CThai", "CPrefetch", "UnicodeText"]),
+        .target(name: "TextMeasure", dependencies: ["FeedLayoutSupport", "CFreeType", "CHarfBuzz", "CThai", "CFriBidi", "CPrefetch", "UnicodeText"]),
         .target(name: "CellLayout", dependencies: ["FeedLayoutSupport", "TextMeasure", "StatusModel", "CPrefetch"]),
         .target(name: "TableLayout", dependencies: ["FeedLayoutSupport", "StatusModel", "TextMeasure", "CellLayout"]),
         .target(name: "FrameExport", dependencies: ["FeedLayoutSupport", "TextMeasure", "CellLayout", "TableLayout"]),

@@ -12,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev libcairo2-dev libthai-dev fonts-noto-cjk
+PACKAGES=(pkg-config libfreetype-dev libharfbuzz-dev libpng-dev libcairo2-dev libthai-dev libfribidi-dev fonts-noto-cjk
           fonts-noto-color-emoji fonts-dejavu-core unicode-data tmux libjemalloc-dev)
 
 missing=()

@@ -152,172 +152,23 @@ extension TextMeasurer {
         }
     }
 
-    /// The face of white space after a character drawn from the text face (the last unit of it
-    /// at `before`; the white space starts at `start`, its cluster ends at `end`) when the bidi
-    /// algorithm puts the white space at another level than that character: after a European
-    /// number (`12 שלום`, `١٢ 12 حب`; `spacesLeaveNumberLevel`), or after a left-to-right letter
-    /// in a right-to-left paragraph before text that is not left to right (`ישראל abc ✔`;
-    /// `neutralsLeaveLevel`). Pango makes it an item of its own, which takes its face from the
-    /// characters after it at its level and in its script run, here the next one that chooses a
-    /// face: a right-to-left letter (DejaVu Sans's space, 1.31 px wider than the text face's at
-    /// 14 px) or a neutral (`12 ✔ שלום`: the emoji face's). Nil (the item before, the text
-    /// face) when the white space keeps the level, or when what follows is another item anyway: a
-    /// number (a level up), text of another script, an emoji run, a tab, a line or paragraph end,
-    /// the attribute run's end.
-    func spacesLeavingLevelFace(
-        _ u: UnsafeBufferPointer<UInt16>, before j: Int, start: Int, end: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
-        _ scans: inout FontlessScans
-    ) -> FontSlot? {
-        let number = Self.endsEuropeanNumber(u, at: j)
-        guard number || Self.strongDirection(Self.scalar(endingAt: j, u)) == .leftToRight else { return nil }
-        let i = Self.nextChosen(u, from: end, &scans)
-        guard i < min(runEnd, u.count) else { return nil }
-        let v = Self.scalar(startingAt: i, u)
-        if Self.isParagraphDelimiter(v) || v == 0x2028 || v == 0x09 || Self.isSeparatorControl(v) { return nil }
-        if Self.isEuropeanDigit(u[i]) || Self.isArabicIndicNumber(v) { return nil }
-        // (The face first: most white space after a number is before text in the text face.)
-        guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
-            Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans),
-            number
-                ? Self.spacesLeaveNumberLevel(u, at: j, next: i, &scans)
-                : Self.neutralsLeaveLevel(u, direction: .leftToRight, at: j, next: i, &scans)
-        else { return nil }
-        return face
-    }
-
-    /// Whether the next character after `offset` that is not a space is in the text face and in
-    /// the same itemization run as the spaces before it: its script is `script` or a weak one (or
-    /// the spaces end a right-to-left run), and it is before `runEnd`, the end of the attribute run (false at the end of the text or a
-    /// line separator). Pango moves trailing spaces to the next item only inside a run.
+    /// Whether the white space at `start` (its cluster ends at `offset`), at the end of an item
+    /// in a face later in the cascade, moves to the next item because that one is in the text
+    /// face: the next character after it that is no space (`nextChosen`) is in its run (at its
+    /// bidi level, in its script run, before `runEnd`, the end of the attribute run) and the text
+    /// face maps it. Pango moves the spaces that end an item to the next one in the run when its
+    /// face comes earlier in the cascade; a tab, a line separator or a paragraph's end keeps
+    /// them where they are.
     func nextIsInTextFace(
-        _ u: UnsafeBufferPointer<UInt16>, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, from offset: Int, bold: Bool, script: UnicodeScript?, runEnd: Int,
         _ scans: inout FontlessScans
     ) -> Bool {
         let i = Self.nextChosen(u, from: offset, &scans)
-        guard i < u.count else { return false }
+        guard i < min(runEnd, u.count) else { return false }
         let v = Self.scalar(startingAt: i, u)
-        // The character before the spaces (0 at the start of the text). A control of bidi class
-        // BN asking is that character itself: it has the level of the one before it, so it
-        // leaves no level (`ب ა\u{1} ب`: its box stays in the Georgian item, the space does not).
-        let j =
-            offset > 0 && Self.isBoundaryNeutralControl(UInt32(u[offset - 1]))
-            ? offset - 1
-            : scans.spaces.last(before: offset) {
-                let c = UInt32(u[$0])
-                return Self.isSpaceSeparator(c) || Self.isWhiteSpaceControl(c) || Self.isBoundaryNeutralControl(c)
-            }
-        let before = j < 0 ? 0 : Self.scalar(endingAt: j, u)
-        // Spaces between Arabic numbers (bidi class AN) resolve to R, a level below the numbers'
-        // (UAX #9 N1, I1–I2): a bidi run of their own, whose face is the first that maps a space.
-        // (One NBSP between them is a common separator, which W4 makes a number too: no run of
-        // its own.)
-        if Self.isArabicNumber(before) && Self.isArabicNumber(v) { return !(i - j == 2 && u[j + 1] == 0xA0) }
-        if v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 || i >= runEnd { return false }
-        if let script {
-            // Another script starts another run, where the spaces stay, unless the bidi algorithm
-            // puts them at another level than the character before them: then they are a run of
-            // their own (their level, the script before them), whose item takes no face from its
-            // neighbours and is in the text face (Pango's base font). So when they end a
-            // right-to-left run before left-to-right text in a left-to-right paragraph (`a ب ა`:
-            // not DejaVu's wider space, though DejaVu draws what follows), or a left-to-right run
-            // before right-to-left text in a right-to-left paragraph.
-            let next = UnicodeScript.of(v)
-            if !next.isWeak && next != script {
-                if !script.isRightToLeft {
-                    if next.isRightToLeft {
-                        return !UnicodeScript.of(before).isWeak && Self.paragraphIsRightToLeft(u, at: j, &scans)
-                    }
-                    // After a character of class R or AL without a script of its own (in the run
-                    // before), in a left-to-right paragraph, spaces before a left-to-right letter
-                    // are at the paragraph's level, below it (N2): `七؟ D`.
-                    return UnicodeScript.of(before).isWeak && Self.strongDirection(before) == .rightToLeft
-                        && Self.neutralsLeaveLevel(u, before: before, at: j, next: i, &scans)
-                }
-                // (After a number they leave its level before right-to-left text too: `١ א`.)
-                guard !next.isRightToLeft || Self.isArabicIndicNumber(before),
-                    Self.spacesLeaveLevel(u, before: before, at: j, nextIsRightToLeft: next.isRightToLeft, &scans)
-                else {
-                    return false
-                }
-                // (Only after right-to-left text of this paragraph: the script of a run before a
-                // paragraph delimiter is no run here, nor is a mark on an emoji a letter.)
-                return Self.baseIsRightToLeft(u, through: j, &scans)
-            }
-        }
-        // An emoji run after spaces that leave a number's level: the spaces are a run of their
-        // own (`١ 😀`).
-        if Self.isArabicIndicNumber(before), Self.startsEmojiRun(v, u, after: i + (v > 0xFFFF ? 2 : 1)),
-            Self.spacesLeaveLevel(u, before: before, at: j, &scans)
-        {
-            return true
-        }
-        // A number is a level above the white space before it unless W7 makes it left to right
-        // (`raisedNumberStarts`): the spaces resolve away from it (N1, N2) and stay in the item
-        // before them (`ب 1`: DejaVu's space; `ب ✔ 12`: the emoji face's, with the `✔`), unless
-        // that is a number too: then they are a run of their own (`١٢ 12`: the text face's).
-        if Self.raisedNumberStarts(u, at: i, v, &scans) {
-            return Self.isArabicNumber(before) || (before &- 0x06F0 < 10 && Self.europeanNumberIsRaised(u, at: i, &scans).raised)
-        }
-        // A left-to-right letter in a right-to-left paragraph is two levels up, and spaces after
-        // right-to-left text (the last strong character before them is, numbers after it count
-        // as it, N1) stay at the paragraph's level (N2): another bidi run, so they stay in the
-        // item before them. Reached after a character of class R or AL without a script of its
-        // own, whose script run is the letter's (`؟ t`: DejaVu's space after the Arabic question
-        // mark; `؟ ✔ t`: the emoji face's); a letter with a script ends its run above.
-        if j >= 0, Self.strongDirection(v) == .leftToRight,
-            Self.strongBefore(u, before: j + 1, \.strongBeforeSpaces, &scans)?.direction == .rightToLeft,
-            Self.paragraphIsRightToLeft(u, at: j, &scans)
-        {
-            return false
-        }
-        if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return true }
-        // Before a neutral the text face lacks (an emoji, a symbol only DejaVu Sans draws), the
-        // spaces are a run of their own when the bidi algorithm resolves them away from the
-        // character before them (`a ب 😀`: not DejaVu's space).
-        // (Unless it is drawn from a later face in an ordinary run, whose item they join at its
-        // level: `a ب ✔`, the emoji face's space.)
-        return Self.neutralsLeaveLevel(u, before: before, at: j, next: i, &scans)
-            && nextItemFace(u, from: offset, bold: bold, runEnd: runEnd, &scans) == nil
-    }
-
-    /// Whether the neutral characters from after `before` (the scalar ending at `end`) up to
-    /// the next strong character, number or paragraph end, which start with the one at `next`,
-    /// resolve to another direction than `before` (UAX #9 N1 and N2): `before` is a letter
-    /// against the paragraph's direction, and what follows the neutrals is not in its direction
-    /// (a letter of the other one, an Arabic number after a left-to-right letter, the paragraph's
-    /// end). They then take the paragraph's direction and another level. (A European number
-    /// after a left-to-right letter is left to right, W7; any number counts as right to left
-    /// for N1 after a right-to-left letter.)
-    static func neutralsLeaveLevel(
-        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, next: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        guard let direction = strongDirection(before) else { return false }
-        return neutralsLeaveLevel(u, direction: direction, at: end, next: next, &scans)
-    }
-
-    /// `neutralsLeaveLevel(_:before:at:next:_:)` after a character that resolves to `direction`
-    /// (a letter, or a European number that W7 makes left to right).
-    static func neutralsLeaveLevel(
-        _ u: UnsafeBufferPointer<UInt16>, direction: StrongDirection, at end: Int, next: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        guard end >= 0, case let rightToLeft = direction == .rightToLeft, rightToLeft != paragraphIsRightToLeft(u, at: end, &scans)
-        else { return false }
-        let k = nextStrongOrNumber(u, from: next, &scans)
-        // At the paragraph's end the neutrals meet its direction, which is not `before`'s.
-        guard k < u.count, case let v = scalar(startingAt: k, u), !isParagraphDelimiter(v) else { return true }
-        if let after = strongDirection(v) { return after != direction }
-        // A number: right to left after a right-to-left letter; after a left-to-right one, an
-        // Arabic number is right to left and a European one left to right.
-        return !rightToLeft && isArabicNumber(v)
-    }
-
-    /// The offset of the first strong character, number or paragraph delimiter from `offset` on
-    /// (`u.count` when there is none): where the neutrals from `offset` end (N1, N2).
-    static func nextStrongOrNumber(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, _ scans: inout FontlessScans) -> Int {
-        scans.nextStrong.stop(from: offset, count: u.count) { k in
-            let v = scalar(startingAt: k, u)
-            return isParagraphDelimiter(v) || isStrong(v) || isArabicIndicNumber(v) || v &- 0x30 < 10 ? nil : (v > 0xFFFF ? 2 : 1)
-        }
+        if v == 0x09 || v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 { return false }
+        guard sharesRun(u, start, next: i, script: script, &scans) else { return false }
+        return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 
     /// The face of the next character after `offset` that chooses one (`isFontless`), when it is
@@ -383,93 +234,6 @@ extension TextMeasurer {
         }
     }
 
-    /// Whether spaces after `before` (the scalar ending at `end`, right-to-left text) and before
-    /// left-to-right text take another bidi level than `before`. After an Arabic number (AN) they
-    /// do in any paragraph (N1 reads AN as R, the numbers are one level up). After an extended
-    /// Arabic-Indic digit (EN) they do when the strong character before it is right-to-left (W2
-    /// makes the digit AN), or, with none in its paragraph, when the paragraph is; after a
-    /// left-to-right one W7 makes it L and the spaces stay, unless right-to-left text follows
-    /// them (`nextIsRightToLeft`) in a right-to-left paragraph (N2 gives them its level, one below
-    /// the number's). After a right-to-left letter (or a mark on it) they do only in a
-    /// left-to-right paragraph: in a right-to-left one they keep the letter's level, and its run.
-    /// After a neutral they never do.
-    static func spacesLeaveLevel(
-        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, nextIsRightToLeft: Bool = false,
-        _ scans: inout FontlessScans
-    ) -> Bool {
-        if isArabicNumber(before) { return true }
-        // A neutral (`و✧ 加`) takes the level of what follows it, as the spaces do: one run.
-        // (Not a character of class R or AL without a script of its own: `؛`, `؟`.)
-        let script = UnicodeScript.of(before)
-        if script == .unknown || (script == .common && strongDirection(before) != .rightToLeft) { return false }
-        let k = max(0, before > 0xFFFF ? end - 1 : end)
-        if before &- 0x06F0 < 10 {
-            // W2: the first strong character before the digit. (With none in the paragraph, the
-            // paragraph's direction is the one before it: sos.)
-            guard let strong = strongBefore(u, before: k, \.strong, &scans) else { return paragraphIsRightToLeft(u, at: k, &scans) }
-            return strong.direction == .rightToLeft || (nextIsRightToLeft && paragraphIsRightToLeft(u, at: k, &scans))
-        }
-        return !paragraphIsRightToLeft(u, at: k, &scans)
-    }
-
-    /// Whether the paragraph holding offset `k` (any unit of a character in it) is right to left,
-    /// as Pango's layout finds a paragraph's base direction: that of its first strong character;
-    /// in a paragraph without one, that of the last paragraph before it with one, or before any,
-    /// that of the first strong character of the text (left to right without one). (`ש\n12 ✔`:
-    /// the second paragraph is right to left.) Each paragraph is read once: `prepare` asks at
-    /// growing offsets.
-    static func paragraphIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, at k: Int, _ scans: inout FontlessScans) -> Bool {
-        let start = scans.paragraph.last(before: k) { !isParagraphDelimiter(UInt32(u[$0])) } + 1
-        guard scans.directionParagraph != start else { return scans.paragraphRightToLeft }
-        scans.directionParagraph = start
-        // The paragraphs up to this one, each to its first strong character.
-        if start < scans.directionRead { (scans.directionRead, scans.carriedDirection) = (0, nil) }
-        var i = scans.directionRead
-        while i < start, let (v, end) = firstScalarWithEnd(u, from: i, where: { isParagraphDelimiter($0) || isStrong($0) }) {
-            if isParagraphDelimiter(v) {
-                i = end
-                continue
-            }
-            scans.carriedDirection = strongDirection(v)
-            // On past this paragraph's delimiter.
-            guard let (_, after) = firstScalarWithEnd(u, from: end, where: isParagraphDelimiter) else { break }
-            i = after
-        }
-        scans.directionRead = start
-        let own = firstScalar(u, from: start) { isParagraphDelimiter($0) || isStrong($0) }
-        let direction: StrongDirection?
-        if let own, !isParagraphDelimiter(own) {
-            direction = strongDirection(own)
-        } else if let carried = scans.carriedDirection {
-            direction = carried
-        } else {
-            if !scans.textDirectionKnown {
-                scans.textDirectionKnown = true
-                scans.textDirection = firstScalar(u, from: start, where: isStrong).flatMap(strongDirection)
-            }
-            direction = scans.textDirection
-        }
-        scans.paragraphRightToLeft = direction == .rightToLeft
-        return scans.paragraphRightToLeft
-    }
-
-    /// Whether white space after `before` (the scalar ending at `end`) and before the end of its
-    /// paragraph, a line separator or a tab is at another bidi level than `before`: UAX #9 L1
-    /// gives such white space the paragraph's level. A right-to-left letter is one level up in a
-    /// left-to-right paragraph, an Arabic number one or two levels up in any, a left-to-right
-    /// letter two levels up in a right-to-left paragraph.
-    static func trailingSpacesLeaveLevel(
-        _ u: UnsafeBufferPointer<UInt16>, before: UInt32, at end: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        let script = UnicodeScript.of(before)
-        // (A mark has the level of the character it is on, W1: `कبَ `.)
-        if isRightToLeftText(before) || isArabicNumber(before) || (script == .inherited && baseIsRightToLeft(u, through: end, &scans)) {
-            return spacesLeaveLevel(u, before: before, at: end, &scans)
-        }
-        guard !script.isWeak else { return false }
-        return paragraphIsRightToLeft(u, at: end, &scans)
-    }
-
     /// Whether characters without a face before `start` are in the script run of the next
     /// character that chooses one (at `next`): they are when that character has no script of its
     /// own, or has the script of the run they are in, `run` (the cluster loop's, which paired
@@ -490,64 +254,6 @@ extension TextMeasurer {
         guard m >= 0 else { return true }
         let last = UnicodeScript.of(scalar(endingAt: m, u))
         return last.isWeak || last == script
-    }
-
-    /// Whether characters without a face before `start` are at a lower bidi level than the
-    /// right-to-left character at `next`, though in its script run: the last strong character
-    /// before them is left to right without a script of its own (a flag; a letter with a script
-    /// starts another script run), in a left-to-right paragraph. UAX #9 N2 gives them the
-    /// paragraph's level, and Pango an item of their own.
-    static func spacesBelowRightToLeft(
-        _ u: UnsafeBufferPointer<UInt16>, before start: Int, next: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        guard strongDirection(scalar(startingAt: next, u)) == .rightToLeft else { return false }
-        let m = lastStrong(u, before: start, &scans.strongBeforeFontless)
-        guard m >= 0, case let before = scalar(endingAt: m, u), strongDirection(before) == .leftToRight else { return false }
-        // A regional indicator that pairs with none is no emoji run in Pango (the spaces after it
-        // join its item): only a flag's, or a letter's, level counts here.
-        if UnicodeProperties.traits(before).isRegionalIndicator && !endsFlag(u, at: m) { return false }
-        return !paragraphIsRightToLeft(u, at: m, &scans)
-    }
-
-    /// The offset of the last strong character (`isStrong`) or paragraph delimiter before
-    /// `offset`, −1 when there is none, found with `scan` (one of the `FontlessScans`, each always
-    /// asked this). A surrogate pair is tested at its second unit; its first unit alone is
-    /// neither.
-    static func lastStrong(_ u: UnsafeBufferPointer<UInt16>, before offset: Int, _ scan: inout FontlessScans.Back) -> Int {
-        scan.last(before: offset) { m in
-            let v = scalar(endingAt: m, u)
-            return !(isParagraphDelimiter(v) || isStrong(v))
-        }
-    }
-
-    /// Whether the regional indicator whose last unit is at `end` is the second of a pair: the
-    /// run of regional indicators it ends has an even length (they pair from the run's start).
-    static func endsFlag(_ u: UnsafeBufferPointer<UInt16>, at end: Int) -> Bool {
-        var k = end, count = 0
-        while k >= 1, UnicodeProperties.traits(scalar(endingAt: k, u)).isRegionalIndicator {
-            count += 1
-            k -= 2
-        }
-        return count % 2 == 0
-    }
-
-    /// Whether the character at or before offset `k` that carries the marks up to `k` (if any:
-    /// nonspacing marks, variation selectors and joiners, grapheme classes Extend and ZWJ, which
-    /// the bidi algorithm gives their base's class) is right-to-left text: a right-to-left strong
-    /// character, an Arabic number or an extended Arabic-Indic digit.
-    static func baseIsRightToLeft(_ u: UnsafeBufferPointer<UInt16>, through k: Int, _ scans: inout FontlessScans) -> Bool {
-        guard k >= 0 else { return false }
-        // (A surrogate pair is tested at its second unit; its first unit alone is no mark.)
-        let m = scans.markBase.last(before: k + 1) {
-            switch UnicodeProperties.graphemeBreak(scalar(endingAt: $0, u)) {
-            case .extend, .zwj: true
-            default: false
-            }
-        }
-        guard m >= 0 else { return false }
-        let base = scalar(endingAt: m, u)
-        if strongDirection(base) == .rightToLeft { return true }
-        return isArabicIndicNumber(base)
     }
 
     /// Bidi class AN: Arabic-Indic digits, the Arabic decimal and thousands separators, the Arabic
@@ -573,138 +279,6 @@ extension TextMeasurer {
             return true
         default: return false
         }
-    }
-
-    /// The most terminators `endsEuropeanNumber` looks back over: a bound on the work a run of
-    /// spaces asks for (each of them asks again), far past any number's.
-    static let terminatorLookBack = 16
-
-    /// Whether the character whose last unit is at `end` ends a European number: a digit
-    /// (`isEuropeanDigit`), or terminators after one (`12%`, W5), up to `terminatorLookBack` of
-    /// them.
-    static func endsEuropeanNumber(_ u: UnsafeBufferPointer<UInt16>, at end: Int) -> Bool {
-        var k = end
-        while k >= 0 && end - k < terminatorLookBack && isEuropeanTerminator(u[k]) { k -= 1 }
-        return k >= 0 && isEuropeanDigit(u[k])
-    }
-
-    /// The direction the bidi algorithm resolves the character at `i` to, after a strong
-    /// character of direction `before` with only white space and marks between (a directional
-    /// mark): its own if strong; a European number's after a left-to-right one is left to right
-    /// (W7), any number's else right to left; a neutral's is that of both sides when they agree
-    /// (N1: the next strong character or number, numbers counting as right to left unless W7
-    /// made them left to right), else the paragraph's (N2).
-    static func resolvedDirection(
-        _ u: UnsafeBufferPointer<UInt16>, at i: Int, after before: StrongDirection, _ scans: inout FontlessScans
-    ) -> StrongDirection {
-        func numberDirection(_ k: Int) -> StrongDirection? {
-            let v = scalar(startingAt: k, u)
-            if isArabicNumber(v) { return .rightToLeft }
-            guard startsEuropeanNumber(u, at: k) else { return nil }
-            return before == .leftToRight ? .leftToRight : .rightToLeft
-        }
-        let v = scalar(startingAt: i, u)
-        if let own = strongDirection(v) { return own }
-        if let number = numberDirection(i) { return number }
-        let paragraph: StrongDirection = paragraphIsRightToLeft(u, at: i, &scans) ? .rightToLeft : .leftToRight
-        let k = nextStrongOrNumber(u, from: i, &scans)
-        guard k < u.count, case let w = scalar(startingAt: k, u), !isParagraphDelimiter(w) else {
-            return before == paragraph ? before : paragraph
-        }
-        let after = strongDirection(w) ?? numberDirection(k) ?? .rightToLeft
-        return after == before ? before : paragraph
-    }
-
-    /// Whether a European number starts at `i`: a digit (`isEuropeanDigit`, or an extended
-    /// Arabic-Indic one), or terminators before one (W5), up to `terminatorLookBack` of them.
-    static func startsEuropeanNumber(_ u: UnsafeBufferPointer<UInt16>, at i: Int) -> Bool {
-        var k = i
-        while k < u.count && k - i < terminatorLookBack && isEuropeanTerminator(u[k]) { k += 1 }
-        return k < u.count && (isEuropeanDigit(u[k]) || u[k] &- 0x06F0 < 10)
-    }
-
-    /// Whether a number that is above the level of the white space around it starts at `i` (its
-    /// first scalar `v`): an Arabic number (AN), or a European one (digits, or terminators before
-    /// digits, W5) that W7 does not make left to right: the last strong character before it is
-    /// right to left, or there is none and the paragraph is (numbers are two levels up from a
-    /// left-to-right paragraph, one from a right-to-left one; white space is at 0 or 1).
-    static func raisedNumberStarts(
-        _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ v: UInt32, _ scans: inout FontlessScans
-    ) -> Bool {
-        if isArabicNumber(v) { return true }
-        guard startsEuropeanNumber(u, at: i) else { return false }
-        let terminated = isEuropeanTerminator(u[i])
-        let (raised, afterArabicLetter) = europeanNumberIsRaised(u, at: i, &scans)
-        // After an Arabic letter the digits are an Arabic number (W2), which W5 joins no
-        // terminator to: the terminator is a neutral, at the white space's level.
-        return raised && !(terminated && afterArabicLetter)
-    }
-
-    /// Whether a European number at `i` is above the level of the white space around it: W7
-    /// does not make it left to right, as the last strong character before it is right to left
-    /// (with none, the paragraph's direction decides); and whether that character is an Arabic
-    /// letter (W2 makes the number an Arabic one).
-    static func europeanNumberIsRaised(
-        _ u: UnsafeBufferPointer<UInt16>, at i: Int, _ scans: inout FontlessScans
-    ) -> (raised: Bool, afterArabicLetter: Bool) {
-        if let strong = strongBefore(u, before: i, \.strongBeforeNextNumber, &scans) {
-            return (strong.direction == .rightToLeft, strong.isArabicLetter)
-        }
-        return (paragraphIsRightToLeft(u, at: i, &scans), false)
-    }
-
-    /// The direction of the last strong character before `offset` in its paragraph, and whether
-    /// it is an Arabic letter: what W2 and W7 read for a number at `offset`, and N1 for neutrals
-    /// there. Nil when there is none (the paragraph's direction stands for it: sos). Found with `scan`, one of the
-    /// `FontlessScans`, each always asked this.
-    static func strongBefore(
-        _ u: UnsafeBufferPointer<UInt16>, before offset: Int, _ scan: WritableKeyPath<FontlessScans, FontlessScans.Back>,
-        _ scans: inout FontlessScans
-    ) -> (direction: StrongDirection, isArabicLetter: Bool)? {
-        let m = lastStrong(u, before: offset, &scans[keyPath: scan])
-        guard m >= 0, case let v = scalar(endingAt: m, u), let direction = strongDirection(v) else { return nil }
-        return (direction, isArabicLetter(v))
-    }
-
-    /// Whether `v` is a letter of bidi class AL (the Arabic script's, Syriac, Thaana and the
-    /// other scripts of the Arabic blocks' default): after one, European digits are Arabic
-    /// numbers (W2). The blocks of DerivedBidiClass.txt's AL defaults.
-    static func isArabicLetter(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x0600...0x07BF, 0x0860...0x08FF, 0xFB50...0xFDCF, 0xFDF0...0xFDFF, 0xFE70...0xFEFF, 0x10D00...0x10D3F,
-            0x10F30...0x10F6F, 0x1EC70...0x1ECBF, 0x1ED00...0x1ED4F, 0x1EE00...0x1EEFF:
-            return strongDirection(v) == .rightToLeft
-        default: return false
-        }
-    }
-
-    /// Whether white space after a European number (its last unit at `end`) and before the
-    /// character at `next` is at another bidi level than the number. The number is EN, or AN
-    /// after an Arabic letter (W2), unless the strong character before it is left to right (or,
-    /// with none, the paragraph is), which makes it L (W7). As EN or AN it is two levels up from
-    /// a left-to-right paragraph, one from a right-to-left one (I1–I2), and N1 and N2 give the
-    /// white space after it level 1 or 0: never the number's. As L it is at a left-to-right
-    /// paragraph's level, which the white space keeps (N1 with a letter after it in its
-    /// direction, N2 otherwise), and in a right-to-left paragraph the white space leaves it as it
-    /// leaves a left-to-right letter's (`neutralsLeaveLevel`).
-    static func spacesLeaveNumberLevel(
-        _ u: UnsafeBufferPointer<UInt16>, at end: Int, next: Int, _ scans: inout FontlessScans
-    ) -> Bool {
-        let rightToLeft = paragraphIsRightToLeft(u, at: end, &scans)
-        let strong = strongBefore(u, before: end, \.strongBeforeNumber, &scans)
-        // After an Arabic letter the digits are an Arabic number (W2), and W5 joins no
-        // terminator to one: a terminator that ends it is a neutral, at the white space's level.
-        if !isEuropeanDigit(u[end]) && strong?.isArabicLetter == true { return false }
-        guard (strong?.direction ?? (rightToLeft ? .rightToLeft : .leftToRight)) == .leftToRight else { return true }
-        return rightToLeft && neutralsLeaveLevel(u, direction: .leftToRight, at: end, next: next, &scans)
-    }
-
-    /// Right-to-left text: a character of a right-to-left script (its letters, marks and digits),
-    /// or one of class R or AL without a script of its own (the Arabic question mark, semicolon
-    /// and tatweel, U+200F).
-    static func isRightToLeftText(_ v: UInt32) -> Bool {
-        let script = UnicodeScript.of(v)
-        return script.isRightToLeft || (script.isWeak && strongDirection(v) == .rightToLeft)
     }
 
     /// A number of the Arabic script: an Arabic number (AN) or an extended Arabic-Indic digit
@@ -737,9 +311,6 @@ extension TextMeasurer {
         default: return .leftToRight
         }
     }
-
-    /// A strong character of UAX #9 (`strongDirection`).
-    static func isStrong(_ v: UInt32) -> Bool { strongDirection(v) != nil }
 
     /// The scalar whose first UTF-16 unit is at `start`.
     static func scalar(startingAt start: Int, _ u: UnsafeBufferPointer<UInt16>) -> UInt32 {
@@ -776,16 +347,6 @@ extension TextMeasurer {
     /// around it see through it.
     @inline(__always) static func isBoundaryNeutralControl(_ v: UInt32) -> Bool {
         (v < 0x20 || v &- 0x7F < 0x21) && v != 0x09 && v != 0x0A && v != 0x0D && !isWhiteSpaceControl(v)
-    }
-
-    /// The format characters of bidi class BN (a soft hyphen, ZWSP, ZWNJ, ZWJ, the word joiner
-    /// and invisible operators, the deprecated format characters, the BOM): at a paragraph's end
-    /// UAX #9 L1 gives them its level with the white space they end.
-    static func isBoundaryNeutralFormat(_ v: UInt32) -> Bool {
-        switch v {
-        case 0xAD, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF: return true
-        default: return false
-        }
     }
 
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.

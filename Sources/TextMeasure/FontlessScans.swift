@@ -2,12 +2,13 @@ import UnicodeText
 
 /// Where the itemizer's scans around characters without a face of their own (`isFontless`)
 /// stopped, kept for the rest of one `prepare`. Every character of a run of spaces, tabs or
-/// format characters asks the same questions of its neighbourhood (the character before the
-/// run, the next one that chooses a face, the paragraph's first strong character); answered from
-/// scratch, a run of n such characters took time in n² (an Arabic letter and 100 000 spaces
-/// took 7 s, 100 000 tabs 3.5 s). Each scan here resumes from the last one: `prepare` asks at
-/// growing offsets, so the scans of a text take time linear in its length. An offset lower
-/// than the last one asked (never the case in `prepare`) scans from scratch.
+/// format characters asks the same questions of its neighbourhood (the next character that
+/// chooses a face, the last one with a script); answered from scratch, a run of n such
+/// characters took time in n² (an Arabic letter and 100 000 spaces took 7 s, 100 000 tabs
+/// 3.5 s). Each scan here resumes from the last one: `prepare` asks at growing offsets, so the
+/// scans of a text take time linear in its length. An offset lower than the last one asked
+/// (never the case in `prepare`) scans from scratch. The text's bidi levels are resolved once,
+/// at the first question that needs them (`levels(_:)`).
 struct FontlessScans {
     /// A backward scan: the units in `stop + 1 ..< query` all satisfy the scan's test, and the
     /// unit at `stop` does not (−1: none does, back to the text's start).
@@ -53,27 +54,6 @@ struct FontlessScans {
         }
     }
 
-    /// Back over space separators and white space controls (the character before a run of
-    /// spaces).
-    var spaces = Back()
-    /// Back over characters without a face, hard breaks excepted (before a tab or U+2028).
-    var fontless = Back()
-    /// Back to the paragraph's start (the last LF, CR or U+2029).
-    var paragraph = Back()
-    /// Back over weak characters to the last strong one or paragraph delimiter (UAX #9 W2).
-    var strong = Back()
-    /// The same, from a run of characters without a face (`spacesBelowRightToLeft`).
-    var strongBeforeFontless = Back()
-    /// The same, from a directional mark (`markItemFace`).
-    var strongBeforeMark = Back()
-    /// The same, from the spaces before a left-to-right letter (`nextIsInTextFace`).
-    var strongBeforeSpaces = Back()
-    /// The same, from a European number that white space follows (`spacesLeaveNumberLevel`).
-    var strongBeforeNumber = Back()
-    /// The same, from a number that white space precedes (`raisedNumberStarts`).
-    var strongBeforeNextNumber = Back()
-    /// Back over marks to the character that carries them (`baseIsRightToLeft`).
-    var markBase = Back()
     /// Back over characters without a script to the last one with one or a paragraph delimiter.
     var scripted = Back()
     /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji
@@ -85,25 +65,28 @@ struct FontlessScans {
     /// after one (−1 before any): a character without a face that starts here keeps their face
     /// (`fontlessSlot`).
     var forcedBreakEnd = -1
-    /// The paragraph start whose direction `paragraphRightToLeft` is, −1 before any.
-    var directionParagraph = -1
-    var paragraphRightToLeft = false
-    /// The paragraphs before `directionRead` were read for their first strong characters:
-    /// `carriedDirection` is that of the last one with one (nil: none had one), the direction a
-    /// paragraph without one takes.
-    var directionRead = 0
-    var carriedDirection: StrongDirection?
-    /// Whether the first strong character's direction in the whole text was found (`textDirection`:
-    /// nil when it has none), the direction before the first paragraph with one.
-    var textDirectionKnown = false
-    var textDirection: StrongDirection?
     /// Forward over spaces and default-ignorable characters: the offset of the next other one.
     var nextChosen = Forward<Int>(value: 0)
-    /// Forward over neutral characters to the next strong one, number or paragraph end
-    /// (`neutralsLeaveLevel`): its offset.
-    var nextStrong = Forward<Int>(value: 0)
     /// Forward over characters without a face (`nextItemFace`): its answer.
     var nextItemFace = Forward<FontSlot?>(value: nil)
+    /// The text's bidi levels once asked for (`levels(_:)`): nil when every level is 0.
+    private var bidi: BidiLevels?
+    private var bidiResolved = false
+
+    /// The bidi levels of `u` (the text of this `prepare`), resolved at the first question;
+    /// nil when every level is 0.
+    mutating func levels(_ u: UnsafeBufferPointer<UInt16>) -> BidiLevels? {
+        if !bidiResolved {
+            bidiResolved = true
+            bidi = BidiLevels.resolve(u)
+        }
+        return bidi
+    }
+
+    /// The bidi level of the unit at `offset` of `u`.
+    mutating func level(_ u: UnsafeBufferPointer<UInt16>, at offset: Int) -> UInt8 {
+        levels(u)?[offset] ?? 0
+    }
 }
 
 extension FontlessScans.Forward where Value == Int {

@@ -348,7 +348,7 @@ extension TextMeasurer {
             let oversized = end - start > Self.maxShapedClusterUnits
             if word.count > 0
                 && (oversized || word.slot != slot || word.font.size != size || word.script != script
-                    || (rightToLeftSeen && leavesLetterLevel(info.first, u, start, &fontlessScans)))
+                    || (rightToLeftSeen && fontlessScans.level(u, at: start - 1) != fontlessScans.level(u, at: start)))
             {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
@@ -724,178 +724,55 @@ extension TextMeasurer {
         // item that holds other characters): `ა\u{2028} 1`, the space is DejaVu Sans's. (After a
         // hex box the tab's item is the box's, in the base face, which the next item's face
         // shares or follows: the rules below.)
-        if start == scans.forcedBreakEnd, !scans.afterBox, let previousSlot, v != 0x09, v != 0x2028 { return previousSlot }
+        // A change of bidi level ends the run before (UAX #9 by FriBidi, `BidiLevels`): the
+        // character starts a run of its own, with no item before it.
+        let levelChange = start > 0 && scans.level(u, at: start - 1) != scans.level(u, at: start)
+        if start == scans.forcedBreakEnd, !scans.afterBox, !levelChange, let previousSlot, v != 0x09, v != 0x2028 {
+            return previousSlot
+        }
         // After an emoji run there is no item before in the run (`default`); nor after a hex box
         // (Pango's item for it takes the face of what follows: the spaces of `क ✔` are the emoji
         // face's), but for a tab or a line separator, which starts an item of its own.
         let afterBox = scans.afterBox && v != 0x09 && v != 0x2028
-        let itemBefore = (previousSlot == .emoji && scans.emojiRun) || afterBox ? nil : previousSlot
-        // The last character before the run of characters without a face that ends here.
-        // (A directional mark is a strong character: the run's level starts after it.)
-        func lastBeforeRun() -> Int {
-            scans.fontless.last(before: start) {
-                Self.isFontless(UInt32(u[$0])) && !Self.isHardBreak(u[$0]) && !Self.isDirectionalMark(u[$0])
-            }
-        }
+        let itemBefore = (previousSlot == .emoji && scans.emojiRun) || afterBox || levelChange ? nil : previousSlot
         switch itemBefore {
         case .fallback?, .emoji?:
             // A face later in the cascade than the text face.
             let later = itemBefore!
-            if Self.isDirectionalMark(v),
-                let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans)
+            // A tab or a line separator is an item of its own, which keeps the face before it.
+            if v == 0x09 || v == 0x2028 { return later }
+            if nextIsInTextFace(u, start, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
+            // After DejaVu Sans, the emoji face comes earlier in the cascade too: spaces before
+            // a character it draws in an ordinary run move to that item when both are in one
+            // run (`ა ✔`: the emoji face's 1.245 em space).
+            if later == .fallback, nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .emoji,
+                sharesRun(u, start, next: scans.nextItemFace.to, script: script, &scans)
             {
-                return face
+                return .emoji
             }
-            let forced = v == 0x09 || v == 0x2028
-            if !forced {
-                if nextIsInTextFace(u, from: end, bold: bold, script: script, runEnd: runEnd, &scans) { return text }
-                // Spaces at the end of a paragraph, or before a line separator or a tab, at another
-                // bidi level than the character before them, are an item of their own (UAX #9 L1).
-                // So are a separator control and the white space before one (`a ب\u{B}`), and
-                // white space controls and controls of class BN at a paragraph's end.
-                let next = scans.nextChosen.to
-                let white = Self.isSpaceSeparator(v) || Self.isWhiteSpaceControl(v) || Self.isBoundaryNeutralControl(v)
-                    || Self.isBoundaryNeutralFormat(v)
-                if Self.isSeparatorControl(v)
-                    || (white
-                        && (next >= u.count || Self.isHardBreak(u[next]) || u[next] == 0x09
-                            || Self.isSeparatorControl(UInt32(u[next]))))
-                {
-                    let j = lastBeforeRun()
-                    // (After an Arabic number or an extended Arabic-Indic digit, Pango keeps them
-                    // before a tab or a line separator: measured, not derived.)
-                    if j >= 0, case let before = Self.scalar(endingAt: j, u),
-                        next >= u.count || Self.isParagraphDelimiter(UInt32(u[next])) || Self.isSeparatorControl(v)
-                            || !Self.isArabicIndicNumber(before),
-                        Self.trailingSpacesLeaveLevel(u, before: before, at: j, &scans)
-                    {
-                        return text
-                    }
-                }
-                // After DejaVu Sans, the emoji face comes earlier in the cascade too: spaces before
-                // a character it draws in an ordinary run move to that item when both are in one
-                // script run (`ა ✔`: the emoji face's 1.245 em space).
-                if later == .fallback, nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) == .emoji,
-                    Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans)
-                {
-                    return .emoji
-                }
-                return later
-            }
-            // A tab or a line separator after right-to-left text at another level starts a run:
-            // its item has no face of its own, and takes that of the next character in its run
-            // (of one script and level: `ب\u{2028} ✔`, the emoji face's), or the text face where
-            // the run ends first (`ب\u{2028} ა` in a left-to-right paragraph: the Georgian letter
-            // starts another script run). A tab is at the paragraph's level (UAX #9 L1); a line
-            // separator is white space, whose level follows the characters on both sides (N1:
-            // `ب\u{2028} 1` stays right to left).
-            let j = lastBeforeRun()
-            guard j >= 0 else { return later }
-            let before = Self.scalar(endingAt: j, u)
-            let number = Self.isArabicNumber(before)
-            let leavesLevel =
-                v == 0x2028 && !number
-                ? Self.isRightToLeftText(before) && Self.neutralsLeaveLevel(u, before: before, at: j, next: end, &scans)
-                : (number || Self.isRightToLeftText(before)) && Self.spacesLeaveLevel(u, before: before, at: j, &scans)
-            guard leavesLevel else { return later }
-            guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
-                Self.sharesScriptRun(u, before: start, next: scans.nextItemFace.to, run: script, &scans)
-            else { return text }
-            return face
+            return later
         case .primary?, .bold?:
-            if Self.isDirectionalMark(v),
-                let face = markItemFace(v, before: lastBeforeRun(), u, start, end, bold: bold, script: script, runEnd: runEnd, &scans)
-            {
-                return face
-            }
-            // White space at another bidi level than the number or letter before it is an item of
-            // its own. (A character of class BN has the level of the one before it: it stays.)
-            guard v != 0x09, v != 0x2028, !Self.isSeparatorControl(v), !Self.isBoundaryNeutralControl(v),
-                !Self.isBoundaryNeutralFormat(v), case let j = lastBeforeRun(), j >= 0,
-                let face = spacesLeavingLevelFace(
-                    u, before: j, start: start, end: end, bold: bold, script: script, runEnd: runEnd, &scans)
-            else { return text }
-            return face
+            // The text face comes first in the cascade: nothing after moves the character.
+            return text
         default:
-            // The next item, in DejaVu Sans alone or in the emoji face without an emoji
-            // presentation (`😀 ✔`), is joined only in its script run: after an emoji run that
-            // follows Arabic, Hebrew text's spaces stay in the Arabic run.
-            guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans) else { return text }
-            let next = scans.nextItemFace.to
-            guard Self.sharesScriptRun(u, before: start, next: next, run: script, &scans) else { return text }
-            // Nor at another bidi level: after a flag, before Arabic, in a left-to-right paragraph.
-            // A directional mark is strong itself, at its own level: it joins no item of the
-            // other direction (`\u{200E} ס`: the mark and the space are an item of their own, in
-            // the text face).
-            // (Only when no other strong character, another mark, comes between them.)
-            if let mark = Self.strongDirection(v) {
-                if let after = Self.strongDirection(Self.scalar(startingAt: next, u)), after != mark,
-                    !(end..<next).contains(where: { Self.isStrong(UInt32(u[$0])) })
-                {
-                    return text
-                }
-            } else if face == .fallback && Self.spacesBelowRightToLeft(u, before: start, next: next, &scans) {
-                return text
-            }
-            // A number above the level of the spaces before it (an Arabic number, I1–I2, or an
-            // extended Arabic-Indic digit W7 leaves a European number: `raisedNumberStarts`):
-            // their run.
-            if face == .fallback && Self.raisedNumberStarts(u, at: next, Self.scalar(startingAt: next, u), &scans) { return text }
+            // A run starts here: its item takes the face of the first character in it that
+            // chooses one: in DejaVu Sans alone or in the emoji face without an emoji
+            // presentation (`😀 ✔`), else the text face (a run without such a character takes
+            // the face of a space).
+            guard let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans),
+                sharesRun(u, start, next: scans.nextItemFace.to, script: script, &scans)
+            else { return text }
             return face
         }
     }
 
-    /// The face of a directional mark `v` (ending at `end`) that is at another bidi level than
-    /// the character before it, nil when it is not such a mark. Such a
-    /// mark starts an item, which takes the face of what follows it at its level, or the text
-    /// face (`مX\u{200E} م`: the mark and the space after it are the text face's). The level
-    /// before it is a strong character's, or a neutral's, which N1 and N2 resolve between the
-    /// strong character before it and the mark (`م)\u{200E} ٪ 3.5`: the bracket is at the Arabic's
-    /// level), a number's two levels up unless W7 makes it left to right. Not right before a
-    /// letter (HarfBuzz joins the letters around it: no width changes); the next character's
-    /// item is joined only at the mark's level, with no mark of the other direction between, and
-    /// in its script run (`r\u{200F} م`: the text face's).
-    /// - Parameter j: the offset of the last unit of the character before the mark and the
-    ///   characters without a face before it.
-    func markItemFace(
-        _ v: UInt32, before j: Int, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool,
-        script: UnicodeScript?, runEnd: Int, _ scans: inout FontlessScans
-    ) -> FontSlot? {
-        guard Self.isDirectionalMark(v), let mark = Self.strongDirection(v), j >= 0 else { return nil }
-        let rightToLeft = Self.paragraphIsRightToLeft(u, at: j, &scans)
-        // Levels (I1, I2): left to right 0 or 2, right to left 1, numbers 2 unless W7 makes a
-        // European one left to right.
-        func level(_ d: StrongDirection) -> Int { d == .rightToLeft ? 1 : rightToLeft ? 2 : 0 }
-        let b = Self.scalar(endingAt: j, u)
-        // (After another mark, the rules of the marks' own levels are not modelled.)
-        if Self.isDirectionalMark(u[j]) { return nil }
-        let levelBefore: Int
-        if let d = Self.strongDirection(b), b > 0xFFFF || !Self.isEuropeanTerminator(UInt16(b)) {
-            // (A terminator of a right-to-left script, `٪`, is no strong character, class ET.)
-            levelBefore = level(d)
-        } else if Self.isArabicIndicNumber(b) && !(b &- 0x06F0 < 10) {
-            levelBefore = 2
-        } else {
-            // A number (W7 reads the strong character before it), or a neutral (N1 with the
-            // strong character before it and the mark, else N2); with none, the paragraph's.
-            let paragraph: StrongDirection = rightToLeft ? .rightToLeft : .leftToRight
-            let strong = Self.strongBefore(u, before: j + 1, \.strongBeforeMark, &scans)?.direction ?? paragraph
-            if Self.endsEuropeanNumber(u, at: j) || b &- 0x06F0 < 10 {
-                levelBefore = strong == .leftToRight ? level(.leftToRight) : 2
-            } else {
-                levelBefore = level(strong == mark ? mark : paragraph)
-            }
-        }
-        guard levelBefore != level(mark) else { return nil }
-        let face = nextItemFace(u, from: end, bold: bold, runEnd: runEnd, &scans)
-        let next = scans.nextItemFace.to
-        guard next > end else { return nil }
-        let text: FontSlot = bold ? .bold : .primary
-        guard next < u.count, Self.resolvedDirection(u, at: next, after: mark, &scans) == mark,
-            !(end..<next).contains(where: { Self.strongDirection(UInt32(u[$0])).map { $0 != mark } ?? false }),
-            Self.sharesScriptRun(u, before: start, next: next, run: script, &scans)
-        else { return text }
-        return face ?? text
+    /// Whether the character at `next` is in the run of the characters without a face from
+    /// `start` on: at their bidi level and in their script run (`sharesScriptRun`).
+    func sharesRun(
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, next: Int, script: UnicodeScript?, _ scans: inout FontlessScans
+    ) -> Bool {
+        next < u.count && scans.level(u, at: next) == scans.level(u, at: start)
+            && Self.sharesScriptRun(u, before: start, next: next, run: script, &scans)
     }
 
     /// Whether the space at `start`, after a character in the text face, may be at another bidi
@@ -917,24 +794,6 @@ extension TextMeasurer {
         let p = u[start - 1]
         return p &- 0x30 < 10 || p &- 0x23 < 3 || (p >= 0x80 && (isEuropeanDigit(p) || isEuropeanTerminator(p)))
     }
-
-    /// Whether the neutral character `v` at `start` (punctuation, a symbol) is at another bidi
-    /// level than the left-to-right letter before it, and so in another item, with no kerning
-    /// or ligature across: in a right-to-left paragraph, before text that is not left to right
-    /// (`ישראל user, ישראל`: the comma is at the Hebrew's level, the word two levels up, and
-    /// Pango shapes `user` and `,` apart; `neutralsLeaveLevel`). Asked only of texts with
-    /// right-to-left letters. Out of line.
-    @inline(never)
-    func leavesLetterLevel(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ scans: inout FontlessScans) -> Bool {
-        guard start > 0, Self.strongDirection(v) == nil, !Self.isEuropeanDigit(u[start]), !Self.isArabicIndicNumber(v),
-            Self.strongDirection(Self.scalar(endingAt: start - 1, u)) == .leftToRight
-        else { return false }
-        return Self.neutralsLeaveLevel(u, direction: .leftToRight, at: start - 1, next: start, &scans)
-    }
-
-    /// U+200E, U+200F or U+061C: a strong character without a face.
-    @inline(__always) static func isDirectionalMark(_ c: UInt16) -> Bool { c == 0x200E || c == 0x200F || c == 0x061C }
-    @inline(__always) static func isDirectionalMark(_ v: UInt32) -> Bool { v == 0x200E || v == 0x200F || v == 0x061C }
 
     /// A unit after which a line ends by force (a paragraph, or a line with U+2028).
     @inline(__always) static func isHardBreak(_ c: UInt16) -> Bool {

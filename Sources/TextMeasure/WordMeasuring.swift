@@ -144,7 +144,12 @@ extension TextMeasurer {
         // A mark that begins the text is drawn after a dotted circle (HarfBuzz, shaping with the
         // text as context, as Pango does): only there, so such a word is not cached.
         let beginsWithMark = word.start == 0 && Self.isCombiningMark(Self.scalar(startingAt: 0, text))
+        // A letter that joins a letter across the word's edge (another item, `joinsAcross`) takes
+        // its joining form from it: such a word is shaped with the text around it as context, as
+        // Pango shapes an item, and not cached.
+        let context = Self.joinsAcross(u, word.start, wordEnd)
         let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns && !beginsWithMark
+            && !context
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
@@ -152,15 +157,17 @@ extension TextMeasurer {
             return
         }
         // Shape the word on its own (no context), so the result depends on the word only and can
-        // be cached and reused anywhere.
+        // be cached and reused anywhere; with the text as context where a letter joins across.
         let file = fonts.file(word.slot)
         var shaped: [ShapedGlyph] = []
         swap(&shaped, &scratch.shaped)
         defer { swap(&shaped, &scratch.shaped) }
         shaped.removeAll(keepingCapacity: true)
+        // (Clusters are offsets in the buffer shaped: the word's, or the whole text's.)
+        let base = context ? 0 : word.start
         scratch.shaper.shape(
-            text, start: 0, end: text.count, font: file, script: word.script.isWeak ? nil : word.script,
-            beginsText: beginsWithMark, into: &shaped)
+            context ? u : text, start: word.start - base, end: wordEnd - base, font: file,
+            script: word.script.isWeak ? nil : word.script, beginsText: beginsWithMark, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.
@@ -175,7 +182,7 @@ extension TextMeasurer {
         var c = 0
         let spaceGlyph = file.spaceGlyph
         for g in shaped {
-            let offset = Int(g.cluster) + word.start
+            let offset = Int(g.cluster) + base
             while c + 1 < count && Int(ends[c]) <= offset { c += 1 }
             advances[c] &+= g.xAdvance
             // A zero advance is not kerning but a mark or a default-ignorable character (HarfBuzz
@@ -193,6 +200,39 @@ extension TextMeasurer {
             if cacheable { cache.insert(key, text, hash: hash, advances: adv, glyphs: gl) }
         }
         clusterIndex += count
+    }
+}
+
+extension TextMeasurer {
+    /// Whether a letter at an edge of the word `start ..< end` of `u` may join a letter across
+    /// that edge: both are of a script HarfBuzz joins (the Arabic blocks, Syriac, N'Ko,
+    /// Mongolian, Phags-pa, the joining scripts of U+10800–U+10FFF and Adlam) or a ZWJ, with only
+    /// format characters between (a directional mark, an embedding; not a ZWNJ, which breaks
+    /// the join). Where a word ends at such an edge (a change of bidi level or of face inside a
+    /// word: `العالم\u{200E}شكرا`, a letter DejaVu Sans lacks after one it has: `بہ`), HarfBuzz
+    /// reads the joining form from the text around it. A cheap test of the units: false
+    /// positives only cost the word its cache.
+    static func joinsAcross(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Bool {
+        @inline(__always) func joining(_ c: UInt16) -> Bool {
+            c &- 0x0600 < 0x300 || c &- 0x1800 < 0xB0 || c == 0x200D || c &- 0xA840 < 0x38 || c &- 0xD802 < 2 || c == 0xD83A
+        }
+        @inline(__always) func transparent(_ c: UInt16) -> Bool {
+            c == 0x200B || c == 0x200E || c == 0x200F || c &- 0x202A < 5 || c &- 0x2060 < 0x10 || c == 0xFEFF
+        }
+        guard start < end else { return false }
+        if start > 0 && joining(u[start]) {
+            var k = start - 1
+            while k > 0 && transparent(u[k]) { k -= 1 }
+            if joining(u[k]) { return true }
+        }
+        // (The last unit of a surrogate pair is tested by its first.)
+        let last = end >= 2 && u[end - 1] & 0xFC00 == 0xDC00 ? end - 2 : end - 1
+        if end < u.count && joining(u[last]) {
+            var k = end
+            while k < u.count - 1 && transparent(u[k]) { k += 1 }
+            if joining(u[k]) { return true }
+        }
+        return false
     }
 }
 

@@ -201,6 +201,14 @@ final class HostileTextTests: XCTestCase {
         ])
     }
 
+    /// Bidi levels are resolved once per text (FriBidi, linear in the paragraph): levels that
+    /// change at every word, nested brackets, a directional mark between every two letters.
+    func testBidiLevelsTakeLinearTime() throws {
+        try assertLinear([
+            ("", "ש a 1 ", ""), ("ש", "(a ", ")"), ("", "\u{0645}\u{200E}", ""), ("a", " \u{202B}b\u{202C} ש", ""),
+        ])
+    }
+
     /// Asserts that each text `before + unit × n + after` takes time linear in n: sixteen times
     /// the units take less than 64 times as long (a scan per unit would take 256 times as long).
     private func assertLinear(_ cases: [(String, String, String)], file: StaticString = #filePath, line: UInt = #line) throws {

@@ -791,6 +791,38 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A letter joins a letter across the edge of its item (another face, another bidi level)
+    /// as HarfBuzz joins it with the text around the item as context: Pango's widths.
+    func testLettersJoinAcrossItems() throws {
+        let m = try Shared.requireMeasurer()
+        // Urdu's ہ and ے are hex boxes (DejaVu Sans lacks them): the letter before takes its
+        // initial form, not its isolated one (26.77 and 30.96 px before).
+        let pango: [(String, Double)] = [
+            ("بہ", 16.8193), ("سے", 25.2129), ("یہ بہت", 53.1367),
+            // A left-to-right mark between Arabic letters is two levels up; they still join.
+            ("العالم\u{200E}شكرا", 67.8975),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
+    /// Items end where FriBidi's levels change, as Pango's do: white space at another level than
+    /// the character before it starts a run of its own. Pango's widths; the first three were
+    /// 1.41 px off when the levels came from rules read off UAX #9 case by case.
+    func testItemsEndWhereBidiLevelsChange() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("مدينة\u{200E}\u{A0}\u{200E}مر", 52.3242), ("٪ 12.", 32.2373), ("٣٪ 3", 27.7988),
+            ("12 שלום", 54.6133), ("abc, שלום", 66.0898), ("ש (abc) 12", 69.5049), ("(ש) a", 32.5742),
+            ("\u{202B}abc def\u{202C} ghi", 76.2607), ("a\u{202A}b c\u{202C} d", 41.3857),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+        assertLineWidths("שלום\n12 ✔", [33.1943, 54.0039], m)
+    }
+
     /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
     private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
         let got = layout(text, width: 600, m).lines.map(\.width)

@@ -1,0 +1,160 @@
+import CFriBidi
+
+/// The bidi embedding levels of a text, one per UTF-16 unit, as Pango's layout resolves them
+/// before it itemizes: an item never spans a change of level, so the levels say where white
+/// space and other neutral characters start an item of their own (and take another face) and
+/// where kerning stops.
+///
+/// - Paragraphs: a text is split after each LF, CR, CR LF and U+2029 (the delimiter belongs to
+///   the paragraph before it), as Pango's layout splits it.
+/// - Direction: a paragraph's is that of its first strong character by FriBidi's classes (L, R,
+///   AL, and the explicit embeddings and overrides, which FriBidi marks strong; a NUL ends the
+///   search, as Pango's does); a paragraph without one takes the direction of the last
+///   paragraph before it, the first one that of the first strong character of the whole text,
+///   left to right when there is none.
+/// - Levels: FriBidi's (`fribidi_get_par_embedding_levels_ex`, paired brackets included, the
+///   rules L1 gives white space before a paragraph's end and a segment separator included),
+///   computed from each scalar's class. Pango skips FriBidi where it proves every level to be
+///   the paragraph's: no right-to-left class, Arabic class or isolate in a left-to-right
+///   paragraph (all 0, explicit left-to-right embeddings and overrides included), no number or
+///   isolate and no left-to-right strong character in a right-to-left one (all 1); the same
+///   skips are made here, so that explicit embeddings resolve as Pango resolves them.
+///
+/// FriBidi is the library Pango runs (Debian's `libfribidi-dev`), so these are Pango's levels
+/// by construction rather than a second implementation of UAX #9 to keep in step with it.
+struct BidiLevels {
+    /// One level per UTF-16 unit (both units of a surrogate pair have their scalar's).
+    private let levels: [UInt8]
+
+    /// The level of the unit at `offset`.
+    @inline(__always) subscript(offset: Int) -> UInt8 { levels[offset] }
+
+    /// The levels of `u`, nil when every one is 0 (every paragraph left to right without a
+    /// character that FriBidi would raise): the common case, most often found by one pass over
+    /// the units before anything is allocated.
+    static func resolve(_ u: UnsafeBufferPointer<UInt16>) -> BidiLevels? {
+        guard mayRaise(u) else { return nil }
+        var scalars: [UInt32] = []
+        var types: [FriBidiCharType] = []
+        var brackets: [FriBidiBracketType] = []
+        var scalarLevels: [FriBidiLevel] = []
+        var levels = [UInt8](repeating: 0, count: u.count)
+        let rle = feedlayout_fribidi_type_rle()
+        let on = feedlayout_fribidi_type_on()
+        // The direction before the first paragraph with a strong character.
+        var carried = firstStrongDirection(u, from: 0, to: u.count) ?? feedlayout_fribidi_par_ltr()
+        var start = 0
+        while start < u.count {
+            let end = paragraphEnd(u, from: start)
+            let base = firstStrongDirection(u, from: start, to: end) ?? carried
+            carried = base
+            scalars.removeAll(keepingCapacity: true)
+            types.removeAll(keepingCapacity: true)
+            brackets.removeAll(keepingCapacity: true)
+            var ored: UInt32 = 0
+            var andedStrongs = rle
+            var i = start
+            while i < end {
+                let (v, next) = scalar(u, at: i, end: end)
+                let type = fribidi_get_bidi_type(v)
+                let t = type.rawValue
+                scalars.append(v)
+                types.append(type)
+                ored |= t
+                if feedlayout_fribidi_is_strong(t) != 0 { andedStrongs &= t }
+                brackets.append(t == on ? fribidi_get_bracket(v) : FriBidiBracketType(0))
+                i = next
+            }
+            let rightToLeft = base == feedlayout_fribidi_par_rtl()
+            var uniform: UInt8?
+            if feedlayout_fribidi_is_isolate(ored) == 0 {
+                if !rightToLeft && feedlayout_fribidi_is_rtl(ored) == 0 && feedlayout_fribidi_is_arabic(ored) == 0 {
+                    uniform = 0
+                } else if rightToLeft && feedlayout_fribidi_is_number(ored) == 0 && feedlayout_fribidi_is_rtl(andedStrongs) != 0 {
+                    uniform = 1
+                }
+            }
+            if let uniform {
+                if uniform != 0 { for k in start..<end { levels[k] = uniform } }
+            } else {
+                scalarLevels = [FriBidiLevel](repeating: 0, count: scalars.count)
+                var direction = base
+                let maxLevel = types.withUnsafeBufferPointer { t in
+                    brackets.withUnsafeBufferPointer { b in
+                        scalarLevels.withUnsafeMutableBufferPointer { l in
+                            fribidi_get_par_embedding_levels_ex(
+                                t.baseAddress, b.baseAddress, FriBidiStrIndex(t.count), &direction, l.baseAddress)
+                        }
+                    }
+                }
+                // (FriBidi fails only when it cannot allocate; Pango then leaves every level 0.)
+                if maxLevel > 0 {
+                    var k = start
+                    for (n, level) in scalarLevels.enumerated() {
+                        let width = scalars[n] > 0xFFFF ? 2 : 1
+                        for m in k..<min(k + width, end) { levels[m] = UInt8(bitPattern: level) }
+                        k += width
+                    }
+                }
+            }
+            start = end
+        }
+        return levels.contains(where: { $0 != 0 }) ? BidiLevels(levels: levels) : nil
+    }
+
+    /// Whether any unit may be of a class that FriBidi raises above level 0 (or that makes a
+    /// paragraph right to left): right-to-left letters and Arabic numbers (U+0590–U+08FF,
+    /// U+FB1D–U+FDFF, U+FE70–U+FEFF, surrogates of U+10800–U+10FFF and U+1E800–U+1EFFF),
+    /// U+200F, the explicit embeddings, overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069). A false positive only costs the exact computation.
+    private static func mayRaise(_ u: UnsafeBufferPointer<UInt16>) -> Bool {
+        for c in u {
+            if c < 0x0590 { continue }
+            if c <= 0x08FF || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) { return true }
+            if c >= 0xFB1D && c <= 0xFEFF { return true }
+            // High surrogates of U+10800–U+10FFF (D802–D803) and U+1E800–U+1EFFF (D83A–D83B).
+            if c &- 0xD802 < 2 || c &- 0xD83A < 2 { return true }
+        }
+        return false
+    }
+
+    /// The offset after the paragraph that starts at `start`: after its LF, CR, CR LF or U+2029,
+    /// or the text's end.
+    private static func paragraphEnd(_ u: UnsafeBufferPointer<UInt16>, from start: Int) -> Int {
+        var i = start
+        while i < u.count {
+            let c = u[i]
+            i += 1
+            if c == 0x0A || c == 0x2029 { return i }
+            if c == 0x0D { return i < u.count && u[i] == 0x0A ? i + 1 : i }
+        }
+        return i
+    }
+
+    /// The paragraph direction of the first character of `start..<end` that FriBidi classes
+    /// strong, nil when there is none before the end or a NUL.
+    private static func firstStrongDirection(_ u: UnsafeBufferPointer<UInt16>, from start: Int, to end: Int) -> FriBidiParType? {
+        var i = start
+        while i < end {
+            let (v, next) = scalar(u, at: i, end: end)
+            if v == 0 { return nil }
+            let t = fribidi_get_bidi_type(v).rawValue
+            if feedlayout_fribidi_is_strong(t) != 0 {
+                return feedlayout_fribidi_is_rtl(t) != 0 ? feedlayout_fribidi_par_rtl() : feedlayout_fribidi_par_ltr()
+            }
+            i = next
+        }
+        return nil
+    }
+
+    /// The scalar at `i` and the offset after it; a lone surrogate reads as U+FFFD.
+    @inline(__always)
+    private static func scalar(_ u: UnsafeBufferPointer<UInt16>, at i: Int, end: Int) -> (UInt32, Int) {
+        let c = UInt32(u[i])
+        if c & 0xF800 != 0xD800 { return (c, i + 1) }
+        if c & 0xFC00 == 0xD800, i + 1 < end, u[i + 1] & 0xFC00 == 0xDC00 {
+            return (0x10000 + ((c - 0xD800) << 10) + (UInt32(u[i + 1]) - 0xDC00), i + 2)
+        }
+        return (0xFFFD, i + 1)
+    }
+}
