@@ -11,6 +11,9 @@ static inline int feedlayout_fribidi_is_rtl(uint32_t t) { return FRIBIDI_IS_RTL(
 static inline int feedlayout_fribidi_is_arabic(uint32_t t) { return FRIBIDI_IS_ARABIC(t) != 0; }
 static inline int feedlayout_fribidi_is_isolate(uint32_t t) { return FRIBIDI_IS_ISOLATE(t) != 0; }
 static inline int feedlayout_fribidi_is_number(uint32_t t) { return FRIBIDI_IS_NUMBER(t) != 0; }
+static inline int feedlayout_fribidi_is_explicit_or_isolate(uint32_t t) {
+    return (FRIBIDI_IS_EXPLICIT(t) || FRIBIDI_IS_ISOLATE(t)) != 0;
+}
 static inline uint32_t feedlayout_fribidi_type_on(void) { return FRIBIDI_TYPE_ON; }
 static inline uint32_t feedlayout_fribidi_type_rle(void) { return FRIBIDI_TYPE_RLE; }
 static inline FriBidiParType feedlayout_fribidi_par_ltr(void) { return FRIBIDI_PAR_LTR; }

@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import XCTest
 
 @testable import TextMeasure
@@ -35,6 +36,39 @@ final class BidiLevelsTests: XCTestCase {
         XCTAssertEqual(levels("12\nש"), [2, 2, 1, 1])
         // A left-to-right paragraph after a right-to-left one starts afresh.
         XCTAssertEqual(levels("ש\r\na"), [1, 1, 1, 0])
+    }
+
+    /// FriBidi 1.0.8 crashed on paragraphs that reach its depth limit or close isolates never
+    /// opened: such controls are read as BN. Random sequences of every explicit control, marks,
+    /// letters of both directions, numbers and brackets resolve, each level within UAX #9's limit.
+    func testExplicitControlsOfAnyNestingResolve() {
+        // Initiators more frequent than terminators, in a share that varies per text: without
+        // the guard, FriBidi crashed within the first ten texts.
+        let initiators: [UInt16] = [0x202A, 0x202B, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068]
+        let terminators: [UInt16] = [0x202C, 0x2069]
+        let others: [UInt16] = [0x61, 0x5E9, 0x627, 0x661, 0x31, 0x20, 0x28, 0x29, 0x200E, 0x200F, 0x061C]
+        var random = SplitMix64(seed: 7)
+        func pick(_ list: [UInt16]) -> UInt16 { list[Int(random.next() % UInt64(list.count))] }
+        for _ in 0..<1_500 {
+            let length = Int(random.next() % 600) + 1
+            let share = Double(random.next() % 1_000) / 1_000
+            var units: [UInt16] = []
+            for _ in 0..<length {
+                let x = Double(random.next() % 1_000) / 1_000
+                units.append(x < share / 2 ? pick(initiators) : x < share / 2 + 0.15 ? pick(terminators) : pick(others))
+            }
+            units.withUnsafeBufferPointer { u in
+                guard let l = BidiLevels.resolve(u) else { return }
+                for k in 0..<u.count where l[k] > 125 { XCTFail("level \(l[k]) at \(k)") }
+            }
+        }
+        // Initiators without terminators, 200 deep, and terminators without initiators.
+        for text in [String(repeating: "\u{202B}a\u{2067}ש", count: 200), String(repeating: "\u{2069}\u{202C}ש", count: 200)] {
+            XCTAssertNotNil(levels(text))
+        }
+        // At a depth FriBidi handles, the controls still count: a right-to-left isolate in a
+        // left-to-right paragraph puts its Latin letter two levels up.
+        XCTAssertEqual(levels("x\u{2067}a\u{2069}")?[2], 2)
     }
 
     func testSurrogatePairsShareTheirScalarsLevel() {

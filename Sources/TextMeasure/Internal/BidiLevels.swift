@@ -65,6 +65,7 @@ struct BidiLevels {
                 brackets.append(t == on ? fribidi_get_bracket(v) : FriBidiBracketType(0))
                 i = next
             }
+            if feedlayout_fribidi_is_explicit_or_isolate(ored) != 0 { neutralizeUnsafeControls(scalars, &types) }
             let rightToLeft = base == feedlayout_fribidi_par_rtl()
             var uniform: UInt8?
             if feedlayout_fribidi_is_isolate(ored) == 0 {
@@ -100,6 +101,66 @@ struct BidiLevels {
             start = end
         }
         return levels.contains(where: { $0 != 0 }) ? BidiLevels(levels: levels) : nil
+    }
+
+    /// The class of U+00AD: BN, which FriBidi removes (UAX #9 X9) and gives the level before it.
+    private static let boundaryNeutral = fribidi_get_bidi_type(0xAD)
+
+    /// The most embeddings and isolates open at once that FriBidi is given (each raises the level
+    /// by one or two, so 60 stay below the algorithm's limit of 125).
+    static let maxNesting = 60
+
+    /// Reads as BN (no effect) the explicit formatting characters of `scalars` that would open a
+    /// 61st embedding or isolate, close one never opened (a PDI or PDF without its initiator), or
+    /// close one of those: FriBidi 1.0.8 (Debian 12's, Pango's) crashes on some paragraphs that
+    /// reach its depth limit or close isolates never opened (fixed in FriBidi 1.0.11: 2 000
+    /// unbalanced controls in one paragraph crashed it), and so would Pango. Below that depth and
+    /// with balanced terminators, nothing changes; past it, the levels are those of the
+    /// paragraph without the excess controls, where UAX #9 would ignore them only past 125.
+    private static func neutralizeUnsafeControls(_ scalars: [UInt32], _ types: inout [FriBidiCharType]) {
+        var isolateOpen: [Bool] = []  // the open entries: true for an isolate
+        var isolates = 0
+        var overflowIsolates = 0, overflowEmbeddings = 0
+        for (k, v) in scalars.enumerated() {
+            switch v {
+            case 0x202A, 0x202B, 0x202D, 0x202E:
+                if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
+                    isolateOpen.append(false)
+                } else {
+                    if overflowIsolates == 0 { overflowEmbeddings += 1 }
+                    types[k] = boundaryNeutral
+                }
+            case 0x2066, 0x2067, 0x2068:
+                if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
+                    isolateOpen.append(true)
+                    isolates += 1
+                } else {
+                    overflowIsolates += 1
+                    types[k] = boundaryNeutral
+                }
+            case 0x2069:
+                if overflowIsolates > 0 {
+                    overflowIsolates -= 1
+                    types[k] = boundaryNeutral
+                } else if isolates == 0 {
+                    types[k] = boundaryNeutral
+                } else {
+                    overflowEmbeddings = 0
+                    while let last = isolateOpen.popLast(), !last {}
+                    isolates -= 1
+                }
+            case 0x202C:
+                if overflowIsolates > 0 || overflowEmbeddings > 0 {
+                    if overflowIsolates == 0 { overflowEmbeddings -= 1 }
+                    types[k] = boundaryNeutral
+                } else if isolateOpen.last == false {
+                    isolateOpen.removeLast()
+                } else {
+                    types[k] = boundaryNeutral
+                }
+            default: break
+            }
+        }
     }
 
     /// Whether any unit may be of a class that FriBidi raises above level 0 (or that makes a
