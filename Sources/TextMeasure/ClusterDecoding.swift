@@ -224,6 +224,8 @@ extension TextMeasurer {
         if following == 0xFE0E { return false }
         let traits = UnicodeProperties.traits(v)
         if traits.isRegionalIndicator { return UnicodeProperties.traits(following).isRegionalIndicator }
+        // (A skin tone starts no emoji run but with U+FE0F: it modifies a base, `ClusterInfo`.)
+        if traits.isEmojiModifier { return following == 0xFE0F }
         if traits.isEmojiPresentation { return true }
         if traits.isExtendedPictographic && UnicodeProperties.isEmojiModifierBase(v) { return true }
         switch following {
@@ -511,7 +513,7 @@ struct ClusterInfo {
         var i = start
         var index = 0
         var hasZWJ = false, hasVS16 = false, hasModifier = false, hasTag = false
-        var firstPictographic = false, firstRI = false, flag = false, firstEmojiPresentation = false
+        var firstPictographic = false, firstRI = false, flag = false, firstEmojiPresentation = false, firstModifier = false
         var lastClass = LineBreakClass.XX
         while i < end {
             var v = UInt32(u[i])
@@ -527,8 +529,12 @@ struct ClusterInfo {
                 let t = UnicodeProperties.traits(v)
                 firstPictographic = t.isExtendedPictographic
                 firstRI = t.isRegionalIndicator
-                // (Regional indicators are Emoji_Presentation too, but emoji only in pairs.)
-                firstEmojiPresentation = t.isEmojiPresentation && !firstRI
+                // (Regional indicators are Emoji_Presentation too, but emoji only in pairs; so are
+                // skin tones, emoji only after a modifier base: alone, or after another, Pango's
+                // emoji segmentation reads them as text, drawn from the emoji face in an ordinary
+                // run.)
+                firstModifier = t.isEmojiModifier
+                firstEmojiPresentation = t.isEmojiPresentation && !firstRI && !firstModifier
                 lastClass = t.lineBreakClass
             } else {
                 switch v {
@@ -554,7 +560,7 @@ struct ClusterInfo {
             // (a pictograph) is emoji presentation on its own (both asked of few clusters), and a
             // regional indicator only in a pair (a flag).
             isEmojiPresentation =
-                flag || hasTag || hasModifier || (hasZWJ && firstPictographic) || firstEmojiPresentation
+                flag || hasTag || (hasModifier && !firstModifier) || (hasZWJ && firstPictographic) || firstEmojiPresentation
                 || (hasVS16 && UnicodeProperties.isEmoji(first))
                 || (firstPictographic && UnicodeProperties.isEmojiModifierBase(first))
         }

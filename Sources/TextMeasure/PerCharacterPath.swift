@@ -221,11 +221,12 @@ extension TextMeasurer {
                     builder.appendCluster(
                         end: end, advance: adv, font: font, breakAfter: breakAfter, mandatoryAfter: false, hanging: false)
                     // The item a following space joins is that of the cluster's last character, and
-                    // the cluster's script is the run's (`x̶ 加`: the space stays in the Latin run).
+                    // the run's script is that of its last character with one (`x̶ 加`: the space
+                    // stays in the Latin run; `力ָ 转`: a Hebrew point is of the Hebrew script, not
+                    // inherited, and the space stays in its DejaVu item, in the Hebrew run).
                     previousSlot = lastScalarFace(u, start, end, bold: bold) == .fallback ? .fallback : bold ? .bold : .primary
                     fontlessScans.afterBox = false
-                    let script = UnicodeScript.of(info.first)
-                    if !script.isWeak { lastStrong = script }
+                    if let script = Self.lastScript(u, start, end) { lastStrong = script }
                     clusterIndex += 1
                     start = end
                     continue
@@ -669,6 +670,19 @@ extension TextMeasurer {
         case .CM, .ZWJ, .JL, .JV, .JT, .H2, .H3, .EM, .RI: return true
         default: return false
         }
+    }
+
+    /// The script of the last character of `start ..< end` that has one of its own (not Common
+    /// or Inherited), nil when none has.
+    static func lastScript(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> UnicodeScript? {
+        var i = end
+        while i > start {
+            let v = scalar(endingAt: i - 1, u)
+            i -= v > 0xFFFF ? 2 : 1
+            let script = UnicodeScript.of(v)
+            if !script.isWeak { return script }
+        }
+        return nil
     }
 
     /// The face of the last character of a cluster that chooses a face (not a default-ignorable

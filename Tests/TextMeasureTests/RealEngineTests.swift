@@ -823,6 +823,22 @@ final class RealEngineTests: XCTestCase {
         assertLineWidths("שלום\n12 ✔", [33.1943, 54.0039], m)
     }
 
+    /// A skin tone is an emoji only after a modifier base: alone (or after another) Pango's
+    /// emoji segmentation reads it as text, drawn from the emoji face in an ordinary run, whose
+    /// item a space before it joins (the emoji face's 1.245 em space). A mark with a script of its
+    /// own (a Hebrew point on a Han character) moves the script run to its script: the space after
+    /// it stays in its DejaVu item. Pango's widths.
+    func testSkinTonesAloneAndMarksWithAScript() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            (" 🏻", 37.3535), ("😂 🏿", 56.0303), ("好 🏻", 37.0371), ("🏿🏿", 37.3535), ("👍🏿", 18.6768),
+            ("力\u{5B8} 转", 34.7686), ("x\u{336} 加", 27.2383),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
     /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
     private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
         let got = layout(text, width: 600, m).lines.map(\.width)
