@@ -108,6 +108,30 @@ final class SilentLossTests: XCTestCase {
         XCTAssertEqual(try FeedLoader.load(data: Data((good + "\n").utf8), fileName: "g.jsonl").feed.statuses.first?.tag?.name, "a")
     }
 
+    /// `pic_ids` and `pic_infos` that do not pair one to one: an empty list before entries
+    /// showed no picture, an id listed twice drew its picture twice, an entry no id names was
+    /// dropped, all without an error. Each is an error naming the field, in both decoders (the
+    /// JSON Lines tape decoder and the generic one) and in a property list.
+    func testPictureListsPairOneToOne() throws {
+        let info = #"{"large":{"url":"u","width":10,"height":10}}"#
+        let infos = #"{"p0":\#(info),"p1":\#(info)}"#
+        for (fields, path) in [
+            (#""pic_ids":[],"pic_infos":\#(infos)"#, "pic_infos.p0"), (#""pic_ids":["p0"],"pic_infos":\#(infos)"#, "pic_infos.p1"),
+            (#""pic_ids":["p0","p0"],"pic_infos":\#(infos)"#, "pic_ids[1]"), (#""pic_ids":["p1","p0","p1"],"pic_infos":\#(infos)"#, "pic_ids[2]"),
+        ] {
+            let line = #"{"id":1,"text":"x","user":{"id":2,"screen_name":"b"},\#(fields)}"#
+            for (name, text) in [("p.json", #"{"statuses":["# + line + "]}"), ("p.jsonl", line + "\n")] {
+                XCTAssertThrowsError(try FeedLoader.load(data: Data(text.utf8), fileName: name), "\(name) \(fields)") { error in
+                    XCTAssertTrue((error as? StatusModelError)?.location?.keyPath.hasSuffix(path) ?? false, "\(error)")
+                }
+            }
+        }
+        let good = #"{"id":1,"text":"x","user":{"id":2,"screen_name":"b"},"pic_ids":["p1","p0"],"pic_infos":\#(infos)}"#
+        for (name, text) in [("g.json", #"{"statuses":["# + good + "]}"), ("g.jsonl", good + "\n")] {
+            XCTAssertEqual(try FeedLoader.load(data: Data(text.utf8), fileName: name).feed.statuses.first?.pictures.map(\.id), ["p1", "p0"], name)
+        }
+    }
+
     /// An empty JSON Lines file (what `generate --count 0 --format jsonl` writes, an empty
     /// partition) was "the file is empty" for every reader, though the same bytes on standard
     /// input with the format named gave 0 rows. It holds no status; an empty JSON document is

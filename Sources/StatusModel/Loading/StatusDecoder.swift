@@ -6,8 +6,9 @@
 //          `deleted` may have no `user` (the API sends deleted retweets that way); every
 //          `url_struct` entry needs `short_url`, every `topic_struct` entry `topic_title`,
 //          every `tag_struct` entry `tag_name`, every picture one size variant
-//          (large, bmiddle, thumbnail, original, largest, woriginal, middleplus) and every
-//          id in `pic_ids` an entry in `pic_infos`.
+//          (large, bmiddle, thumbnail, original, largest, woriginal, middleplus), every
+//          id in `pic_ids` an entry in `pic_infos`, listed once, and every entry of `pic_infos`
+//          an id in `pic_ids` (when it is present).
 //   Classic: `Id`, `userName`, `text`.
 // Two keys beyond the API let the model plist express the classic format: `created_at_text`
 // (the display string) and `mbtype_image` (the member badge image name).
@@ -97,11 +98,26 @@ enum StatusDecoder {
     }
 
     /// Pictures in `pic_ids` order, looked up in `pic_infos`; sorted `pic_infos` keys when
-    /// `pic_ids` is absent.
+    /// `pic_ids` is absent. `pic_ids` names each picture once, and every entry of `pic_infos` is
+    /// one it names: a picture listed twice would be drawn twice, an entry it does not list would
+    /// not be drawn at all.
     static func pictureList<N: DecodedNode>(_ f: Fields<N>) throws(FieldError) -> [Picture] {
         let infos = try f.object("pic_infos")
         var ids = try f.strings("pic_ids")
-        if !f.has("pic_ids"), let infos { ids = infos.node.memberKeys.sorted() }
+        if !f.has("pic_ids"), let infos {
+            ids = infos.node.memberKeys.sorted()
+        } else if ids.count > 1 || infos != nil {
+            var listed = Set<String>(minimumCapacity: ids.count)
+            for (k, pid) in ids.enumerated() where !listed.insert(pid).inserted {
+                throw FieldError(
+                    path: try f.elements("pic_ids")[k].path, kind: .invalid(expected: "a picture id not listed before", found: "\"\(pid)\""))
+            }
+            if let infos, infos.node.memberKeys.count != listed.count,
+                let unlisted = infos.node.memberKeys.first(where: { !listed.contains($0) })
+            {
+                throw infos.fail(unlisted, .invalid(expected: "a picture pic_ids lists", found: "an entry pic_ids does not list"))
+            }
+        }
         guard !ids.isEmpty else { return [] }
         guard let infos else { throw f.fail("pic_infos", .missing) }
         var out: [Picture] = []

@@ -259,10 +259,13 @@ struct TapeStatusDecoder {
             guard n.kind == .string, n.flags & JSONTape.Node.escaped == 0, Int(n.length) <= maxStringBytes else { return nil }
             e += 1
         }
-        guard list.length > 0 else { return [] }
+        guard list.length > 0 else { return present(infos) && nodes[infos].length > 0 ? nil : [] }
         // The search below is quadratic when ids and infos are in different orders: a long list
         // goes to the generic decoder, which indexes `pic_infos` once.
-        guard present(infos), list.length <= 64 else { return nil }
+        // (Ids listed twice, or entries of `pic_infos` no id names, are errors the generic
+        // decoder reports: the lists must pair one to one.)
+        guard present(infos), list.length <= 64, nodes[infos].length == list.length else { return nil }
+        var paired: UInt64 = 0
         var out: [Picture] = []
         out.reserveCapacity(Int(list.length))
         // Ids usually come in the order of `pic_infos`: the search resumes after the last one found.
@@ -282,7 +285,11 @@ struct TapeStatusDecoder {
                 let base = key.flags & JSONTape.Node.keyCopy != 0 ? document.keys : document.bytes
                 let next = Int(nodes[cursor + 1].end)
                 let matches = Int(key.length) == pid.count && JSONNode.same(base + Int(key.offset), pid)
-                if matches { found = cursor + 1 }
+                if matches {
+                    guard paired & (1 << UInt64(cursorOrdinal)) == 0 else { return nil }
+                    paired |= 1 << UInt64(cursorOrdinal)
+                    found = cursor + 1
+                }
                 cursor = next
                 cursorOrdinal += 1
                 if matches { break }
