@@ -55,7 +55,7 @@ enum StyleName: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `--group-by day|user|source`.
 extension FeedGrouping: ExpressibleByArgument {}
 
-/// Sections of the static outputs (`layout`, `render`, `preview`): grouping a plain feed, and
+/// Sections of the static outputs (`layout`, `render`, `preview`, `query`): grouping a plain feed, and
 /// which sections are open. Friend lists and model plists with `sections` are sectioned by nature.
 struct SectionOptions: ParsableArguments {
     @Option(name: .customLong("group-by"), help: "Put the feed's statuses in sections by day (UTC+8; 今天, 昨天, 11月20日 relative to --now, absolute dates such as 2026年11月20日 without it), user or source. (default: one plain section; a friend list keeps its groups)")
@@ -80,6 +80,16 @@ struct SectionOptions: ParsableArguments {
         let feed = try CLIEnvironment.loadFeed(inputs, skipInvalid: skipInvalid)
         guard let list = sections(of: feed, now: now) else { return try plain() }
         return (list, feed.format)
+    }
+
+    /// The sections of `feed`, already loaded whole, or nil for a plain feed (whose one section
+    /// --expand may name only as 0).
+    func sections(ofLoaded feed: Feed, now: Double?) throws -> [StatusSection]? {
+        guard let list = sections(of: feed, now: now) else {
+            _ = try plain()
+            return nil
+        }
+        return list
     }
 
     /// Nil, for a plain feed: one section, always open, so --expand may name section 0 only (a

@@ -63,6 +63,35 @@ final class SectionCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--rows"), bad.stderr)
     }
 
+    /// `query` lays a friend list out as `layout` exports it (friend style, its groups, closed
+    /// until opened); `heights` refuses it (a partitioned export is of plain feeds); `bench`
+    /// times it in the friend style.
+    func testQueryHeightsAndBenchTakeAFriendListAsLayoutDoes() throws {
+        let closed = try FeedlayoutBinary.run(["query", "Fixtures/friends.plist", "--y", "0:100000"])
+        XCTAssertEqual(closed.status, 0, closed.stderr)
+        XCTAssertEqual(String(decoding: closed.stdout, as: UTF8.self), "section\trow\tid\ty\theight\n", "closed groups show no row")
+        let exported = try FeedlayoutBinary.run(["layout", "Fixtures/friends.plist", "--expand-all", "--format", "jsonl"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let rows = exported.stdout.split(separator: 0x0A).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+            .filter { $0["row"] != nil }
+        let fromLayout = rows.map { "\($0["section"] as? Int ?? -1)\t\($0["row"] as? Int ?? -1)\t\(($0["y"] as? Double) ?? -1)" }
+        let queried = try FeedlayoutBinary.run(["query", "Fixtures/friends.plist", "--expand-all", "--y", "0:1000000"])
+        XCTAssertEqual(queried.status, 0, queried.stderr)
+        let lines = String(decoding: queried.stdout, as: UTF8.self).split(separator: "\n").dropFirst().map { $0.split(separator: "\t") }
+        let fromQuery = lines.map { "\($0[0])\t\($0[1])\t\(Double($0[3]) ?? -2)" }
+        XCTAssertEqual(fromQuery.count, 393)
+        XCTAssertEqual(fromQuery, fromLayout, "the rows and y of layout's export")
+
+        let heights = try FeedlayoutBinary.run(["heights", "Fixtures/friends.plist"])
+        XCTAssertEqual(heights.status, 1)
+        XCTAssertTrue(heights.stderr.contains("friends.plist: a sectioned feed"), heights.stderr)
+        XCTAssertTrue(heights.stdout.isEmpty)
+
+        let bench = try FeedlayoutBinary.run(["bench", "Fixtures/friends.plist", "--min-rows", "10", "--reps", "1"])
+        XCTAssertEqual(bench.status, 0, bench.stderr)
+        XCTAssertTrue(String(decoding: bench.stdout, as: UTF8.self).contains("style friend"), String(decoding: bench.stdout, as: UTF8.self))
+    }
+
     func testRenderAndPreviewDrawTheGroups() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fl-sections-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -51,18 +51,20 @@ struct Bench: ParsableCommand {
     func run() throws { try reportingErrors(runCommand) }
 
     private func runCommand() throws {
-        let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses
+        let feedLoaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid)
+        let loaded = feedLoaded.statuses
         guard !loaded.isEmpty else { throw CLIError.input("feedlayout: \(Preview.feedName(inputs)): the input holds no status") }
         let statuses = Self.repeated(loaded, toAtLeast: minRows)
         let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
         let cellEngine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var report = Report(
-            rows: statuses.count, sourceRows: loaded.count, style: (feed.style ?? .weibo).rawValue, scale: feed.scale, cores: cores,
+            rows: statuses.count, sourceRows: loaded.count, style: feed.options(width: 375, format: feedLoaded.format).style.name, scale: feed.scale, cores: cores,
             load: Self.loadAverage())
 
         for width in widths.list {
-            let options = feed.options(width: width)
+            // (The style `layout` gives these inputs: friend for a friend list.)
+            let options = feed.options(width: width, format: feedLoaded.format)
             var last: FeedGeometry?
             for mode in [Mode.cold, .warm] {
                 for threads in cores > 1 ? [1, cores] : [1] {

@@ -14,7 +14,8 @@ struct Heights: ParsableCommand {
             is the sum of "rows" of the partitions before it, its y origin the sum of "heightPixels" divided \
             by the scale: `feedlayout layout PART --format jsonl --row-origin R --y-origin Y` then writes the \
             partition's rows exactly as the whole feed's export does, and the partitions' outputs concatenate \
-            into it. Exit codes: 0, 1 input errors, 2 usage errors.
+            into it. A sectioned feed (a friend list, a plist with "sections") is refused: `layout` exports it \
+            whole, with its sections, and takes no partition. Exit codes: 0, 1 input errors, 2 usage errors.
             """)
 
     @Argument(help: "Feed files, read in order as one feed (- for standard input).")
@@ -40,6 +41,15 @@ struct Heights: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            // Partitions are of plain feeds: a sectioned one's rows are its sections' (`layout`
+            // refuses --row-origin for them), not a list whose heights add up.
+            for path in inputs where CLIEnvironment.mayBeSectioned(path) {
+                if try CLIEnvironment.loadFeed([path], skipInvalid: feed.skipInvalid).sections != nil {
+                    throw CLIError.input(
+                        "feedlayout: \(path): a sectioned feed (a friend list or a plist with sections): heights and partitioned "
+                            + "exports apply to plain feeds; `feedlayout layout` exports it whole")
+                }
+            }
             let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
                 .withPreparedCellCache(budgetBytes: 0)

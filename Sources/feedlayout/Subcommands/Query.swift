@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StatusModel
 import TableLayout
 
 /// `feedlayout query [INPUT...] --y FROM:TO | --at Y`: the rows of a laid-out feed that a scroll
@@ -13,7 +14,9 @@ struct Query: ParsableCommand {
             FROM:TO when their top is below TO and their bottom above FROM. --at prints the row whose \
             frame contains Y (top ≤ Y < bottom), or only the header when there is none. Inputs as for \
             the other commands: files in any supported format, - for standard input, none for the \
-            bundled demo feed.
+            bundled demo feed. A friend list (or a plist with "sections", or any feed with --group-by) is \
+            laid out in its sections, as `layout` exports it: the rows of closed sections are not shown \
+            (a friend list's groups start closed; --expand N opens section N, --expand-all every section).
             """)
 
     @Argument(help: "Feed files (- for standard input; none: the bundled demo feed).")
@@ -22,6 +25,8 @@ struct Query: ParsableCommand {
     @OptionGroup var feed: FeedInputOptions
 
     @OptionGroup var width: WidthOption
+
+    @OptionGroup var sections: SectionOptions
 
     @Option(name: .customLong("y"), help: "A y range FROM:TO in points (FROM ≤ TO); --y or --at is required.")
     var yRange: String?
@@ -51,25 +56,44 @@ struct Query: ParsableCommand {
     func run() throws { try reportingErrors(runCommand) }
 
     private func runCommand() throws {
-        let statuses = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid).statuses
+        let loaded = try CLIEnvironment.loadFeed(inputs, skipInvalid: feed.skipInvalid)
         let engine = try CLIEnvironment.feedEngine(feed)
-        let layout: FeedGeometry
-        do {
-            layout = try engine.layout(statuses, options: feed.options(width: width.value))
-        } catch {
-            throw CLIError.input("feedlayout: \(error)")
+        // The style and the sections `layout` gives the same inputs.
+        let options = feed.options(width: width.value, format: loaded.format)
+        let geometry: TableGeometry
+        let statusID: (TableIndexPath) -> Int64
+        if let list = try sections.sections(ofLoaded: loaded, now: feed.now) {
+            let doc: FeedDocument
+            do {
+                doc = try sections.document(list, format: loaded.format, engine: engine, options: options)
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError.input("feedlayout: \(error)")
+            }
+            geometry = doc.geometry
+            statusID = { doc.status(at: $0).id }
+        } else {
+            let layout: FeedGeometry
+            do {
+                layout = try engine.layout(loaded.statuses, options: options)
+            } catch {
+                throw CLIError.input("feedlayout: \(error)")
+            }
+            geometry = layout.geometry
+            statusID = { layout.statusIDs[$0.row] }
         }
         let rows: [TableIndexPath]
         if let yRange {
-            rows = layout.geometry.indexPathsForRows(in: try Self.parseRange(yRange))
+            rows = geometry.indexPathsForRows(in: try Self.parseRange(yRange))
         } else {
-            rows = layout.geometry.indexPathForRow(at: at!).map { [$0] } ?? []
+            rows = geometry.indexPathForRow(at: at!).map { [$0] } ?? []
         }
         var out = OutputBuffer()
         try out.write("section\trow\tid\ty\theight\n")
         for ip in rows {
-            let rect = layout.geometry.rectForRow(ip)
-            try out.write("\(ip.section)\t\(ip.row)\t\(layout.statusIDs[ip.row])\t")
+            let rect = geometry.rectForRow(ip)
+            try out.write("\(ip.section)\t\(ip.row)\t\(statusID(ip))\t")
             try out.write("\(JSONNumber.fixed(rect.y, 4))\t\(JSONNumber.fixed(rect.height, 4))\n")
         }
         try out.flush()
