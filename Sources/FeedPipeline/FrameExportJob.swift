@@ -89,12 +89,26 @@ public struct FrameExportJob: Sendable {
         isCancelled: (() -> Bool)? = nil,
         write: ([UInt8]) throws -> Void
     ) throws -> Summary {
+        try run(opened: nil, engine: engine, progress: progress, skipped: skipped, isCancelled: isCancelled, write: write)
+    }
+
+    /// `run(engine:progress:skipped:isCancelled:write:)` on `opened`, the inputs already opened in
+    /// the order of `inputs` (nil: the job opens them): a caller that had to load a property list
+    /// whole to look at it hands it over rather than have it read and parsed again.
+    package func run(
+        opened: [FeedSource]?,
+        engine: CellLayoutEngine,
+        progress: ((Int) -> Void)? = nil,
+        skipped: ((String, SkippedStatus) -> Void)? = nil,
+        isCancelled: (() -> Bool)? = nil,
+        write: ([UInt8]) throws -> Void
+    ) throws -> Summary {
         var summary = Summary()
         var out: [UInt8] = []
         let writeBytes = min(max(1, self.writeBytes), FeedBatchReader.maxBatchBytes)
         out.reserveCapacity(writeBytes + (1 << 16))
         let nested = format == .json && widths.count > 1
-        var sources = try openSources(inputs, options: loadOptions, rereadable: widths.count > 1)
+        var sources = try opened ?? openSources(inputs, options: loadOptions, rereadable: widths.count > 1)
         for case .loaded(let result) in sources {
             for s in result.skipped { skipped?(result.feed.sourceName, s) }
             summary.skippedCount += result.skipped.count

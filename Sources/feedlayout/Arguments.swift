@@ -92,6 +92,23 @@ struct SectionOptions: ParsableArguments {
         return list
     }
 
+    /// The sources of `inputs` opened once, for a plain export, when none of them is sectioned
+    /// and --group-by asks for no sections; nil otherwise (then `loadSections` decides). Opening
+    /// a property list loads it whole, and its sections are known then: a plain one goes to the
+    /// export as it is (it was parsed twice: 6 s a parse for a 32 MB XML plist), and its invalid
+    /// statuses are reported once.
+    func openPlain(_ inputs: [String], options: LoadOptions, rereadable: Bool) throws -> [FeedSource]? {
+        guard groupBy == nil, inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return nil }
+        var sources: [FeedSource] = []
+        for path in inputs {
+            let source = try FeedSource.open(path, options: options, streaming: !(rereadable && FeedSource.isReadOnce(path)))
+            if case .loaded(let result) = source, result.feed.sections != nil { return nil }
+            sources.append(source)
+        }
+        _ = try plain()
+        return sources
+    }
+
     /// Nil, for a plain feed: one section, always open, so --expand may name section 0 only (a
     /// larger index was accepted and ignored).
     private func plain() throws -> (list: [StatusSection], format: FeedFormat)? {

@@ -31,6 +31,26 @@ final class LayoutCommandTests: XCTestCase {
         return url
     }
 
+    /// A property list is opened once: a plain one goes to the export as loaded (it was read
+    /// and parsed twice, to look for sections and then to export it), and an invalid status in
+    /// it is reported once (it was reported twice, with the count).
+    func testAPlainPropertyListIsReadOnceAndItsSkippedStatusesReportedOnce() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plist = dir.appendingPathComponent("g.plist")
+        XCTAssertEqual(try run(["generate", "--count", "3", "--seed", "5", "--format", "plist", "-o", plist.path]).status, 0)
+        var root = try XCTUnwrap(PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil) as? [String: Any])
+        var statuses = try XCTUnwrap(root["statuses"] as? [[String: Any]])
+        statuses[1]["text"] = nil
+        root["statuses"] = statuses
+        try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0).write(to: plist)
+        let r = try run(["layout", plist.path, "--skip-invalid", "--format", "jsonl"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "statuses[1].text").count, 2, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "1 invalid statuses skipped").count, 2, r.stderr)
+        XCTAssertEqual(r.text.split(separator: "\n").filter { $0.contains("\"row\"") }.count, 2, "the two valid statuses")
+    }
+
     func testDemoFeedDocument() throws {
         let r = try run(["layout", "--width", "375", TestPaths.fixtures.appendingPathComponent("feed.plist").path])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -19,7 +19,8 @@ struct Layout: ParsableCommand {
             Frames are relative to their cell; each row carries its y in the table. Several --width values \
             give one layout per width (JSON: {"layouts": [...]}; JSON Lines: each line names its width). \
             Output is byte-identical across runs and --threads values. With -o FILE the file is written \
-            atomically: a failing run leaves an existing file untouched. Exit codes: 0 success, 1 input \
+            atomically: a failing run leaves an existing file untouched (on standard output the rows are \
+            streamed, so a run that fails part way has written those before the error). Exit codes: 0 success, 1 input \
             errors, 2 usage errors. A progress bar is drawn on stderr only when it is a terminal. JSON Lines and Weibo \
             JSON (files and standard input) are streamed in batches (bounded memory); property lists are read whole. \
             A friend list (or a plist with "sections", or any feed with --group-by) is exported with its \
@@ -78,7 +79,9 @@ struct Layout: ParsableCommand {
         let measurer = try CLIEnvironment.measurer(fontsOption: input.fonts)
         let paths = inputs.isEmpty ? [try CLIEnvironment.demoFeedURL().path] : inputs
         let widths = widthOptions.list
-        if let loaded = try sections.loadSections(paths, skipInvalid: input.skipInvalid, now: input.now) {
+        let loadOptions = LoadOptions(skipInvalid: input.skipInvalid, format: inputFormat)
+        let opened = try sections.openPlain(paths, options: loadOptions, rereadable: widths.count > 1)
+        if opened == nil, let loaded = try sections.loadSections(paths, skipInvalid: input.skipInvalid, now: input.now) {
             return try exportSections(loaded.list, format: loaded.format, measurer: measurer)
         }
         // One width: no prepared-cell cache (a single pass over a feed of distinct statuses only
@@ -88,7 +91,7 @@ struct Layout: ParsableCommand {
             .withPreparedCellCache(budgetBytes: widths.count > 1 ? 48 << 20 : 0)
         var job = FrameExportJob(
             inputs: paths, widths: widths, options: input.options(width: widths[0]), format: format.frameFormat,
-            rows: rows?.range, loadOptions: LoadOptions(skipInvalid: input.skipInvalid, format: inputFormat), threads: threads,
+            rows: rows?.range, loadOptions: loadOptions, threads: threads,
             header: FrameExportHeader(generatorVersion: FeedLayoutVersion.string, manifest: measurer.fonts.manifest))
         job.batchStatuses = 512
         job.rowOrigin = rowOrigin
@@ -98,7 +101,7 @@ struct Layout: ParsableCommand {
         let total = isatty(STDERR_FILENO) != 0 ? paths.reduce(0) { $0 + Self.countLines($1) } * widths.count : 0
         let progress = ProgressBar.ifTerminal(total: total)
         let summary = try job.run(
-            engine: cells, progress: { progress?.update($0) },
+            opened: opened, engine: cells, progress: { progress?.update($0) },
             skipped: { _, s in printError(s.description) },
             write: { try sink.write($0) })
         progress?.finish()
