@@ -105,6 +105,19 @@ struct FeedInputOptions: ParsableArguments {
     }
 }
 
+/// Refuses standard input (`-`) named more than once among `inputs`: the second read found it
+/// empty ("<stdin>: the file is empty").
+func checkInputs(_ inputs: [String]) throws {
+    if inputs.filter({ $0 == "-" }).count > 1 {
+        throw ValidationError("- (standard input) can be given once: a second read would find it empty")
+    }
+}
+
+/// Refuses an empty `-o` path (it named the current directory: ". : cannot write the file").
+func checkOutput(_ path: String?) throws {
+    if path?.isEmpty == true { throw ValidationError("-o needs a file name, or - for standard output") }
+}
+
 /// Refuses a width outside [1, 100000] with the value in the message (the export writes widths to
 /// the thousandth of a point: a narrower cell would read as 0).
 func checkWidth(_ width: Double) throws {

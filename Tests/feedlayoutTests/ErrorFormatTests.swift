@@ -62,6 +62,21 @@ final class ErrorFormatTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
+    /// Standard input named twice was read twice (the second time empty: "<stdin>: the file is
+    /// empty"), and `-o ''` named the current directory; both are usage errors now.
+    func testStandardInputOnceAndAnOutputPath() throws {
+        for command in [["layout"], ["heights"], ["query", "--at", "0"], ["render", "-o", "/dev/null"], ["validate"], ["bench"]] {
+            let r = try FeedlayoutBinary.run(command + ["-", "-"])
+            XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("- (standard input) can be given once"), r.stderr)
+        }
+        for command in [["layout", "Fixtures/feed.plist"], ["render", "Fixtures/feed.plist"], ["generate", "--count", "1"]] {
+            let r = try FeedlayoutBinary.run(command + ["-o", ""])
+            XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("-o needs a file name"), r.stderr)
+        }
+    }
+
     func testMessagesNameThePathAsGiven() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -400,6 +400,11 @@ public enum FeedLoader {
     static func readableReason(_ error: any Error) -> String {
         let ns = error as NSError
         if let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return d }
+        // (A system call's error: its own message, not Foundation's "The operation could not be
+        // completed." before it.)
+        if ns.domain == NSPOSIXErrorDomain, let reason = strerror(Int32(truncatingIfNeeded: ns.code)) {
+            return String(cString: reason)
+        }
         if let u = ns.userInfo[NSUnderlyingErrorKey] as? NSError { return u.localizedDescription }
         return ns.localizedDescription
     }

@@ -44,6 +44,7 @@ struct Bench: ParsableCommand {
     var json = false
 
     func validate() throws {
+        try checkInputs(inputs)
         guard minRows >= 1, minRows <= 10_000_000 else { throw ValidationError("--min-rows must be in 1...10000000") }
         guard reps >= 1, reps <= 100 else { throw ValidationError("--reps must be in 1...100") }
     }

@@ -29,6 +29,7 @@ struct Generate: ParsableCommand {
     var output: String?
 
     func validate() throws {
+        try checkOutput(output)
         if count < 0 { throw ValidationError("--count must be ≥ 0") }
     }
 

@@ -35,6 +35,7 @@ struct Heights: ParsableCommand {
     var inputFormat: FeedFormat?
 
     func validate() throws {
+        try checkInputs(inputs)
         guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT") }
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
     }

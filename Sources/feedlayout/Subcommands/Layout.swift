@@ -64,6 +64,8 @@ struct Layout: ParsableCommand {
     var inputFormat: FeedFormat?
 
     func validate() throws {
+        try checkInputs(inputs)
+        try checkOutput(output)
         guard threads >= 1, threads <= 1024 else { throw ValidationError("--threads must be in 1...1024") }
         guard rowOrigin >= 0, rowOrigin <= FrameStream.maxRowOrigin else {
             throw ValidationError("--row-origin must be an integer in [0, 1e15)")

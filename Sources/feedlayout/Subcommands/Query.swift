@@ -35,6 +35,7 @@ struct Query: ParsableCommand {
     var at: Double?
 
     func validate() throws {
+        try checkInputs(inputs)
         switch (yRange, at) {
         case (nil, nil): throw ValidationError("give --y FROM:TO or --at Y")
         case (.some, .some): throw ValidationError("give either --y or --at, not both")

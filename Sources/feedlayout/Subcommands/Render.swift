@@ -43,6 +43,11 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("debug-frames"), help: "Outline every part's frame.")
     var debugFrames = false
 
+    func validate() throws {
+        try checkInputs(inputs)
+        try checkOutput(output)
+    }
+
     func run() throws {
         do {
             try render()

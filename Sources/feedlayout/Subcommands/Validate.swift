@@ -21,6 +21,7 @@ struct Validate: ParsableCommand {
     var files: [String]
 
     func validate() throws {
+        try checkInputs(files)
         if files.isEmpty { throw ValidationError("give at least one FILE") }
     }
 
