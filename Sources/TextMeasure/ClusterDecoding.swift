@@ -59,9 +59,14 @@ extension TextMeasurer {
     /// start of a paragraph, takes the face of the character after it; it moves to the face of
     /// the character after it when that face comes earlier in the cascade (here: the text face,
     /// when its mark is one the text face maps, which then keeps the whole cluster).
+    ///
+    /// - Parameter kernsWith: the character before the cluster when it is in the same item as the
+    ///   cluster's text-face part (the text face, the same script and attribute run, no break
+    ///   between): Pango shapes them together, so the pair's kerning counts (`ro\u{302}`: the
+    ///   `r`–`o` pair), added here to the cluster's advance.
     func splitClusterAdvance(
         _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, base: FontSlot, bold: Bool, size: Double,
-        previousSlot: FontSlot?, _ scratch: PrepareScratch
+        previousSlot: FontSlot?, kernsWith previous: UInt32? = nil, _ scratch: PrepareScratch
     ) -> Double? {
         let text: FontSlot = bold ? .bold : .primary
         let bits = bold ? coverageBold : coveragePrimary
@@ -121,10 +126,13 @@ extension TextMeasurer {
             }
         } else {
             total += shapeAlone(kept, face, beginsText: beginsText)
+            if let previous {
+                let units = Self.units(of: previous)
+                total += shapeAlone(units + kept, face) - shapeAlone(units, face) - shapeAlone(kept, face, beginsText: beginsText)
+            }
         }
         for v in others {
-            let units: [UInt16] =
-                v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
+            let units = Self.units(of: v)
             if inFallback && fonts.covers(text, v, bits: bits) {
                 total += shapeAlone(units, face)
             } else if fonts.covers(.emoji, v, bits: coverageEmoji) {
@@ -312,6 +320,11 @@ extension TextMeasurer {
         case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return .rightToLeft
         default: return .leftToRight
         }
+    }
+
+    /// The UTF-16 units of `v`.
+    static func units(of v: UInt32) -> [UInt16] {
+        v > 0xFFFF ? [UInt16(0xD800 + ((v - 0x10000) >> 10)), UInt16(0xDC00 + ((v - 0x10000) & 0x3FF))] : [UInt16(v)]
     }
 
     /// The scalar whose first UTF-16 unit is at `start`.

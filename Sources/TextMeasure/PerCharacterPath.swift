@@ -209,7 +209,9 @@ extension TextMeasurer {
                         || (slot == .fallback && !Self.isFontless(info.first) && !UnicodeScript.of(info.first).isCursive)),
                     let adv = splitClusterAdvance(
                         u, start, end, base: slot, bold: bold, size: size,
-                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot, scratch)
+                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot,
+                        kernsWith: kerningPartner(u, start, slot: slot, previousSlot: previousSlot, runStart: runs[run].range.lowerBound, breaks),
+                        scratch)
                 {
                     flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                     builder.noteShaped(u[start..<end])
@@ -670,6 +672,23 @@ extension TextMeasurer {
         case .CM, .ZWJ, .JL, .JV, .JT, .H2, .H3, .EM, .RI: return true
         default: return false
         }
+    }
+
+    /// The character before the cluster at `start` that Pango shapes in one item with the
+    /// cluster's text-face part, so that their pair kerning counts: in the text face, of the
+    /// cluster's script, in the same attribute run (from `runStart`), with no line break between;
+    /// nil otherwise.
+    func kerningPartner(
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, slot: FontSlot, previousSlot: FontSlot?, runStart: Int,
+        _ breaks: UnsafeMutablePointer<BreakFlags>
+    ) -> UInt32? {
+        guard slot != .fallback, previousSlot == slot, start > runStart, !breaks[start].contains(.lineAllowed) else { return nil }
+        let p = Self.scalar(endingAt: start - 1, u)
+        let script = UnicodeScript.of(p)
+        guard !script.isWeak, script == UnicodeScript.of(Self.scalar(startingAt: start, u)), !Self.isFontless(p),
+            fonts.covers(slot, p, bits: slot == .bold ? coverageBold : coveragePrimary)
+        else { return nil }
+        return p
     }
 
     /// The script of the last character of `start ..< end` that has one of its own (not Common

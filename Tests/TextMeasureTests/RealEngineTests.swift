@@ -839,6 +839,20 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// A letter whose mark the text face lacks is shaped in one item with the letter before it
+    /// (the mark alone in DejaVu Sans): their pair kerning counts, as in decomposed Vietnamese.
+    /// Pango's widths; 0.165 px wider each before.
+    func testALetterWithAMarkOfAnotherFaceKernsWithTheLetterBefore() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("ro\u{302}", 14.7451), ("ro\u{31B}", 14.7451), ("Tie\u{302}\u{301}ng Vie\u{323}\u{302}t ra\u{302}\u{301}t \u{111}e\u{323}p", 122.251),
+            ("ст\u{320}", 15.1953), ("中o\u{302}", 24.0898),
+        ]
+        for (text, width) in pango {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        }
+    }
+
     /// Asserts the widths of the lines of `text` laid out at 600 px, 15 px (within 0.002 px).
     private func assertLineWidths(_ text: String, _ widths: [Double], _ m: TextMeasurer, line: UInt = #line) {
         let got = layout(text, width: 600, m).lines.map(\.width)
