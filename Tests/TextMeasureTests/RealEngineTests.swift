@@ -761,9 +761,7 @@ final class RealEngineTests: XCTestCase {
             // Unchanged: the same level on both sides.
             ("x ؟ t", 27.8076), ("؟ (t)", 27.1182), ("؟ 1", 21.0557), ("ب ؟ t", 37.2754), ("'", 4.1699),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
-        }
+        assertFirstLineWidths(pango, m)
         // White space at a paragraph's end after a mark on an Arabic letter, in a left-to-right
         // paragraph, leaves the letter's level (the mark has it, W1): an item of its own in the
         // text face, whose extent is the line's (Pango's heights).
@@ -786,9 +784,7 @@ final class RealEngineTests: XCTestCase {
             ("ג\u{200E} ו", 15.0371), ("م\u{200E}ب", 22.7646), ("r\u{200F} م", 18.4678), ("٣\u{200E}\u{A0}", 11.417),
             ("x \u{200E}\u{A0}؟", 22.1523),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
-        }
+        assertFirstLineWidths(pango, m)
     }
 
     /// A letter joins a letter across the edge of its item (another face, another bidi level)
@@ -802,9 +798,7 @@ final class RealEngineTests: XCTestCase {
             // A left-to-right mark between Arabic letters is two levels up; they still join.
             ("العالم\u{200E}شكرا", 67.8975),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
-        }
+        assertFirstLineWidths(pango, m)
     }
 
     /// Items end where FriBidi's levels change, as Pango's do: white space at another level than
@@ -817,9 +811,7 @@ final class RealEngineTests: XCTestCase {
             ("12 שלום", 54.6133), ("abc, שלום", 66.0898), ("ש (abc) 12", 69.5049), ("(ש) a", 32.5742),
             ("\u{202B}abc def\u{202C} ghi", 76.2607), ("a\u{202A}b c\u{202C} d", 41.3857),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
-        }
+        assertFirstLineWidths(pango, m)
         assertLineWidths("שלום\n12 ✔", [33.1943, 54.0039], m)
     }
 
@@ -834,9 +826,7 @@ final class RealEngineTests: XCTestCase {
             (" 🏻", 37.3535), ("😂 🏿", 56.0303), ("好 🏻", 37.0371), ("🏿🏿", 37.3535), ("👍🏿", 18.6768),
             ("力\u{5B8} 转", 34.7686), ("x\u{336} 加", 27.2383),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
-        }
+        assertFirstLineWidths(pango, m)
     }
 
     /// A letter whose mark the text face lacks is shaped in one item with the letter before it
@@ -848,8 +838,14 @@ final class RealEngineTests: XCTestCase {
             ("ro\u{302}", 14.7451), ("ro\u{31B}", 14.7451), ("Tie\u{302}\u{301}ng Vie\u{323}\u{302}t ra\u{302}\u{301}t \u{111}e\u{323}p", 122.251),
             ("ст\u{320}", 15.1953), ("中o\u{302}", 24.0898),
         ]
-        for (text, width) in pango {
-            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription)
+        assertFirstLineWidths(pango, m)
+    }
+
+    /// Asserts the width of the first line of each text laid out at 600 px, 15 px (within
+    /// 0.002 px).
+    private func assertFirstLineWidths(_ expected: [(String, Double)], _ m: TextMeasurer, line: UInt = #line) {
+        for (text, width) in expected {
+            XCTAssertEqual(layout(text, width: 600, m).lines[0].width, width, accuracy: 0.002, text.debugDescription, line: line)
         }
     }
 
