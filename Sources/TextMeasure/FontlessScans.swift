@@ -87,6 +87,12 @@ struct FontlessScans {
     mutating func level(_ u: UnsafeBufferPointer<UInt16>, at offset: Int) -> UInt8 {
         levels(u)?[offset] ?? 0
     }
+
+    /// The offset after the run of units of `u` at the level of the unit at `offset` (the text's
+    /// end when every level is 0).
+    mutating func levelRunEnd(_ u: UnsafeBufferPointer<UInt16>, at offset: Int) -> Int {
+        levels(u)?.levelRunEnd(at: offset) ?? u.count
+    }
 }
 
 extension FontlessScans.Forward where Value == Int {

@@ -157,11 +157,20 @@ extension TextMeasurer {
             // itemizer's slow paths below (hex boxes, clusters split between faces) applies.
             var slot: FontSlot
             let asciiCluster = info.first &- 0x20 < 0x5F && info.isSingleScalar && (bold ? asciiInBold : asciiInPrimary)
+            // A default-ignorable character no face maps that still chooses a face (U+061C, a
+            // format character of the Arabic block): Pango gives it the base face, ranked after
+            // every face of the cascade, so spaces after it move to the next item, as after a box.
+            var unmappedIgnorable = false
             if asciiCluster {
                 slot = bold ? .bold : .primary
             } else {
                 var boxed = false
+                let missingBefore = missing
                 slot = itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+                // (It joins an item of the text face before it in its run, whose rank stays.)
+                unmappedIgnorable = missing > missingBefore && !boxed && !Self.isFontless(info.first)
+                    && (previousSlot != slot || fontlessScans.afterBox
+                        || (start > 0 && fontlessScans.level(u, at: start - 1) != fontlessScans.level(u, at: start)))
                 if boxed && !info.isSeparator && !info.isHanging {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
                     // scalar no face maps (default-ignorable ones are not drawn).
@@ -263,7 +272,7 @@ extension TextMeasurer {
                 lastStrong = nil
                 openBrackets = 0
             }
-            if !joined { fontlessScans.afterBox = false }
+            if !joined { fontlessScans.afterBox = unmappedIgnorable }
             // An emoji run ends after its cluster; a character without an emoji presentation drawn
             // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster
             // of joiners alone, which only the emoji face maps, is no such character; one that
@@ -800,11 +809,12 @@ extension TextMeasurer {
     }
 
     /// Whether the character at `next` is in the run of the characters without a face from
-    /// `start` on: at their bidi level and in their script run (`sharesScriptRun`).
+    /// `start` on: at their bidi level with no other level between (`\u{61C}\u{A0}\u{200E}ع`: the
+    /// mark two levels up ends the run) and in their script run (`sharesScriptRun`).
     func sharesRun(
         _ u: UnsafeBufferPointer<UInt16>, _ start: Int, next: Int, script: UnicodeScript?, _ scans: inout FontlessScans
     ) -> Bool {
-        next < u.count && scans.level(u, at: next) == scans.level(u, at: start)
+        next < u.count && next < scans.levelRunEnd(u, at: start)
             && Self.sharesScriptRun(u, before: start, next: next, run: script, &scans)
     }
 

@@ -841,6 +841,18 @@ final class RealEngineTests: XCTestCase {
         assertFirstLineWidths(pango, m)
     }
 
+    /// U+061C, a format character of the Arabic block, chooses a face in Pango though none maps
+    /// it: the base face, ranked after the whole cascade, so spaces after it move to the next
+    /// item in their run, unless it joined an item of the text face before it. Pango's widths.
+    func testTheArabicLetterMarkRanksAfterEveryFace() throws {
+        try assertFirstLineWidths(
+            [
+                ("\u{61C}\u{A0}ع", 13.7188), ("%\u{61C} ✔", 35.8525), ("😀%\u{61C} ✔", 54.5293), ("a%\u{61C} ✔", 59.6143),
+                // A mark two levels up ends the run: the space stays in the text face.
+                ("\u{61C}\u{A0}\u{200E}ع", 12.3105),
+            ], Shared.requireMeasurer())
+    }
+
     /// Asserts the width of the first line of each text laid out at 600 px, 15 px (within
     /// 0.002 px).
     private func assertFirstLineWidths(_ expected: [(String, Double)], _ m: TextMeasurer, line: UInt = #line) {

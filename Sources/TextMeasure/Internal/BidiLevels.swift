@@ -25,9 +25,26 @@ import CFriBidi
 struct BidiLevels {
     /// One level per UTF-16 unit (both units of a surrogate pair have their scalar's).
     private let levels: [UInt8]
+    /// For each unit, the offset after the run of units at its level it is in.
+    private let runEnds: [Int32]
+
+    private init(levels: [UInt8]) {
+        self.levels = levels
+        var ends = [Int32](repeating: Int32(levels.count), count: levels.count)
+        var k = levels.count - 2
+        while k >= 0 {
+            if levels[k + 1] == levels[k] { ends[k] = ends[k + 1] } else { ends[k] = Int32(k + 1) }
+            k -= 1
+        }
+        runEnds = ends
+    }
 
     /// The level of the unit at `offset`.
     @inline(__always) subscript(offset: Int) -> UInt8 { levels[offset] }
+
+    /// The offset after the run of units at one level that holds `offset`: an item never spans
+    /// it.
+    @inline(__always) func levelRunEnd(at offset: Int) -> Int { Int(runEnds[offset]) }
 
     /// The levels of `u`, nil when every one is 0 (every paragraph left to right without a
     /// character that FriBidi would raise): the common case, most often found by one pass over
