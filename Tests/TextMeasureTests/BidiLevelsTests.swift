@@ -69,6 +69,20 @@ final class BidiLevelsTests: XCTestCase {
         // At a depth FriBidi handles, the controls still count: a right-to-left isolate in a
         // left-to-right paragraph puts its Latin letter two levels up.
         XCTAssertEqual(levels("x\u{2067}a\u{2069}")?[2], 2)
+        // Isolates still open at a paragraph's end or at a separator of class B inside it (on
+        // which FriBidi 1.0.8 read and wrote freed memory, found under AddressSanitizer) are
+        // closed there: the isolate's letter keeps its level, the paragraph's end its own.
+        XCTAssertEqual(levels("\u{2066}a\u{2069}\u{2066}ש\n"), [0, 2, 0, 0, 3, 0])
+        XCTAssertEqual(levels("\u{2067}a\u{1C}b"), [0, 2, 0, 0], "the separator closes the isolate: b is at the paragraph's level")
+        // Separators (classes B and S) are at the paragraph's level (L1), here left to right.
+        for (text, separators) in [
+            ("a\u{2068}$\u{2329}\u{2069}\u{2066}ש\u{2029}", [7]), ("a(\u{2068}ש\u{B}\u{1C}«", [4, 5]), ("a\u{2066}ש.\u{1E}\t", [4, 5]),
+            ("a\u{2066}ש.\u{85}\t", [4, 5]),
+        ] {
+            let l = levels(text)
+            XCTAssertNotNil(l, text.debugDescription)
+            for k in separators { XCTAssertEqual(l?[k], 0, "\(text.debugDescription) at \(k)") }
+        }
     }
 
     func testSurrogatePairsShareTheirScalarsLevel() {

@@ -19,6 +19,9 @@ import CFriBidi
 ///   paragraph (all 0, explicit left-to-right embeddings and overrides included), no number or
 ///   isolate and no left-to-right strong character in a right-to-left one (all 1); the same
 ///   skips are made here, so that explicit embeddings resolve as Pango resolves them.
+/// - Guard: FriBidi 1.0.8 faults on some paragraphs of explicit controls; `guardControls`
+///   rewrites those FriBidi is given (controls past a depth of 60 and terminators of nothing read
+///   as BN, isolates closed before a paragraph separator) without changing the other levels.
 ///
 /// FriBidi is the library Pango runs (Debian's `libfribidi-dev`), so these are Pango's levels
 /// by construction rather than a second implementation of UAX #9 to keep in step with it.
@@ -55,6 +58,7 @@ struct BidiLevels {
         var types: [FriBidiCharType] = []
         var brackets: [FriBidiBracketType] = []
         var scalarLevels: [FriBidiLevel] = []
+        var guardedIndex: [Int32] = []
         var levels = [UInt8](repeating: 0, count: u.count)
         let rle = feedlayout_fribidi_type_rle()
         let on = feedlayout_fribidi_type_on()
@@ -82,7 +86,10 @@ struct BidiLevels {
                 brackets.append(t == on ? fribidi_get_bracket(v) : FriBidiBracketType(0))
                 i = next
             }
-            if feedlayout_fribidi_is_explicit_or_isolate(ored) != 0 { neutralizeUnsafeControls(scalars, &types) }
+            // (Where the paragraph has explicit controls, FriBidi reads them guarded, with closing
+            // isolates of its own: `guardedIndex` maps each scalar to its entry.)
+            guardedIndex.removeAll(keepingCapacity: true)
+            if feedlayout_fribidi_is_explicit_or_isolate(ored) != 0 { guardControls(scalars, &types, &brackets, &guardedIndex) }
             let rightToLeft = base == feedlayout_fribidi_par_rtl()
             var uniform: UInt8?
             if feedlayout_fribidi_is_isolate(ored) == 0 {
@@ -95,7 +102,7 @@ struct BidiLevels {
             if let uniform {
                 if uniform != 0 { for k in start..<end { levels[k] = uniform } }
             } else {
-                scalarLevels = [FriBidiLevel](repeating: 0, count: scalars.count)
+                scalarLevels = [FriBidiLevel](repeating: 0, count: types.count)
                 var direction = base
                 let maxLevel = types.withUnsafeBufferPointer { t in
                     brackets.withUnsafeBufferPointer { b in
@@ -108,7 +115,8 @@ struct BidiLevels {
                 // (FriBidi fails only when it cannot allocate; Pango then leaves every level 0.)
                 if maxLevel > 0 {
                     var k = start
-                    for (n, level) in scalarLevels.enumerated() {
+                    for n in scalars.indices {
+                        let level = scalarLevels[guardedIndex.isEmpty ? n : Int(guardedIndex[n])]
                         let width = scalars[n] > 0xFFFF ? 2 : 1
                         for m in k..<min(k + width, end) { levels[m] = UInt8(bitPattern: level) }
                         k += width
@@ -127,57 +135,93 @@ struct BidiLevels {
     /// by one or two, so 60 stay below the algorithm's limit of 125).
     static let maxNesting = 60
 
-    /// Reads as BN (no effect) the explicit formatting characters of `scalars` that would open a
-    /// 61st embedding or isolate, close one never opened (a PDI or PDF without its initiator), or
-    /// close one of those: FriBidi 1.0.8 (Debian 12's, Pango's) crashes on some paragraphs that
-    /// reach its depth limit or close isolates never opened (fixed in FriBidi 1.0.11: 2 000
-    /// unbalanced controls in one paragraph crashed it), and so would Pango. Below that depth and
-    /// with balanced terminators, nothing changes; past it, the levels are those of the
-    /// paragraph without the excess controls, where UAX #9 would ignore them only past 125.
-    private static func neutralizeUnsafeControls(_ scalars: [UInt32], _ types: inout [FriBidiCharType]) {
+    /// The class of U+2029: B, which ends every embedding and isolate.
+    private static let paragraphSeparator = fribidi_get_bidi_type(0x2029)
+
+    /// The class of U+2069 (PDI), for the closing isolates FriBidi is given.
+    private static let popIsolate = fribidi_get_bidi_type(0x2069)
+
+    /// Rewrites a paragraph's classes (`types`, `brackets`, in step with `scalars`) for FriBidi
+    /// 1.0.8 (Debian 12's, Pango's there), which crashes or reads and writes freed memory on
+    /// paragraphs whose embeddings and isolates reach its depth limit, whose terminators close
+    /// nothing, or where an isolate is still open at a character of class B (the paragraph's end,
+    /// or U+001C–U+001E and U+0085 inside it): fixed upstream in 1.0.10 and 1.0.11. Pango runs
+    /// the same library and meets the same faults; here:
+    /// - a control that would open a 61st embedding or isolate, or close one never opened (or
+    ///   one of those), is read as BN (no effect);
+    /// - before each character of class B and at the end, a PDI (one of FriBidi's own, in no
+    ///   unit) closes each isolate still open, as UAX #9 X8 closes them there anyway.
+    /// Below that depth, with terminators that close what they should, the levels do not change.
+    /// `index` receives, for each scalar, its entry in the rewritten arrays.
+    private static func guardControls(
+        _ scalars: [UInt32], _ types: inout [FriBidiCharType], _ brackets: inout [FriBidiBracketType], _ index: inout [Int32]
+    ) {
+        var outTypes: [FriBidiCharType] = []
+        var outBrackets: [FriBidiBracketType] = []
+        outTypes.reserveCapacity(types.count + 4)
+        outBrackets.reserveCapacity(types.count + 4)
+        index.reserveCapacity(types.count)
         var isolateOpen: [Bool] = []  // the open entries: true for an isolate
         var isolates = 0
         var overflowIsolates = 0, overflowEmbeddings = 0
-        for (k, v) in scalars.enumerated() {
-            switch v {
-            case 0x202A, 0x202B, 0x202D, 0x202E:
-                if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
-                    isolateOpen.append(false)
-                } else {
-                    if overflowIsolates == 0 { overflowEmbeddings += 1 }
-                    types[k] = boundaryNeutral
-                }
-            case 0x2066, 0x2067, 0x2068:
-                if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
-                    isolateOpen.append(true)
-                    isolates += 1
-                } else {
-                    overflowIsolates += 1
-                    types[k] = boundaryNeutral
-                }
-            case 0x2069:
-                if overflowIsolates > 0 {
-                    overflowIsolates -= 1
-                    types[k] = boundaryNeutral
-                } else if isolates == 0 {
-                    types[k] = boundaryNeutral
-                } else {
-                    overflowEmbeddings = 0
-                    while let last = isolateOpen.popLast(), !last {}
-                    isolates -= 1
-                }
-            case 0x202C:
-                if overflowIsolates > 0 || overflowEmbeddings > 0 {
-                    if overflowIsolates == 0 { overflowEmbeddings -= 1 }
-                    types[k] = boundaryNeutral
-                } else if isolateOpen.last == false {
-                    isolateOpen.removeLast()
-                } else {
-                    types[k] = boundaryNeutral
-                }
-            default: break
+        func closeIsolates() {
+            for _ in 0..<isolates {
+                outTypes.append(popIsolate)
+                outBrackets.append(FriBidiBracketType(0))
             }
+            isolateOpen.removeAll(keepingCapacity: true)
+            (isolates, overflowIsolates, overflowEmbeddings) = (0, 0, 0)
         }
+        for (k, v) in scalars.enumerated() {
+            if types[k] == paragraphSeparator {
+                closeIsolates()
+            } else {
+                switch v {
+                case 0x202A, 0x202B, 0x202D, 0x202E:
+                    if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
+                        isolateOpen.append(false)
+                    } else {
+                        if overflowIsolates == 0 { overflowEmbeddings += 1 }
+                        types[k] = boundaryNeutral
+                    }
+                case 0x2066, 0x2067, 0x2068:
+                    if isolateOpen.count < maxNesting && overflowIsolates == 0 && overflowEmbeddings == 0 {
+                        isolateOpen.append(true)
+                        isolates += 1
+                    } else {
+                        overflowIsolates += 1
+                        types[k] = boundaryNeutral
+                    }
+                case 0x2069:
+                    if overflowIsolates > 0 {
+                        overflowIsolates -= 1
+                        types[k] = boundaryNeutral
+                    } else if isolates == 0 {
+                        types[k] = boundaryNeutral
+                    } else {
+                        overflowEmbeddings = 0
+                        while let last = isolateOpen.popLast(), !last {}
+                        isolates -= 1
+                    }
+                case 0x202C:
+                    if overflowIsolates > 0 || overflowEmbeddings > 0 {
+                        if overflowIsolates == 0 { overflowEmbeddings -= 1 }
+                        types[k] = boundaryNeutral
+                    } else if isolateOpen.last == false {
+                        isolateOpen.removeLast()
+                    } else {
+                        types[k] = boundaryNeutral
+                    }
+                default: break
+                }
+            }
+            index.append(Int32(outTypes.count))
+            outTypes.append(types[k])
+            outBrackets.append(brackets[k])
+        }
+        closeIsolates()
+        types = outTypes
+        brackets = outBrackets
     }
 
     /// Whether any unit may be of a class that FriBidi raises above level 0 (or that makes a
