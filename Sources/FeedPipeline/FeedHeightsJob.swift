@@ -56,8 +56,16 @@ public struct FeedHeightsJob: Sendable {
     ///   - perRow: keep each row's height (memory: 8 bytes a row).
     ///   - isCancelled: polled between batches.
     public func run(engine: CellLayoutEngine, perRow: Bool = false, isCancelled: (() -> Bool)? = nil) throws -> Result {
+        try run(opened: nil, engine: engine, perRow: perRow, isCancelled: isCancelled)
+    }
+
+    /// `run(engine:perRow:isCancelled:)` on `opened`, the inputs already opened in the order of
+    /// `inputs` (nil: the job opens them), as `FrameExportJob.run(opened:engine:progress:skipped:isCancelled:write:)`.
+    package func run(
+        opened: [FeedSource]?, engine: CellLayoutEngine, perRow: Bool = false, isCancelled: (() -> Bool)? = nil
+    ) throws -> Result {
         try options.validate()
-        let sources = try openSources(inputs, options: loadOptions)
+        let sources = try opened ?? openSources(inputs, options: loadOptions)
         var result = Result()
         result.scale = options.scale
         if perRow { result.rowHeightPixels = [] }

@@ -247,8 +247,8 @@ extension TextMeasurer {
             // delimiter is in no item and adds no face to its line (it takes its line's last
             // one, or the base one on a line of its own).
             var delimiter = false, joined = false
-            // (A space after a number, or in a text with right-to-left letters, may start an item
-            // of its own: `spacesLeavingLevelFace`.)
+            // (A space after a number, or in a text with right-to-left letters, may be at another
+            // bidi level than the character before it, and start a run of its own: `mayLeaveLevel`.)
             if (previousSlot != .primary && previousSlot != .bold) || !asciiCluster || fontlessScans.afterBox
                 || (info.first == 0x20 && Self.mayLeaveLevel(u, start, rightToLeftSeen: rightToLeftSeen))
             {
@@ -396,7 +396,7 @@ extension TextMeasurer {
                         guard word.script == .latin else { break }
                     } else {
                         // Digits and punctuation are Common: the current script. (After right-to-left
-                        // text, punctuation may be at another bidi level: `leavesLetterLevel`.)
+                        // text, punctuation may be at another bidi level, which ends the word.)
                         guard let current = lastStrong, word.script == current, !rightToLeftSeen || c &- 0x30 < 10 else { break }
                     }
                     word.append(end: next, breakAfter: next < n && breaks[next].contains(lineAllowedFlag), &buffers)
@@ -737,7 +737,7 @@ extension TextMeasurer {
     /// face of the item before it in its run (spaces ending an item move to the next one when its
     /// face comes earlier in the cascade; a tab or a line separator is an item of its own and
     /// stays), else of the next one in its run, else the text face. An emoji ends its run, and
-    /// so does right-to-left text when the bidi algorithm gives what follows it another level.
+    /// so does a change of bidi level (`BidiLevels`).
     /// Controls other than the white space ones keep the itemizer's face: none maps them, so
     /// they are drawn as hex boxes, as Pango draws them (U+0000 stays the emoji face's empty
     /// glyph). With `controls`, those controls too: the item a control's hex box is drawn in.
@@ -760,15 +760,15 @@ extension TextMeasurer {
         {
             previousSlot = text
         }
+        // A change of bidi level ends the run before (UAX #9 by FriBidi, `BidiLevels`): the
+        // character starts a run of its own, with no item before it.
+        let levelChange = start > 0 && scans.level(u, at: start - 1) != scans.level(u, at: start)
         // Pango ends an item after a tab or a line separator: the characters without a face
         // right after one start an item of their own, in the face of the tab's or separator's
         // item, and keep it (white space moves to the next item's face only from the end of an
         // item that holds other characters): `ა\u{2028} 1`, the space is DejaVu Sans's. (After a
         // hex box the tab's item is the box's, in the base face, which the next item's face
         // shares or follows: the rules below.)
-        // A change of bidi level ends the run before (UAX #9 by FriBidi, `BidiLevels`): the
-        // character starts a run of its own, with no item before it.
-        let levelChange = start > 0 && scans.level(u, at: start - 1) != scans.level(u, at: start)
         if start == scans.forcedBreakEnd, !scans.afterBox, !levelChange, let previousSlot, v != 0x09, v != 0x2028 {
             return previousSlot
         }
@@ -819,7 +819,7 @@ extension TextMeasurer {
     }
 
     /// Whether the space at `start`, after a character in the text face, may be at another bidi
-    /// level than that character and take another face (`spacesLeavingLevelFace`): it follows a
+    /// level than that character and take another face (a run of its own, `fontlessSlot`): it follows a
     /// European number, or a text with right-to-left letters, and the next character is not one
     /// the text face draws in the item before (printable ASCII, CJK, Hangul, fullwidth forms),
     /// which keeps the space's face whatever its level (spaces see through the others: a control,

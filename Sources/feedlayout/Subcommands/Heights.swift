@@ -43,24 +43,30 @@ struct Heights: ParsableCommand {
     func run() throws {
         try reportingErrors {
             // Partitions are of plain feeds: a sectioned one's rows are its sections' (`layout`
-            // refuses --row-origin for them), not a list whose heights add up.
-            for path in inputs where CLIEnvironment.mayBeSectioned(path) {
-                if try CLIEnvironment.loadFeed([path], skipInvalid: feed.skipInvalid).sections != nil {
+            // refuses --row-origin for them), not a list whose heights add up. An input that may
+            // be sectioned (a property list) is loaded whole to tell, once: every width's pass
+            // takes it as loaded.
+            let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat)
+            var loaded: [Int: LoadResult] = [:]
+            for (k, path) in inputs.enumerated() where CLIEnvironment.mayBeSectioned(path) {
+                guard case .loaded(let result) = try FeedSource.open(path, options: loadOptions) else { continue }
+                if result.feed.sections != nil {
                     throw CLIError.input(
                         "feedlayout: \(path): a sectioned feed (a friend list or a plist with sections): heights and partitioned "
                             + "exports apply to plain feeds; `feedlayout layout` exports it whole")
                 }
+                loaded[k] = result
             }
             let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
                 .withPreparedCellCache(budgetBytes: 0)
             var out = OutputBuffer()
             for (w, width) in widths.list.enumerated() {
-                var job = FeedHeightsJob(
-                    inputs: inputs, options: feed.options(width: width), loadOptions: LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat),
-                    threads: threads)
+                var job = FeedHeightsJob(inputs: inputs, options: feed.options(width: width), loadOptions: loadOptions, threads: threads)
                 job.batchStatuses = 512
-                let result = try job.run(engine: engine, perRow: perRow)
+                let opened = try loaded.isEmpty
+                    ? nil : inputs.indices.map { k in try loaded[k].map(FeedSource.loaded) ?? FeedSource.open(inputs[k], options: loadOptions) }
+                let result = try job.run(opened: opened, engine: engine, perRow: perRow)
                 if w == 0 && result.skippedCount > 0 { printError("\(result.skippedCount) invalid statuses skipped") }
                 var line = "{\"width\":\(JSONNumber.fixed(width, 3)),\"scale\":\(JSONNumber.fixed(feed.scale, 3)),"
                     + "\"rows\":\(result.rowCount),\"heightPixels\":\(result.heightPixels),\"height\":\(JSONNumber.fixed(result.height, 3))"
