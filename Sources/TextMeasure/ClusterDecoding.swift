@@ -125,10 +125,11 @@ extension TextMeasurer {
                 total += shapeAlone(kept, face)
             }
         } else {
-            total += shapeAlone(kept, face, beginsText: beginsText)
+            let alone = shapeAlone(kept, face, beginsText: beginsText)
+            total += alone
             if let previous {
                 let units = Self.units(of: previous)
-                total += shapeAlone(units + kept, face) - shapeAlone(units, face) - shapeAlone(kept, face, beginsText: beginsText)
+                total += shapeAlone(units + kept, face) - shapeAlone(units, face) - alone
             }
         }
         for v in others {
@@ -469,10 +470,10 @@ extension TextMeasurer {
         return UnicodeScript.of(v)
     }
 
-    /// The first scalar from `start` on that satisfies `test`, and the offset after it.
-    @inline(__always) static func firstScalarWithEnd(
+    /// The first scalar from `start` on that satisfies `test`.
+    @inline(__always) static func firstScalar(
         _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
-    ) -> (scalar: UInt32, end: Int)? {
+    ) -> UInt32? {
         var i = start
         while i < u.count {
             var v = UInt32(u[i])
@@ -481,16 +482,9 @@ extension TextMeasurer {
                 v = 0x10000 + ((v - 0xD800) << 10) + (UInt32(u[i]) - 0xDC00)
                 i += 1
             }
-            if test(v) { return (v, i) }
+            if test(v) { return v }
         }
         return nil
-    }
-
-    /// The first scalar from `start` on that satisfies `test`.
-    @inline(__always) static func firstScalar(
-        _ u: UnsafeBufferPointer<UInt16>, from start: Int, where test: (UInt32) -> Bool
-    ) -> UInt32? {
-        firstScalarWithEnd(u, from: start, where: test)?.scalar
     }
 
 }

@@ -88,6 +88,12 @@ struct FontlessScans {
         levels(u)?[offset] ?? 0
     }
 
+    /// Whether the bidi level changes between the unit before `offset` and the unit at it (an
+    /// item ends there).
+    mutating func levelChanges(_ u: UnsafeBufferPointer<UInt16>, at offset: Int) -> Bool {
+        offset > 0 && level(u, at: offset - 1) != level(u, at: offset)
+    }
+
     /// The offset after the run of units of `u` at the level of the unit at `offset` (the text's
     /// end when every level is 0).
     mutating func levelRunEnd(_ u: UnsafeBufferPointer<UInt16>, at offset: Int) -> Int {

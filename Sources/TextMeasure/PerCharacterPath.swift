@@ -170,7 +170,7 @@ extension TextMeasurer {
                 // (It joins an item of the text face before it in its run, whose rank stays.)
                 unmappedIgnorable = missing > missingBefore && !boxed && !Self.isFontless(info.first)
                     && (previousSlot != slot || fontlessScans.afterBox
-                        || (start > 0 && fontlessScans.level(u, at: start - 1) != fontlessScans.level(u, at: start)))
+                        || fontlessScans.levelChanges(u, at: start))
                 if boxed && !info.isSeparator && !info.isHanging {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
                     // scalar no face maps (default-ignorable ones are not drawn).
@@ -360,7 +360,7 @@ extension TextMeasurer {
             let oversized = end - start > Self.maxShapedClusterUnits
             if word.count > 0
                 && (oversized || word.slot != slot || word.font.size != size || word.script != script
-                    || (rightToLeftSeen && fontlessScans.level(u, at: start - 1) != fontlessScans.level(u, at: start)))
+                    || (rightToLeftSeen && fontlessScans.levelChanges(u, at: start)))
             {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
@@ -762,7 +762,7 @@ extension TextMeasurer {
         }
         // A change of bidi level ends the run before (UAX #9 by FriBidi, `BidiLevels`): the
         // character starts a run of its own, with no item before it.
-        let levelChange = start > 0 && scans.level(u, at: start - 1) != scans.level(u, at: start)
+        let levelChange = scans.levelChanges(u, at: start)
         // Pango ends an item after a tab or a line separator: the characters without a face
         // right after one start an item of their own, in the face of the tab's or separator's
         // item, and keep it (white space moves to the next item's face only from the end of an
