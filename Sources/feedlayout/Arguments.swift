@@ -99,14 +99,10 @@ struct SectionOptions: ParsableArguments {
     /// statuses are reported once.
     func openPlain(_ inputs: [String], options: LoadOptions, rereadable: Bool) throws -> [FeedSource]? {
         guard groupBy == nil, inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return nil }
-        var sources: [FeedSource] = []
-        for path in inputs {
-            let source = try FeedSource.open(path, options: options, streaming: !(rereadable && FeedSource.isReadOnce(path)))
-            if case .loaded(let result) = source, result.feed.sections != nil { return nil }
-            sources.append(source)
-        }
+        let (loaded, sectioned) = try CLIEnvironment.loadMaybeSectioned(inputs, options: options)
+        guard sectioned == nil else { return nil }
         _ = try plain()
-        return sources
+        return try CLIEnvironment.sources(inputs, loaded: loaded, options: options, rereadable: rereadable)
     }
 
     /// Nil, for a plain feed: one section, always open, so --expand may name section 0 only (a

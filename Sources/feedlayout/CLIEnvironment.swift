@@ -207,6 +207,29 @@ extension CLIEnvironment {
         return rest.first == UInt8(ascii: "<") || rest.starts(with: Array("bplist".utf8))
     }
 
+    /// The inputs that may be sectioned (`mayBeSectioned`: property lists) loaded whole, once,
+    /// by index, and the first of them that is sectioned (nil when none is): a plain one then goes
+    /// to a job as loaded (`sources(_:loaded:options:rereadable:)`) rather than read and parsed
+    /// again.
+    static func loadMaybeSectioned(_ inputs: [String], options: LoadOptions) throws -> (loaded: [Int: LoadResult], sectioned: String?) {
+        var loaded: [Int: LoadResult] = [:]
+        for (k, path) in inputs.enumerated() where mayBeSectioned(path) {
+            guard case .loaded(let result) = try FeedSource.open(path, options: options) else { continue }
+            if result.feed.sections != nil { return (loaded, path) }
+            loaded[k] = result
+        }
+        return (loaded, nil)
+    }
+
+    /// The sources of `inputs` for a job: those in `loaded` as loaded, the others opened
+    /// (streamed, but loaded whole when `rereadable` and they can be read only once).
+    static func sources(_ inputs: [String], loaded: [Int: LoadResult], options: LoadOptions, rereadable: Bool) throws -> [FeedSource] {
+        try inputs.indices.map { k in
+            try loaded[k].map(FeedSource.loaded)
+                ?? FeedSource.open(inputs[k], options: options, streaming: !(rereadable && FeedSource.isReadOnce(inputs[k])))
+        }
+    }
+
     /// A feed engine on the pinned fonts.
     static func feedEngine(_ input: FeedInputOptions, retainGlyphs: Bool = false) throws -> FeedEngine {
         let measurer = try measurer(fontsOption: input.fonts, retainGlyphs: retainGlyphs)

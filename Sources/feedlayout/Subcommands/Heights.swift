@@ -47,15 +47,11 @@ struct Heights: ParsableCommand {
             // be sectioned (a property list) is loaded whole to tell, once: every width's pass
             // takes it as loaded.
             let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat)
-            var loaded: [Int: LoadResult] = [:]
-            for (k, path) in inputs.enumerated() where CLIEnvironment.mayBeSectioned(path) {
-                guard case .loaded(let result) = try FeedSource.open(path, options: loadOptions) else { continue }
-                if result.feed.sections != nil {
-                    throw CLIError.input(
-                        "feedlayout: \(path): a sectioned feed (a friend list or a plist with sections): heights and partitioned "
-                            + "exports apply to plain feeds; `feedlayout layout` exports it whole")
-                }
-                loaded[k] = result
+            let (loaded, sectioned) = try CLIEnvironment.loadMaybeSectioned(inputs, options: loadOptions)
+            if let sectioned {
+                throw CLIError.input(
+                    "feedlayout: \(sectioned): a sectioned feed (a friend list or a plist with sections): heights and partitioned "
+                        + "exports apply to plain feeds; `feedlayout layout` exports it whole")
             }
             let measurer = try CLIEnvironment.measurer(fontsOption: feed.fonts)
             let engine = CellLayoutEngine(measurer: measurer, now: feed.now.map { Date(timeIntervalSince1970: $0) })
@@ -65,7 +61,7 @@ struct Heights: ParsableCommand {
                 var job = FeedHeightsJob(inputs: inputs, options: feed.options(width: width), loadOptions: loadOptions, threads: threads)
                 job.batchStatuses = 512
                 let opened = try loaded.isEmpty
-                    ? nil : inputs.indices.map { k in try loaded[k].map(FeedSource.loaded) ?? FeedSource.open(inputs[k], options: loadOptions) }
+                    ? nil : CLIEnvironment.sources(inputs, loaded: loaded, options: loadOptions, rereadable: false)
                 let result = try job.run(opened: opened, engine: engine, perRow: perRow)
                 if w == 0 && result.skippedCount > 0 { printError("\(result.skippedCount) invalid statuses skipped") }
                 var line = "{\"width\":\(JSONNumber.fixed(width, 3)),\"scale\":\(JSONNumber.fixed(feed.scale, 3)),"
