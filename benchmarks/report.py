@@ -256,7 +256,10 @@ for name, label, target in [("Export JSON", "JSON", 500), ("Export JSON Lines", 
     figure("Export", f"{label} encoding, one core", name, None if s is None else 1 / s / 1e6, "MB/s", target, "higher", digits=1)
 
 # Loader
-for name, label, target in [("Loader JSON Lines", "JSON Lines (generated)", 300), ("Loader Weibo JSON", "Weibo API JSON (corpus)", 300)]:
+for name, label, target in [
+    ("Loader JSON Lines", "JSON Lines (generated)", 300), ("Loader Weibo JSON", "Weibo API JSON (corpus)", 300),
+    ("Loader XML plist", "XML property list (generated)", 100),
+]:
     s = seconds_per_unit(name)
     figure("Loader", f"{label}, one core", name, None if s is None else 1 / s / 1e6, "MB/s", target, "higher", digits=1)
 

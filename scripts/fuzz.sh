@@ -39,21 +39,11 @@ done
 # The Swift runtime's backtracer would fight ASan over crash reports.
 export SWIFT_BACKTRACE=enable=no
 export FEEDLAYOUT_FONTS="$root/Fonts"
-# Foundation's PropertyListSerialization leaks the CFError of every rejected plist (not our code):
-# see docs/hardening.md. Every other leak fails the run.
-export LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp:print_suppressions=0"
 failed=()
 summary="$work/summary-$$.txt"
 printf '%-18s %12s %8s %10s %s\n' target executions seconds exec/s result > "$summary"
 for t in "${targets[@]}"; do
-    # The plist parser leaks on every rejected input (see above): libFuzzer's per-input leak check
-    # would then run LeakSanitizer after nearly every execution (40x slower), and the leaked bytes
-    # add up, so these targets run without per-input leak checks and with more memory.
-    extra=()
-    case "$t" in
-        FuzzClassicPlist | FuzzModelPlist | FuzzDetect) extra=(-detect_leaks=0 -rss_limit_mb=6144) ;;
-        *) extra=(-rss_limit_mb=2048) ;;
-    esac
+    extra=(-rss_limit_mb=2048)
     corpus="$work/corpus/$t"
     artifacts="$work/artifacts/$t"
     mkdir -p "$corpus" "$artifacts"

@@ -82,12 +82,22 @@ final class SilentLossTests: XCTestCase {
                 XCTAssertEqual((error as? StatusModelError)?.location?.keyPath, "statuses[0].reposts_count", "\(error)")
             }
         }
-        let real = Data(("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>statuses</key><array><dict>"
-            + "<key>id</key><real>12345678901234567</real><key>text</key><string>x</string>"
-            + "<key>user</key><dict><key>id</key><integer>2</integer><key>screen_name</key><string>b</string></dict>"
-            + "</dict></array></dict></plist>").utf8)
-        XCTAssertThrowsError(try FeedLoader.load(data: real, fileName: "r.plist")) { error in
-            XCTAssertEqual((error as? StatusModelError)?.location?.keyPath, "statuses[0].id", "\(error)")
+        // A plist `<real>` is read from its digits as JSON's numbers are: never rounded to a double.
+        func real(_ token: String) -> Data {
+            Data(("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>statuses</key><array><dict>"
+                + "<key>id</key><real>\(token)</real><key>text</key><string>x</string>"
+                + "<key>user</key><dict><key>id</key><integer>2</integer><key>screen_name</key><string>b</string></dict>"
+                + "</dict></array></dict></plist>").utf8)
+        }
+        for (token, value) in [("12345678901234567", 12_345_678_901_234_567), ("1.2345678901234568e+16", 12_345_678_901_234_568)]
+            as [(String, Int64)]
+        {
+            XCTAssertEqual(try FeedLoader.load(data: real(token), fileName: "r.plist").feed.statuses.first?.id, value, token)
+        }
+        for token in ["12.5", "1e19", "nan"] {
+            XCTAssertThrowsError(try FeedLoader.load(data: real(token), fileName: "r.plist"), token) { error in
+                XCTAssertEqual((error as? StatusModelError)?.location?.keyPath, "statuses[0].id", "\(error)")
+            }
         }
     }
 

@@ -157,9 +157,12 @@ final class BinaryPlistTests: XCTestCase {
         let nested = try PropertyListSerialization.data(fromPropertyList: [[[[[1]]]]], format: .binary, options: 0)
         XCTAssertNotEqual(loadError(nested, name: "n.plist", options: LoadOptions(maxNestingDepth: 5))?.caseName, "nestingTooDeep")
         XCTAssertEqual(loadError(nested, name: "n.plist", options: LoadOptions(maxNestingDepth: 4))?.caseName, "nestingTooDeep")
-        XCTAssertTrue(plistXMLDepthWithinLimit(Array("<plist><array><array/><array></array></array></plist>".utf8), limit: 2))
-        XCTAssertFalse(plistXMLDepthWithinLimit(Array("<plist><array><dict><array></array></dict></array></plist>".utf8), limit: 2))
-        // Damaged trailers are left to Foundation, which reports them as malformed.
+        let two = LoadOptions(maxNestingDepth: 2)
+        let shallow = Data("<plist><array><array/><array></array></array></plist>".utf8)
+        XCTAssertEqual(loadError(shallow, name: "s.plist", options: two)?.caseName, "typeMismatch")
+        let deep = Data("<plist><array><dict><key>a</key><array></array></dict></array></plist>".utf8)
+        XCTAssertEqual(loadError(deep, name: "d.plist", options: two)?.caseName, "nestingTooDeep")
+        // A damaged trailer is malformed.
         var damaged = [UInt8](binary)
         damaged.removeLast(10)
         XCTAssertEqual(loadError(Data(damaged), name: "d.plist")?.caseName, "malformed")

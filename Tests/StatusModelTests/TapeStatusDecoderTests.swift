@@ -115,7 +115,7 @@ final class TapeStatusDecoderTests: XCTestCase {
                     case .number: scalars.append(Int(n.offset)..<Int(n.offset) + Int(n.length))
                     case .trueValue, .null: scalars.append(Int(n.offset)..<Int(n.offset) + 4)
                     case .falseValue: scalars.append(Int(n.offset)..<Int(n.offset) + 5)
-                    case .array, .object: break
+                    case .array, .object, .plistOther: break
                     }
                 }
             }

@@ -63,24 +63,9 @@ public struct EmoticonTable: Sendable, Hashable {
     /// Loads every group listed in `<bundle>/emoticons.plist` (`packages[].id` → `<id>/info.plist`).
     public static func load(bundle url: URL) throws(StatusModelError) -> EmoticonTable {
         let index = url.appendingPathComponent("emoticons.plist")
-        let root = try readPlist(index)
-        let name = index.pathAsGiven
-        guard let dict = root as? [String: Any] else {
-            throw .wrongRoot(file: name, line: nil, expected: "a dict with \"packages\"", found: describeValue(root))
-        }
+        let ids = try readPlist(index, PackageIDs(file: index.pathAsGiven))
         var table = EmoticonTable()
-        do {
-            for p in try Fields(dict, maxStringBytes: 1 << 20).objects("packages") {
-                let id = try p.string("id")
-                table.merge(try load(group: url.appendingPathComponent(id).appendingPathComponent("info.plist")))
-            }
-        } catch let e as FieldError {
-            throw e.error(in: StatusLocation(file: name, keyPath: e.path.rendered(prefix: "")))
-        } catch let e as StatusModelError {
-            throw e
-        } catch {
-            throw .unreadable(file: name, reason: "\(error)")
-        }
+        for id in ids { table.merge(try load(group: url.appendingPathComponent(id).appendingPathComponent("info.plist"))) }
         return table
     }
 
@@ -88,43 +73,63 @@ public struct EmoticonTable: Sendable, Hashable {
     /// Entries without a `chs` code (the Unicode emoji group's `code` entries) are not bracket
     /// codes and are left out.
     public static func load(group url: URL) throws(StatusModelError) -> EmoticonTable {
-        let name = url.pathAsGiven
-        let root = try readPlist(url)
-        guard let dict = root as? [String: Any] else {
-            throw .wrongRoot(file: name, line: nil, expected: "a dict with \"emoticons\"", found: describeValue(root))
-        }
-        var names: [String: String] = [:]
-        do throws(FieldError) {
-            let f = Fields(dict, maxStringBytes: 1 << 20)
-            guard f.has("emoticons") else { throw f.fail("emoticons", .missing) }
-            for e in try f.objects("emoticons") {
-                guard let chs = try e.optionalString("chs") else { continue }
-                let png = try e.string("png", default: "")
-                let image = png.isEmpty ? try e.string("gif", default: "") : png
-                names[chs] = image
-                if let cht = try e.optionalString("cht"), !cht.isEmpty { names[cht] = image }
-            }
-        } catch {
-            throw error.error(in: StatusLocation(file: name, keyPath: error.path.rendered(prefix: "")))
-        }
-        return EmoticonTable(imageNames: names)
+        EmoticonTable(imageNames: try readPlist(url, GroupCodes(file: url.pathAsGiven)))
     }
 
-    private static func readPlist(_ url: URL) throws(StatusModelError) -> Any {
+    /// The `packages[].id` of a bundle's index.
+    private struct PackageIDs: PlistRootReading {
+        let file: String
+
+        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> [String] {
+            guard root.isObject else {
+                throw .wrongRoot(file: file, line: nil, expected: "a dict with \"packages\"", found: root.valueDescription)
+            }
+            do throws(FieldError) {
+                var ids: [String] = []
+                for p in try Fields(root, maxStringBytes: 1 << 20).objects("packages") { ids.append(try p.string("id")) }
+                return ids
+            } catch {
+                throw error.error(in: StatusLocation(file: file, keyPath: error.path.rendered(prefix: "")))
+            }
+        }
+    }
+
+    /// A group table's codes and their image names.
+    private struct GroupCodes: PlistRootReading {
+        let file: String
+
+        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> [String: String] {
+            guard root.isObject else {
+                throw .wrongRoot(file: file, line: nil, expected: "a dict with \"emoticons\"", found: root.valueDescription)
+            }
+            var names: [String: String] = [:]
+            do throws(FieldError) {
+                let f = Fields(root, maxStringBytes: 1 << 20)
+                guard f.has("emoticons") else { throw f.fail("emoticons", .missing) }
+                for e in try f.objects("emoticons") {
+                    guard let chs = try e.optionalString("chs") else { continue }
+                    let png = try e.string("png", default: "")
+                    let image = png.isEmpty ? try e.string("gif", default: "") : png
+                    names[chs] = image
+                    if let cht = try e.optionalString("cht"), !cht.isEmpty { names[cht] = image }
+                }
+            } catch {
+                throw error.error(in: StatusLocation(file: file, keyPath: error.path.rendered(prefix: "")))
+            }
+            return names
+        }
+    }
+
+    private static func readPlist<R: PlistRootReading>(_ url: URL, _ reader: R) throws(StatusModelError) -> R.Result {
         let name = url.pathAsGiven
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = [UInt8](try Data(contentsOf: url))
         } catch {
             throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
         }
-        if data.isEmpty { throw .empty(file: name) }
-        guard plistXMLDepthWithinLimit([UInt8](data), limit: 64) else { throw .nestingTooDeep(file: name, line: nil, limit: 64) }
-        do {
-            return try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw .malformed(file: name, format: "property list", line: nil, reason: FeedLoader.readableReason(error))
-        }
+        if bytes.isEmpty { throw .empty(file: name) }
+        return try FeedLoader.readPlist(bytes, fileName: name, maxDepth: 64, reader)
     }
 }
 

@@ -1,7 +1,8 @@
 // What the decoders read: one value of a parsed document. Two kinds of document implement it:
-// the JSON tape (`JSONNode`, JSON and JSON Lines) and Foundation's property-list trees
-// (`PlistNode`). `Fields` and `StatusDecoder` are generic over it, so both formats share one
-// decoder with the same leniency and the same errors.
+// the JSON tape (`JSONNode`: JSON, JSON Lines, and XML property lists through `XMLPlistReader`)
+// and trees of Foundation values (`PlistNode`: binary property lists, emoticon tables).
+// `Fields` and `StatusDecoder` are generic over it, so every format shares one decoder with the
+// same leniency and the same errors.
 import Foundation
 
 /// One value of a parsed document, with what the decoders ask of it.
@@ -34,6 +35,8 @@ protocol DecodedNode {
     var elementCount: Int { get }
     /// Where this value is, relative to the status being decoded (computed when an error needs it).
     var path: FieldPath { get }
+    /// The same value as the root of key paths (a status, a group or a section being decoded).
+    var rerooted: Self { get }
     /// A short description for "found …" in errors: `string "abc"`, `number 12.5`, `object`.
     var valueDescription: String { get }
 }
@@ -319,6 +322,8 @@ struct JSONNode: DecodedNode {
 
     var elementCount: Int { kind == .array ? Int(node.length) : 0 }
 
+    var rerooted: JSONNode { JSONNode(document: document, root: index, index: index) }
+
     /// Walks from the root down to this node (`end` bounds each subtree): O(depth × siblings).
     var path: FieldPath {
         var path = FieldPath()
@@ -354,6 +359,7 @@ struct JSONNode: DecodedNode {
         case .string: return describeString(stringValue ?? "")
         case .array: return "array"
         case .object: return "object"
+        case .plistOther: return String(decoding: rawBytes, as: UTF8.self)
         }
     }
 }
@@ -366,8 +372,8 @@ func describeString(_ s: String) -> String {
 
 // MARK: - Property lists
 
-/// A value of a Foundation property-list tree, with its key path (kept as it is walked: property
-/// lists are small, and the tree has no way back up).
+/// A value of a tree of Foundation values (a binary property list, an emoticon table), with its
+/// key path (kept as it is walked: the tree has no way back up).
 struct PlistNode: DecodedNode {
     let value: Any
     let path: FieldPath
@@ -402,6 +408,8 @@ struct PlistNode: DecodedNode {
     }
 
     var elementCount: Int { (value as? [Any])?.count ?? 0 }
+
+    var rerooted: PlistNode { PlistNode(value) }
 
     var valueDescription: String { describeValue(value) }
 }

@@ -11,9 +11,10 @@
 //                       holds a complete object and more data follows; Weibo JSON otherwise.
 // Anything else is `unrecognizedFormat`.
 //
-// Before a parser runs, the nesting depth is checked on the raw bytes (`LoadOptions.maxNestingDepth`),
-// so hostile inputs cannot overflow the stack of Foundation's recursive parsers (JSON and XML
-// plists by a byte scan, binary plists by walking their object table).
+// Every parser is the loader's own and enforces `LoadOptions.maxNestingDepth` as it reads: JSON
+// (`JSONTape`) and XML property lists (`XMLPlistReader`) keep their open containers on a stack
+// of their own, not the call stack; binary property lists are measured by walking their object
+// table before anything is built (`BinaryPlistReader`).
 import FeedLayoutSupport
 import Foundation
 
@@ -67,6 +68,13 @@ extension SkippedStatus: CustomStringConvertible {
 public struct LoadResult: Sendable, Hashable {
     public var feed: Feed
     public var skipped: [SkippedStatus]
+}
+
+/// What is made of a property list's root, whichever reader read it (`FeedLoader.readPlist`):
+/// binary lists are trees of Foundation values (`PlistNode`), XML lists are tapes (`JSONNode`).
+protocol PlistRootReading {
+    associatedtype Result
+    func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> Result
 }
 
 /// Loads feeds from files or memory. Stateless; safe to call from any thread.
@@ -127,7 +135,7 @@ public enum FeedLoader {
         case .weiboJSON:
             return try loadJSON(bytes, fileName: fileName, options: options)
         case .classicPlist, .modelPlist, .friendList:
-            return try loadPlist(bytes, data: data, fileName: fileName, options: options)
+            return try loadPlist(bytes, fileName: fileName, options: options)
         }
     }
 
@@ -279,68 +287,91 @@ public enum FeedLoader {
         .malformed(file: file, format: "JSON", line: nil, reason: "\(reason) at line \(line), column \(column)")
     }
 
-    static func loadPlist(_ bytes: [UInt8], data: Data, fileName: String, options: LoadOptions) throws(StatusModelError)
-        -> LoadResult
+    static func loadPlist(_ bytes: [UInt8], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
+        try readPlist(bytes, fileName: fileName, maxDepth: options.maxNestingDepth, FeedRoot(fileName: fileName, options: options))
+    }
+
+    /// What a feed is made of from a property list's root, whichever reader read it.
+    private struct FeedRoot: PlistRootReading {
+        let fileName: String
+        let options: LoadOptions
+
+        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> LoadResult {
+            try FeedLoader.decodePlist(root, fileName: fileName, options: options)
+        }
+    }
+
+    /// Parses the property list in `bytes` (binary or XML) and hands its root to `reader`.
+    static func readPlist<R: PlistRootReading>(_ bytes: [UInt8], fileName: String, maxDepth: Int, _ reader: R)
+        throws(StatusModelError) -> R.Result
     {
-        let binary = bytes.starts(with: Array("bplist".utf8))
-        let root: Any
-        if binary {
+        if bytes.starts(with: Array("bplist".utf8)) {
             // Read by BinaryPlistReader: linear in the file, shared objects never expanded.
             let result: Result<Any, BinaryPlistReader.Failure> = bytes.withUnsafeBufferPointer { buf in
                 do throws(BinaryPlistReader.Failure) {
-                    return .success(try BinaryPlistReader.read(buf, maxDepth: options.maxNestingDepth))
+                    return .success(try BinaryPlistReader.read(buf, maxDepth: maxDepth))
                 } catch {
                     return .failure(error)
                 }
             }
             switch result {
-            case .success(let r): root = r
-            case .failure(.tooDeep): throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
+            case .success(let root): return try reader.read(PlistNode(root))
+            case .failure(.tooDeep): throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth)
             case .failure(.malformed(let reason)):
                 throw .malformed(file: fileName, format: "property list", line: nil, reason: reason)
             }
-        } else {
-            guard plistXMLDepthWithinLimit(bytes, limit: options.maxNestingDepth) else {
-                throw .nestingTooDeep(file: fileName, line: nil, limit: options.maxNestingDepth)
-            }
-            // Foundation's XML parser keeps the last of duplicate keys and clamps huge integers:
-            // both are refused first (the same rule as every other format).
-            if let problem = plistXMLProblem(bytes) {
-                throw .malformed(file: fileName, format: "property list", line: nil, reason: problem)
-            }
-            do {
-                root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        }
+        // XML: read into a tape by XMLPlistReader, decoded as JSON is.
+        let (utf8, encoding) = XMLPlistReader.utf8Bytes(bytes)
+        guard let utf8 else {
+            throw .malformed(
+                file: fileName, format: "property list", line: nil,
+                reason: "text in the encoding \(DisplaySafe.quoted(encoding)), which is unknown or which the bytes do not follow")
+        }
+        var tape = JSONTape()
+        return try utf8.withUnsafeBufferPointer { (input) throws(StatusModelError) -> R.Result in
+            let content: [UInt8]
+            do throws(XMLPlistReader.Failure) {
+                content = try XMLPlistReader.read(input, maxDepth: maxDepth, into: &tape)
             } catch {
-                throw .malformed(file: fileName, format: "property list", line: nil, reason: readableReason(error))
+                if error.kind == .tooDeep { throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth) }
+                let at = JSONDocument.lineAndColumn(of: error.offset, in: input)
+                throw .malformed(
+                    file: fileName, format: "property list", line: nil, reason: "\(error.reason) at line \(at.line), column \(at.column)")
+            }
+            return try content.withUnsafeBufferPointer { (bytes) throws(StatusModelError) -> R.Result in
+                try tape.withDocument(bytes) { (document) throws(StatusModelError) -> R.Result in try reader.read(document.root) }
             }
         }
+    }
+
+    /// The feed of a property list's root: statuses (classic or model), a friend list, or sections.
+    static func decodePlist<N: DecodedNode>(_ root: N, fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
         let expected = "an array of statuses or of friend groups, or a dict with \"statuses\" or \"sections\""
-        var items: [Any]
+        let items: [N]
         var prefix = ""
-        if let a = root as? [Any] {
-            if isFriendList(a) { return try decodeFriendList(a, fileName: fileName, options: options) }
-            items = a
-        } else if let d = root as? [String: Any], d["statuses"] != nil, d["sections"] != nil {
+        if root.isArray {
+            items = root.elements
+            if isFriendList(items) { return try decodeFriendList(items, fileName: fileName, options: options) }
+        } else if root.isObject, root.member("statuses") != nil, root.member("sections") != nil {
             // One of the two would be dropped without a word.
             throw .wrongRoot(
                 file: fileName, line: nil, expected: "a dict with \"statuses\" or \"sections\" (not both)",
                 found: "a dict with both")
-        } else if let d = root as? [String: Any], d["statuses"] == nil, let sections = d["sections"] {
+        } else if root.isObject, let sections = root.member("sections") {
             return try decodeSections(sections, fileName: fileName, options: options)
-        } else if let d = root as? [String: Any], let s = d["statuses"] {
-            guard let a = s as? [Any] else {
-                throw .typeMismatch(
-                    StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: describeValue(s))
+        } else if root.isObject, let s = root.member("statuses") {
+            guard s.isArray else {
+                throw .typeMismatch(StatusLocation(file: fileName, keyPath: "statuses"), expected: "array", found: s.valueDescription)
             }
-            items = a
+            items = s.elements
             prefix = "statuses"
         } else {
-            throw .wrongRoot(file: fileName, line: nil, expected: expected, found: describeValue(root))
+            throw .wrongRoot(file: fileName, line: nil, expected: expected, found: root.valueDescription)
         }
-        let classic = prefix.isEmpty && (items.first as? [String: Any]).map { $0["Id"] != nil || $0["userName"] != nil } ?? false
+        let classic = prefix.isEmpty && items.first.map { $0.isObject && ($0.member("Id") != nil || $0.member("userName") != nil) } ?? false
         let (statuses, skipped) = try decodeAll(
-            items.map { PlistNode($0) }, prefix: prefix, fileName: fileName, classic: classic, options: options)
-        items = []
+            items.map(\.rerooted), prefix: prefix, fileName: fileName, classic: classic, options: options)
         return LoadResult(
             feed: Feed(statuses: statuses, sourceName: fileName, format: classic ? .classicPlist : .modelPlist),
             skipped: skipped)

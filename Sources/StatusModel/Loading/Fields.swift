@@ -243,10 +243,3 @@ struct Fields<Node: DecodedNode> {
         return out
     }
 }
-
-extension Fields where Node == PlistNode {
-    /// Fields of a Foundation dictionary (property lists, emoticon tables).
-    init(_ dict: [String: Any], maxStringBytes: Int) {
-        self.init(PlistNode(dict), maxStringBytes: maxStringBytes)
-    }
-}

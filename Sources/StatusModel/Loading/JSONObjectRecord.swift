@@ -76,6 +76,7 @@ package struct JSONObjectRecord: Sendable {
                 case .string: value = .string(node.stringValue ?? "")
                 case .array: value = .array
                 case .object: value = .object
+                case .plistOther: continue  // (from property lists only, never from a JSON text)
                 }
                 members[key] = value
             }

@@ -22,6 +22,10 @@ import Foundation
 struct JSONTape {
     enum Kind: UInt8 {
         case null, falseValue, trueValue, number, string, array, object
+        /// A value of a property list that JSON has no type for (`<date>`, `<data>`, a `<real>`
+        /// that is not finite): never taken for a field, its content is its description in
+        /// errors (`XMLPlistReader`).
+        case plistOther
     }
 
     struct Node {
@@ -93,13 +97,7 @@ struct JSONTape {
     }
 
     private mutating func parse(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int, wholeText: Bool) throws(SyntaxError) -> Int {
-        // A copied tape shares its node buffer: it gets one of its own before writing.
-        if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
-        if !isKnownUniquelyReferenced(&keyEntries) { keyEntries = TapeBuffer() }
-        nodeCount = 0
-        top = -1
-        unescapedKeys.removeAll(keepingCapacity: true)
-        stack.removeAll(keepingCapacity: true)
+        reset()
         guard input.count < Int(UInt32.max) else {
             throw SyntaxError(kind: .syntax, reason: "a JSON text larger than 4 GiB", offset: 0)
         }
@@ -108,28 +106,40 @@ struct JSONTape {
         return parser.p
     }
 
+    /// Empties the tape before a parse, or before another reader writes nodes into it
+    /// (`XMLPlistReader`); buffers keep their capacity.
+    mutating func reset() {
+        // A copied tape shares its node buffer: it gets one of its own before writing.
+        if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
+        if !isKnownUniquelyReferenced(&keyEntries) { keyEntries = TapeBuffer() }
+        nodeCount = 0
+        top = -1
+        unescapedKeys.removeAll(keepingCapacity: true)
+        stack.removeAll(keepingCapacity: true)
+    }
+
     @inline(__always)
-    fileprivate mutating func append(_ node: Node) {
+    mutating func append(_ node: Node) {
         if nodeCount == buffer.capacity { buffer.grow(keeping: nodeCount) }
         (buffer.base + nodeCount).initialize(to: node)
         nodeCount += 1
     }
 
-    fileprivate mutating func open(_ kind: Kind, at offset: Int) {
+    mutating func open(_ kind: Kind, at offset: Int) {
         stack.append(Int32(top))
         top = nodeCount
         append(Node(kind: kind, flags: 0, length: 0, offset: UInt32(truncatingIfNeeded: offset), end: 0))
     }
 
-    fileprivate var depth: Int { stack.count }
+    var depth: Int { stack.count }
 
     /// The kind of the innermost open container, nil at the top level.
     @inline(__always)
-    fileprivate var openKind: Kind? { top >= 0 ? buffer.base[top].kind : nil }
+    var openKind: Kind? { top >= 0 ? buffer.base[top].kind : nil }
 
     /// Counts a finished element of the innermost open container.
     @inline(__always)
-    fileprivate mutating func countElement() {
+    mutating func countElement() {
         if top >= 0 { buffer.base[top].length &+= 1 }
     }
 
@@ -148,13 +158,22 @@ struct JSONTape {
 
     /// Closes the innermost container; for an object, checks that its keys are unique.
     fileprivate mutating func close(input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+        guard let duplicate = close(keysIn: input) else { return }
+        let node = nodes[duplicate]
+        let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
+        throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
+    }
+
+    /// Closes the innermost container; for an object, returns the node of its first key that
+    /// repeats an earlier one (keys read from `input`, or from the unescaped copies), if any.
+    mutating func close(keysIn input: UnsafeBufferPointer<UInt8>) -> Int? {
         let closed = top
         top = Int(stack.removeLast())
         let nodes = buffer.base
         nodes[closed].end = UInt32(truncatingIfNeeded: nodeCount)
-        guard nodes[closed].kind == .object else { return }
+        guard nodes[closed].kind == .object else { return nil }
         let count = Int(nodes[closed].length)
-        if count > 1 { try checkUniqueKeys(of: closed, count: count, input: input) }
+        return count > 1 ? duplicateKey(of: closed, count: count, input: input) : nil
     }
 
     /// Checks the `count` keys of the object at node `object` for a duplicate. Each key's
@@ -163,7 +182,7 @@ struct JSONTape {
     /// than eight bytes). Objects of more than 64 keys go through an open-addressing table of
     /// the keys' seeded hashes (kept between objects, emptied slot by slot): O(k) for k keys,
     /// whatever the keys. The key reported is the first that repeats an earlier one.
-    private mutating func checkUniqueKeys(of object: Int, count: Int, input: UnsafeBufferPointer<UInt8>) throws(SyntaxError) {
+    private mutating func duplicateKey(of object: Int, count: Int, input: UnsafeBufferPointer<UInt8>) -> Int? {
         while keyEntries.capacity < count { keyEntries.grow(keeping: 0) }
         if count > 64 {
             var size = 32
@@ -248,11 +267,7 @@ struct JSONTape {
                 }
             }
         }
-        if let found {
-            let node = nodes[Int(keyEntries.base[found].node)]
-            let key = unescapedKeys.withUnsafeBufferPointer { String(decoding: Self.keyBytes(node, input, $0), as: UTF8.self) }
-            throw SyntaxError(kind: .syntax, reason: "duplicate key \"\(key)\" in an object", offset: Int(node.offset))
-        }
+        return found.map { Int(keyEntries.base[$0].node) }
     }
 
     /// The bytes of the key (or string) node `n`: its unescaped copy in `keys` for keys that held

@@ -26,15 +26,17 @@ import Foundation
 
 extension FeedLoader {
     /// Whether a plist root array is a friend list (first element: a dict with `GroupName` and `Friends`).
-    static func isFriendList(_ items: [Any]) -> Bool {
-        guard let d = items.first as? [String: Any] else { return false }
-        return d["GroupName"] != nil && d["Friends"] != nil
+    static func isFriendList<N: DecodedNode>(_ items: [N]) -> Bool {
+        guard let d = items.first, d.isObject else { return false }
+        return d.member("GroupName") != nil && d.member("Friends") != nil
     }
 
     /// The id of friend `friend` of group `group`.
     static func friendID(group: Int, friend: Int) -> Int64 { (Int64(group + 1) << 32) | Int64(friend) }
 
-    static func decodeFriendList(_ items: [Any], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
+    static func decodeFriendList<N: DecodedNode>(_ items: [N], fileName: String, options: LoadOptions) throws(StatusModelError)
+        -> LoadResult
+    {
         var sections: [StatusSection] = []
         var skipped: [SkippedStatus] = []
         sections.reserveCapacity(items.count)
@@ -44,14 +46,14 @@ extension FeedLoader {
             func located(_ error: FieldError, prefix: String, index: Int? = nil) -> StatusModelError {
                 error.error(in: StatusLocation(file: fileName, section: place, index: index, keyPath: error.path.rendered(prefix: prefix)))
             }
-            guard item is [String: Any] else {
+            guard item.isObject else {
                 throw .typeMismatch(
                     StatusLocation(file: fileName, section: place, keyPath: groupPath),
-                    expected: "object (a group with GroupName and Friends)", found: describeValue(item))
+                    expected: "object (a group with GroupName and Friends)", found: item.valueDescription)
             }
-            let group = Fields(PlistNode(item), maxStringBytes: options.maxStringBytes)
+            let group = Fields(item.rerooted, maxStringBytes: options.maxStringBytes)
             let name: String
-            let friends: [PlistNode]
+            let friends: [N]
             var online: Int?
             do throws(FieldError) {
                 name = try group.string("GroupName")
@@ -79,7 +81,7 @@ extension FeedLoader {
                             StatusLocation(file: fileName, section: place, index: f, keyPath: prefix), expected: "object (a friend)",
                             found: friend.valueDescription)
                     }
-                    let fields = Fields(PlistNode(friend.value), maxStringBytes: options.maxStringBytes)
+                    let fields = Fields(friend.rerooted, maxStringBytes: options.maxStringBytes)
                     do throws(FieldError) {
                         statuses.append(try friendStatus(fields, id: friendID(group: g, friend: f)))
                     } catch {
@@ -97,7 +99,7 @@ extension FeedLoader {
         return LoadResult(feed: Feed(sections: sections, sourceName: fileName, format: .friendList), skipped: skipped)
     }
 
-    static func friendStatus(_ f: Fields<PlistNode>, id: Int64) throws(FieldError) -> Status {
+    static func friendStatus<N: DecodedNode>(_ f: Fields<N>, id: Int64) throws(FieldError) -> Status {
         let name = try f.string("Name")
         let intro = try f.string("Intro", default: "")
         let avatar = try f.string("Avatars", default: "")
@@ -108,23 +110,26 @@ extension FeedLoader {
     }
 
     /// The statuses of a model plist whose root dict has `sections` (see the file comment).
-    static func decodeSections(_ value: Any, fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
-        guard let items = value as? [Any] else {
-            throw .typeMismatch(StatusLocation(file: fileName, keyPath: "sections"), expected: "array", found: describeValue(value))
+    static func decodeSections<N: DecodedNode>(_ value: N, fileName: String, options: LoadOptions) throws(StatusModelError)
+        -> LoadResult
+    {
+        guard value.isArray else {
+            throw .typeMismatch(StatusLocation(file: fileName, keyPath: "sections"), expected: "array", found: value.valueDescription)
         }
+        let items = value.elements
         var sections: [StatusSection] = []
         var skipped: [SkippedStatus] = []
         for (i, item) in items.enumerated() {
             let path = "sections[\(i)]"
             var place = SectionLocation(kind: .section, index: i)
-            guard item is [String: Any] else {
+            guard item.isObject else {
                 throw .typeMismatch(
                     StatusLocation(file: fileName, section: place, keyPath: path), expected: "object (a section with statuses)",
-                    found: describeValue(item))
+                    found: item.valueDescription)
             }
-            let fields = Fields(PlistNode(item), maxStringBytes: options.maxStringBytes)
+            let fields = Fields(item.rerooted, maxStringBytes: options.maxStringBytes)
             var section = StatusSection(title: "", statuses: [])
-            let statuses: [PlistNode]
+            let statuses: [N]
             do throws(FieldError) {
                 section.title = try fields.string("title", default: "")
                 place.title = section.title
@@ -143,7 +148,7 @@ extension FeedLoader {
                 do throws(StatusModelError) {
                     section.statuses.append(
                         try decodeStatus(
-                            PlistNode(node.value), index: k, keyPrefix: "\(path).statuses", line: nil, fileName: fileName, classic: false,
+                            node.rerooted, index: k, keyPrefix: "\(path).statuses", line: nil, fileName: fileName, classic: false,
                             options: options))
                 } catch {
                     let located = error.inSection(place)

@@ -4,7 +4,8 @@ import StatusModel
 
 /// Loader: MB/s of decoding into the status model on one core: the first 10 000 generated
 /// statuses as JSON Lines (`JSONLinesDecoder` over one in-memory chunk, the unit a pipeline
-/// worker decodes) and the corpus's Weibo API JSON files (`FeedLoader.load(data:)`).
+/// worker decodes) and as an XML property list (`FeedLoader.load(data:)`), and the corpus's
+/// Weibo API JSON files (`FeedLoader.load(data:)`).
 func loaderBenchmarks() {
     Benchmark("Loader JSON Lines", configuration: .passes(10, seconds: 30)) { (benchmark: Benchmark, state: (JSONLinesChunk, Int)) in
         let (chunk, expected) = state
@@ -49,5 +50,19 @@ func loaderBenchmarks() {
             let url = dir.appendingPathComponent("weibo_\(i).json")
             return (try? Data(contentsOf: url)).map { (url.lastPathComponent, $0) }
         }
+    }
+
+    Benchmark("Loader XML plist", configuration: .passes(10, seconds: 30)) { (benchmark: Benchmark, state: (Data, Int)) in
+        let (data, expected) = state
+        let count = (try? FeedLoader.load(data: data, fileName: "generated.plist"))?.feed.statuses.count ?? 0
+        benchmark.stopMeasurement()
+        Facts.record(
+            benchmark.name, input: "FeedGenerator(seed: 42), first 10 000 statuses as an XML property list", unit: "byte",
+            perIteration: data.count, extra: ["statuses": Double(count)],
+            note: "FeedLoader.load(data:) on one core (XMLPlistReader, then the tape decoder); 1 MB = 10^6 bytes")
+        precondition(count == expected, "\(benchmark.name): \(count) statuses, expected \(expected)")
+    } setup: {
+        let statuses = Inputs.generated(10_000)
+        return (FeedWriter.data(statuses, format: .modelPlist), statuses.count)
     }
 }
