@@ -36,6 +36,19 @@ final class XMLPlistReaderTests: XCTestCase {
         }
     }
 
+    /// The writer's plists load back equal, whatever the strings hold.
+    func testWrittenPlistsLoadBackEqual() throws {
+        let texts = [
+            "a & b < c > d ]]> e", "\u{FEFF}lead", " spaces \t\r\n", "\u{0}\u{1}\u{1F}\u{7F}\u{85}", "&amp; &#x41; <!-- no -->",
+            "<![CDATA[x]]>", "中文 😀👍🏽 עברית", "",
+        ]
+        let statuses = texts.enumerated().map { i, t in
+            Status(id: Int64(i + 1), text: t, user: User(id: 2, name: t, screenName: t))
+        }
+        let xml = FeedWriter.data(statuses, format: .modelPlist)
+        XCTAssertEqual(try FeedLoader.load(data: xml, fileName: "w.plist").feed.statuses, statuses)
+    }
+
     func testFixturesLoadAsTheirBinaryForm() throws {
         for name in ["StatusInfo.plist", "feed.plist", "friends.plist", "hostile-escapes.plist"] {
             let url = TestPaths.fixtures.appendingPathComponent(name)
