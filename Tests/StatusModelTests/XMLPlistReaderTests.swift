@@ -4,9 +4,9 @@ import _LayoutTestSupport
 
 @testable import StatusModel
 
-/// XML property lists read by `XMLPlistReader` into the JSON tape: the same feeds as the same
-/// documents written in binary (read by the separate binary reader over Foundation values), the
-/// grammar of Apple's plist DTD, and errors that name the line and column.
+/// Property lists read into the JSON tape: XML by `XMLPlistReader` (the same feeds as the same
+/// documents in binary, read by `BinaryPlistReader`, and as JSON), the grammar of Apple's plist
+/// DTD, errors that name the line and column, and the values JSON has no type for.
 final class XMLPlistReaderTests: XCTestCase {
     private func load(_ xml: String, name: String = "t.plist") throws -> LoadResult {
         try FeedLoader.load(data: Data(xml.utf8), fileName: name)
@@ -127,6 +127,22 @@ final class XMLPlistReaderTests: XCTestCase {
             let e = plistError(status(key, value))
             XCTAssertEqual(e?.caseName, "typeMismatch", "\(value): \(String(describing: e))")
             XCTAssertEqual(e?.location?.keyPath, "[0].\(key)", value)
+            XCTAssertTrue(e?.description.contains("found \(found)") ?? false, "\(String(describing: e))")
+        }
+    }
+
+    /// Binary lists are written to the same tape: a real is a number up to 2^53 (past it the
+    /// shortest decimal of the double is not its value), dates and data are no numbers.
+    func testBinaryRealsAndDatesInAnIntegerField() throws {
+        func real(_ d: Double) -> [UInt8] { [0x23] + withUnsafeBytes(of: d.bitPattern.bigEndian) { Array($0) } }
+        XCTAssertEqual(try FeedLoader.load(data: BinaryPlistBuilder.feed(id: real(12)), fileName: "r.plist").feed.statuses.first?.id, 12)
+        XCTAssertEqual(
+            try FeedLoader.load(data: BinaryPlistBuilder.feed(id: real(9_007_199_254_740_992)), fileName: "r.plist").feed.statuses.first?.id,
+            9_007_199_254_740_992)
+        let date = [0x33] + withUnsafeBytes(of: Double(0).bitPattern.bigEndian) { Array($0) }
+        for (id, found) in [(real(0x1p60), "number 1.152921504606847e+18"), (real(.nan), "number nan"), (real(12.5), "number 12.5"), (date, "date")] {
+            let e = loadError(BinaryPlistBuilder.feed(id: id), name: "r.plist")
+            XCTAssertEqual(e?.location?.keyPath, "statuses[0].id", found)
             XCTAssertTrue(e?.description.contains("found \(found)") ?? false, "\(String(describing: e))")
         }
     }

@@ -63,24 +63,8 @@ public struct EmoticonTable: Sendable, Hashable {
     /// Loads every group listed in `<bundle>/emoticons.plist` (`packages[].id` → `<id>/info.plist`).
     public static func load(bundle url: URL) throws(StatusModelError) -> EmoticonTable {
         let index = url.appendingPathComponent("emoticons.plist")
-        let ids = try readPlist(index, PackageIDs(file: index.pathAsGiven))
-        var table = EmoticonTable()
-        for id in ids { table.merge(try load(group: url.appendingPathComponent(id).appendingPathComponent("info.plist"))) }
-        return table
-    }
-
-    /// Loads one group table (an `info.plist` with `emoticons`: [{chs, cht, png, gif}]).
-    /// Entries without a `chs` code (the Unicode emoji group's `code` entries) are not bracket
-    /// codes and are left out.
-    public static func load(group url: URL) throws(StatusModelError) -> EmoticonTable {
-        EmoticonTable(imageNames: try readPlist(url, GroupCodes(file: url.pathAsGiven)))
-    }
-
-    /// The `packages[].id` of a bundle's index.
-    private struct PackageIDs: PlistRootReading {
-        let file: String
-
-        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> [String] {
+        let file = index.pathAsGiven
+        let ids = try withPlist(index) { (root) throws(StatusModelError) -> [String] in
             guard root.isObject else {
                 throw .wrongRoot(file: file, line: nil, expected: "a dict with \"packages\"", found: root.valueDescription)
             }
@@ -92,13 +76,17 @@ public struct EmoticonTable: Sendable, Hashable {
                 throw error.error(in: StatusLocation(file: file, keyPath: error.path.rendered(prefix: "")))
             }
         }
+        var table = EmoticonTable()
+        for id in ids { table.merge(try load(group: url.appendingPathComponent(id).appendingPathComponent("info.plist"))) }
+        return table
     }
 
-    /// A group table's codes and their image names.
-    private struct GroupCodes: PlistRootReading {
-        let file: String
-
-        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> [String: String] {
+    /// Loads one group table (an `info.plist` with `emoticons`: [{chs, cht, png, gif}]).
+    /// Entries without a `chs` code (the Unicode emoji group's `code` entries) are not bracket
+    /// codes and are left out.
+    public static func load(group url: URL) throws(StatusModelError) -> EmoticonTable {
+        let file = url.pathAsGiven
+        let names = try withPlist(url) { (root) throws(StatusModelError) -> [String: String] in
             guard root.isObject else {
                 throw .wrongRoot(file: file, line: nil, expected: "a dict with \"emoticons\"", found: root.valueDescription)
             }
@@ -118,9 +106,11 @@ public struct EmoticonTable: Sendable, Hashable {
             }
             return names
         }
+        return EmoticonTable(imageNames: names)
     }
 
-    private static func readPlist<R: PlistRootReading>(_ url: URL, _ reader: R) throws(StatusModelError) -> R.Result {
+    /// Reads the property list at `url` and calls `body` with its root.
+    private static func withPlist<R>(_ url: URL, _ body: (JSONNode) throws(StatusModelError) -> R) throws(StatusModelError) -> R {
         let name = url.pathAsGiven
         let bytes: [UInt8]
         do {
@@ -129,7 +119,7 @@ public struct EmoticonTable: Sendable, Hashable {
             throw .unreadable(file: name, reason: FeedLoader.readableReason(error))
         }
         if bytes.isEmpty { throw .empty(file: name) }
-        return try FeedLoader.readPlist(bytes, fileName: name, maxDepth: 64, reader)
+        return try FeedLoader.withPlist(bytes, fileName: name, maxDepth: 64, body)
     }
 }
 

@@ -1,4 +1,5 @@
-// A reader of binary property lists (`bplist00`), in place of PropertyListSerialization.
+// A reader of binary property lists (`bplist00`) into the JSON tape, in place of
+// PropertyListSerialization.
 //
 // Why not Foundation: objects of a binary plist can be shared (an array's references may point at
 // the same array many times, at any depth). Foundation on Linux copies nested arrays element by
@@ -6,17 +7,18 @@
 // values: 8.3 GB after 45 s, then an abort. It also crashed bridging sets, leaked a CFError per
 // rejected input, and kept the low 64 bits of a 128-bit integer. This reader:
 //
-// - builds each object once and shares the result (Swift arrays, dictionaries and strings are
-//   copy-on-write), so the work is linear in the file's size: O(objects + references);
-// - refuses a file whose tree, expanded as a decoder walks it, would be larger than
-//   `expansionLimit(fileSize:)` values and bytes (sharing that blows up), before building it;
+// - measures each object once (memoized): O(objects + references), and refuses a file whose
+//   tree, expanded, would be larger than `expansionLimit(fileSize:)` values and bytes (sharing
+//   that blows up), before writing anything;
+// - then writes the expanded tree to the JSON tape, as `XMLPlistReader` writes an XML list, so
+//   that every property list is decoded as JSON is; that work is bounded by the same limit;
 // - refuses duplicate keys in a dictionary (the rule of every format: a duplicate key in any
 //   object is an error), sets and keyed-archiver UIDs (no feed value is one), cycles, integers
 //   out of the range of Int64 and UInt64 (128-bit integers are read exactly and kept only when
 //   they fit), nesting deeper than the limit, and any offset or length outside the file.
 //
-// Values are the types Foundation's parsers produce, so the decoders see the same tree:
-// String, NSNumber (integers and reals), Bool, Data, Date, [Any] and [String: Any].
+// Strings and keys are written as UTF-8, integers as decimal tokens, reals up to 2^53 as JSON
+// numbers; dates, data and other reals are `JSONTape.Kind.plistOther` (described in errors).
 //
 // Measured (release build, Fixtures and the corpus): see docs/hardening.md, "Binary plists".
 import Foundation
@@ -36,8 +38,8 @@ struct BinaryPlistReader {
     private let top: Int
     private let table: Int
     private let maxDepth: Int
-    /// Built objects, by index (each built once).
-    private var built: [Any?]
+    /// The decoded strings and keys, number tokens and descriptions the tape's nodes point into.
+    private var content: [UInt8] = []
     /// Per object: 0 unvisited, 1 on the current path (a second visit is a cycle), 2 measured.
     private var state: [UInt8]
     /// Per object: height (containers with children on the longest path) and expanded size.
@@ -51,8 +53,10 @@ struct BinaryPlistReader {
     /// can make its decoders do at most this much work.
     static func expansionLimit(fileSize: Int) -> Int { 16 * fileSize + (1 << 20) }
 
-    /// Parses `bytes` (a whole `bplist00` file) into its root value.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(Failure) -> Any {
+    /// Reads `bytes` (a whole `bplist00` file) into `tape` as `XMLPlistReader` reads an XML
+    /// list (the same node kinds and tokens); returns the bytes its nodes point into. A shared
+    /// object is written wherever it is referenced: the measured expansion bounds that work.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, into tape: inout JSONTape) throws(Failure) -> [UInt8] {
         var r = try BinaryPlistReader(bytes, maxDepth: maxDepth)
         let (h, size) = try r.measure(r.top, depth: 0)
         _ = h
@@ -61,7 +65,10 @@ struct BinaryPlistReader {
                 "shared objects expand to more than \(r.limit) values and bytes (\(r.count) objects in \(bytes.count) bytes); "
                     + "the limit is 16 per byte of the file plus 1 MiB")
         }
-        return try r.build(r.top)
+        tape.reset()
+        r.content.reserveCapacity(min(size, 2 * bytes.count))
+        try r.write(r.top, into: &tape)
+        return r.content
     }
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(Failure) {
@@ -90,7 +97,6 @@ struct BinaryPlistReader {
         top = Int(tp)
         table = Int(tb)
         guard count <= (t - table) / offsetSize else { throw .malformed("offset table runs past the trailer") }
-        built = Array(repeating: nil, count: count)
         state = Array(repeating: 0, count: count)
         height = Array(repeating: 0, count: count)
         expanded = Array(repeating: 0, count: count)
@@ -180,96 +186,126 @@ struct BinaryPlistReader {
         return (h, size)
     }
 
-    /// The value of `obj` (built once; measured first, so no cycle and no excessive depth).
-    private mutating func build(_ obj: Int) throws(Failure) -> Any {
-        if let v = built[obj] { return v }
+    /// Appends a leaf whose bytes are `content[start...]`.
+    private func appendLeaf(_ tape: inout JSONTape, _ kind: JSONTape.Kind, _ start: Int, flags: UInt8 = 0) {
+        tape.append(
+            JSONTape.Node(
+                kind: kind, flags: flags, length: UInt32(truncatingIfNeeded: content.count - start),
+                offset: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: tape.nodeCount + 1)))
+    }
+
+    /// Writes `obj` and what it holds to the tape (measured first: no cycle, no excessive depth,
+    /// a bounded expansion).
+    private mutating func write(_ obj: Int, into tape: inout JSONTape) throws(Failure) {
         let o = try offset(obj)
         let b = bytes[o]
-        let v: Any
+        let start = content.count
         switch b >> 4 {
         case 0x0:
             switch b {
-            case 0x00: v = NSNull()
-            case 0x08: v = false
-            case 0x09: v = true
+            case 0x00: appendLeaf(&tape, .null, start)
+            case 0x08: appendLeaf(&tape, .falseValue, start)
+            case 0x09: appendLeaf(&tape, .trueValue, start)
             default: throw .malformed("object \(obj): unknown marker 0x\(String(b, radix: 16))")
             }
         case 0x1:
             let size = 1 << Int(b & 0x0F)
             guard size <= 16, o + 1 + size <= table else { throw .malformed("object \(obj): bad integer") }
-            v = try integer(at: o + 1, size: size, obj: obj)
+            content.append(contentsOf: try integer(at: o + 1, size: size, obj: obj).utf8)
+            appendLeaf(&tape, .number, start, flags: JSONTape.Node.integral)
         case 0x2:
             let size = 1 << Int(b & 0x0F)
             guard size == 4 || size == 8, o + 1 + size <= table else { throw .malformed("object \(obj): bad real") }
             let bits = uint(o + 1, size)
-            v = NSNumber(value: size == 4 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits))
+            let d = size == 4 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits)
+            // The shortest decimal that reads back as the double is its value only up to 2^53:
+            // past it (and for values that are not finite) the real is no number a field takes.
+            if d.isFinite && abs(d) <= 9_007_199_254_740_992 {
+                content.append(contentsOf: "\(d)".utf8)
+                appendLeaf(&tape, .number, start)
+            } else {
+                content.append(contentsOf: "number \(d)".utf8)
+                appendLeaf(&tape, .plistOther, start)
+            }
         case 0x3:
             guard b == 0x33, o + 9 <= table else { throw .malformed("object \(obj): bad date") }
-            v = Date(timeIntervalSinceReferenceDate: Double(bitPattern: uint(o + 1, 8)))
+            content.append(contentsOf: "date".utf8)
+            appendLeaf(&tape, .plistOther, start)
         case 0x4:
-            let (len, start) = try lengthAndStart(o)
-            guard len <= table - start else { throw .malformed("object \(obj): data runs past the object area") }
-            v = Data(UnsafeBufferPointer(rebasing: bytes[start..<(start + len)]))
-        case 0x5:
-            let (len, start) = try lengthAndStart(o)
-            guard len <= table - start else { throw .malformed("object \(obj): string runs past the object area") }
-            let raw = UnsafeBufferPointer(rebasing: bytes[start..<(start + len)])
-            guard raw.allSatisfy({ $0 < 0x80 }) else { throw .malformed("object \(obj): non-ASCII byte in an ASCII string") }
-            v = String(decoding: raw, as: UTF8.self)
+            let (len, first) = try lengthAndStart(o)
+            guard len <= table - first else { throw .malformed("object \(obj): data runs past the object area") }
+            content.append(contentsOf: "data".utf8)
+            appendLeaf(&tape, .plistOther, start)
+        case 0x5, 0x6, 0x7:
+            try appendString(obj, at: o)
+            appendLeaf(&tape, .string, start)
+        case 0x8: throw .malformed("it holds a keyed-archiver UID (no feed value is one)")
+        case 0xA:
+            let (len, first) = try lengthAndStart(o)
+            tape.open(.array, at: start)
+            for r in try refs(first, len) {
+                try write(r, into: &tape)
+                tape.countElement()
+            }
+            _ = tape.close(keysIn: UnsafeBufferPointer(start: nil, count: 0))
+        case 0xC: throw .malformed("it holds a set (no feed value is a set)")
+        case 0xD:
+            let (len, first) = try lengthAndStart(o)
+            let all = try refs(first, len * 2)
+            tape.open(.object, at: start)
+            for i in 0..<len {
+                let k = try offset(all[i])
+                guard (0x5...0x7).contains(bytes[k] >> 4) else { throw .malformed("object \(obj): a dictionary key is not a string") }
+                let keyStart = content.count
+                try appendString(all[i], at: k)
+                appendLeaf(&tape, .string, keyStart)
+                try write(all[len + i], into: &tape)
+                tape.countElement()
+            }
+            let duplicate = content.withUnsafeBufferPointer { tape.close(keysIn: $0) }
+            if let duplicate {
+                let node = tape.nodes[duplicate]
+                let key = String(decoding: content[Int(node.offset)..<Int(node.offset + node.length)], as: UTF8.self)
+                throw .malformed("duplicate key \(DisplaySafe.quoted(key)) in a dictionary (a duplicate key in any object is an error)")
+            }
+        default:
+            throw .malformed("object \(obj): unknown marker 0x\(String(b, radix: 16))")
+        }
+    }
+
+    /// Appends the UTF-8 of the string object at `o`: ASCII (checked), UTF-16 (lone surrogates
+    /// become U+FFFD, as when Foundation's strings are bridged) or UTF-8 (validated).
+    private mutating func appendString(_ obj: Int, at o: Int) throws(Failure) {
+        let (len, start) = try lengthAndStart(o)
+        switch bytes[o] >> 4 {
         case 0x6:
-            let (len, start) = try lengthAndStart(o)
             guard len <= (table - start) / 2 else { throw .malformed("object \(obj): string runs past the object area") }
             var units: [UInt16] = []
             units.reserveCapacity(len)
             for i in 0..<len { units.append(UInt16(bytes[start + 2 * i]) << 8 | UInt16(bytes[start + 2 * i + 1])) }
-            // Lone surrogates become U+FFFD, as when Foundation's strings are bridged.
-            v = String(decoding: units, as: UTF16.self)
-        case 0x7:
-            let (len, start) = try lengthAndStart(o)
+            _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) { content.append($0) }
+        default:
             guard len <= table - start else { throw .malformed("object \(obj): string runs past the object area") }
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<(start + len)])
-            guard let s = String(validating: raw, as: UTF8.self) else { throw .malformed("object \(obj): invalid UTF-8 in a string") }
-            v = s
-        case 0x8: throw .malformed("it holds a keyed-archiver UID (no feed value is one)")
-        case 0xA:
-            let (len, start) = try lengthAndStart(o)
-            var out: [Any] = []
-            out.reserveCapacity(len)
-            for r in try refs(start, len) { out.append(try build(r)) }
-            v = out
-        case 0xC: throw .malformed("it holds a set (no feed value is a set)")
-        case 0xD:
-            let (len, start) = try lengthAndStart(o)
-            let all = try refs(start, len * 2)
-            var out: [String: Any] = [:]
-            out.reserveCapacity(len)
-            for i in 0..<len {
-                guard let key = try build(all[i]) as? String else {
-                    throw .malformed("object \(obj): a dictionary key is not a string")
-                }
-                let value = try build(all[len + i])
-                if out.updateValue(value, forKey: key) != nil {
-                    throw .malformed("duplicate key \(DisplaySafe.quoted(key)) in a dictionary (a duplicate key in any object is an error)")
-                }
+            if bytes[o] >> 4 == 0x5 {
+                guard raw.allSatisfy({ $0 < 0x80 }) else { throw .malformed("object \(obj): non-ASCII byte in an ASCII string") }
+            } else {
+                guard String(validating: raw, as: UTF8.self) != nil else { throw .malformed("object \(obj): invalid UTF-8 in a string") }
             }
-            v = out
-        default:
-            throw .malformed("object \(obj): unknown marker 0x\(String(b, radix: 16))")
+            content.append(contentsOf: raw)
         }
-        built[obj] = v
-        return v
     }
 
     /// An integer of 1, 2, 4 (unsigned), 8 (signed) or 16 bytes (signed, 128-bit). A value that
     /// fits neither Int64 nor UInt64 is an error: nothing is truncated.
-    private func integer(at p: Int, size: Int, obj: Int) throws(Failure) -> NSNumber {
+    private func integer(at p: Int, size: Int, obj: Int) throws(Failure) -> String {
         switch size {
-        case 1, 2, 4: return NSNumber(value: Int64(uint(p, size)))
-        case 8: return NSNumber(value: Int64(bitPattern: uint(p, 8)))
+        case 1, 2, 4: return String(uint(p, size))
+        case 8: return String(Int64(bitPattern: uint(p, 8)))
         default:
             let high = uint(p, 8), low = uint(p + 8, 8)
-            if high == 0 { return low <= UInt64(Int64.max) ? NSNumber(value: Int64(low)) : NSNumber(value: low) }
-            if high == UInt64.max && low > UInt64(Int64.max) { return NSNumber(value: Int64(bitPattern: low)) }
+            if high == 0 { return String(low) }
+            if high == UInt64.max && low > UInt64(Int64.max) { return String(Int64(bitPattern: low)) }
             throw .malformed(
                 "object \(obj): 128-bit integer \(Self.decimal(high: high, low: low)) out of range "
                     + "(integers must fit 64 bits; nothing is truncated)")

@@ -1,8 +1,7 @@
-// What the decoders read: one value of a parsed document. Two kinds of document implement it:
-// the JSON tape (`JSONNode`: JSON, JSON Lines, and XML property lists through `XMLPlistReader`)
-// and trees of Foundation values (`PlistNode`: binary property lists, emoticon tables).
-// `Fields` and `StatusDecoder` are generic over it, so every format shares one decoder with the
-// same leniency and the same errors.
+// What the decoders read: one value of a parsed document, a node of the JSON tape (`JSONNode`),
+// which holds JSON and JSON Lines as parsed and property lists as their readers write them
+// (`XMLPlistReader`, `BinaryPlistReader`). `Fields` and `StatusDecoder` are written against the
+// protocol, so that what they ask of a value is stated in one place.
 import Foundation
 
 /// One value of a parsed document, with what the decoders ask of it.
@@ -368,48 +367,4 @@ struct JSONNode: DecodedNode {
 func describeString(_ s: String) -> String {
     let head = s.prefix(24)
     return head.count < s.count ? "string \"\(head)…\"" : "string \"\(s)\""
-}
-
-// MARK: - Property lists
-
-/// A value of a tree of Foundation values (a binary property list, an emoticon table), with its
-/// key path (kept as it is walked: the tree has no way back up).
-struct PlistNode: DecodedNode {
-    let value: Any
-    let path: FieldPath
-
-    init(_ value: Any, path: FieldPath = FieldPath()) {
-        self.value = value
-        self.path = path
-    }
-
-    var isNull: Bool { StatusModel.isNull(value) }
-    var isString: Bool { value is String }
-    var isObject: Bool { value is [String: Any] }
-    var isArray: Bool { value is [Any] }
-    var booleanValue: Bool? { isBoolean(value) ? (value as? Bool) : nil }
-    var utf8Count: Int? { (value as? String)?.utf8.count }
-    var stringValue: String? { value as? String }
-    var lenientInt64: Int64? { StatusModel.lenientInt64(value) }
-
-    func member(_ key: String) -> PlistNode? {
-        guard let d = value as? [String: Any], let v = d[key] else { return nil }
-        return PlistNode(v, path: path.appending(.key(key)))
-    }
-
-    var memberKeys: [String] { (value as? [String: Any]).map { Array($0.keys) } ?? [] }
-
-    /// A property list's dictionary is a hash table: each key is found in constant time.
-    func members(forKeys keys: [String]) -> [PlistNode?] { keys.map(member) }
-
-    var elements: [PlistNode] {
-        guard let a = value as? [Any] else { return [] }
-        return a.enumerated().map { PlistNode($0.element, path: path.appending(.index($0.offset))) }
-    }
-
-    var elementCount: Int { (value as? [Any])?.count ?? 0 }
-
-    var rerooted: PlistNode { PlistNode(value) }
-
-    var valueDescription: String { describeValue(value) }
 }

@@ -14,7 +14,8 @@
 // Every parser is the loader's own and enforces `LoadOptions.maxNestingDepth` as it reads: JSON
 // (`JSONTape`) and XML property lists (`XMLPlistReader`) keep their open containers on a stack
 // of their own, not the call stack; binary property lists are measured by walking their object
-// table before anything is built (`BinaryPlistReader`).
+// table before anything is written (`BinaryPlistReader`). Property lists of both kinds are read
+// into the JSON tape, so every format is decoded by the same decoders.
 import FeedLayoutSupport
 import Foundation
 
@@ -68,13 +69,6 @@ extension SkippedStatus: CustomStringConvertible {
 public struct LoadResult: Sendable, Hashable {
     public var feed: Feed
     public var skipped: [SkippedStatus]
-}
-
-/// What is made of a property list's root, whichever reader read it (`FeedLoader.readPlist`):
-/// binary lists are trees of Foundation values (`PlistNode`), XML lists are tapes (`JSONNode`).
-protocol PlistRootReading {
-    associatedtype Result
-    func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> Result
 }
 
 /// Loads feeds from files or memory. Stateless; safe to call from any thread.
@@ -288,60 +282,50 @@ public enum FeedLoader {
     }
 
     static func loadPlist(_ bytes: [UInt8], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
-        try readPlist(bytes, fileName: fileName, maxDepth: options.maxNestingDepth, FeedRoot(fileName: fileName, options: options))
-    }
-
-    /// What a feed is made of from a property list's root, whichever reader read it.
-    private struct FeedRoot: PlistRootReading {
-        let fileName: String
-        let options: LoadOptions
-
-        func read<N: DecodedNode>(_ root: N) throws(StatusModelError) -> LoadResult {
-            try FeedLoader.decodePlist(root, fileName: fileName, options: options)
+        try withPlist(bytes, fileName: fileName, maxDepth: options.maxNestingDepth) { (root) throws(StatusModelError) -> LoadResult in
+            try decodePlist(root, fileName: fileName, options: options)
         }
     }
 
-    /// Parses the property list in `bytes` (binary or XML) and hands its root to `reader`.
-    static func readPlist<R: PlistRootReading>(_ bytes: [UInt8], fileName: String, maxDepth: Int, _ reader: R)
-        throws(StatusModelError) -> R.Result
-    {
+    /// Reads the property list in `bytes` (binary or XML) into a tape and calls `body` with its
+    /// root: every property list is decoded as JSON is.
+    static func withPlist<R>(
+        _ bytes: [UInt8], fileName: String, maxDepth: Int, _ body: (JSONNode) throws(StatusModelError) -> R
+    ) throws(StatusModelError) -> R {
+        var tape = JSONTape()
+        let content: [UInt8]
         if bytes.starts(with: Array("bplist".utf8)) {
-            // Read by BinaryPlistReader: linear in the file, shared objects never expanded.
-            let result: Result<Any, BinaryPlistReader.Failure> = bytes.withUnsafeBufferPointer { buf in
-                do throws(BinaryPlistReader.Failure) {
-                    return .success(try BinaryPlistReader.read(buf, maxDepth: maxDepth))
-                } catch {
-                    return .failure(error)
+            do throws(BinaryPlistReader.Failure) {
+                content = try bytes.withUnsafeBufferPointer { (input) throws(BinaryPlistReader.Failure) -> [UInt8] in
+                    try BinaryPlistReader.read(input, maxDepth: maxDepth, into: &tape)
+                }
+            } catch {
+                switch error {
+                case .tooDeep: throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth)
+                case .malformed(let reason): throw .malformed(file: fileName, format: "property list", line: nil, reason: reason)
                 }
             }
-            switch result {
-            case .success(let root): return try reader.read(PlistNode(root))
-            case .failure(.tooDeep): throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth)
-            case .failure(.malformed(let reason)):
-                throw .malformed(file: fileName, format: "property list", line: nil, reason: reason)
-            }
-        }
-        // XML: read into a tape by XMLPlistReader, decoded as JSON is.
-        let (utf8, encoding) = XMLPlistReader.utf8Bytes(bytes)
-        guard let utf8 else {
-            throw .malformed(
-                file: fileName, format: "property list", line: nil,
-                reason: "text in the encoding \(DisplaySafe.quoted(encoding)), which is unknown or which the bytes do not follow")
-        }
-        var tape = JSONTape()
-        return try utf8.withUnsafeBufferPointer { (input) throws(StatusModelError) -> R.Result in
-            let content: [UInt8]
-            do throws(XMLPlistReader.Failure) {
-                content = try XMLPlistReader.read(input, maxDepth: maxDepth, into: &tape)
-            } catch {
-                if error.kind == .tooDeep { throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth) }
-                let at = JSONDocument.lineAndColumn(of: error.offset, in: input)
+        } else {
+            let (utf8, encoding) = XMLPlistReader.utf8Bytes(bytes)
+            guard let utf8 else {
                 throw .malformed(
-                    file: fileName, format: "property list", line: nil, reason: "\(error.reason) at line \(at.line), column \(at.column)")
+                    file: fileName, format: "property list", line: nil,
+                    reason: "text in the encoding \(DisplaySafe.quoted(encoding)), which is unknown or which the bytes do not follow")
             }
-            return try content.withUnsafeBufferPointer { (bytes) throws(StatusModelError) -> R.Result in
-                try tape.withDocument(bytes) { (document) throws(StatusModelError) -> R.Result in try reader.read(document.root) }
+            content = try utf8.withUnsafeBufferPointer { (input) throws(StatusModelError) -> [UInt8] in
+                do throws(XMLPlistReader.Failure) {
+                    return try XMLPlistReader.read(input, maxDepth: maxDepth, into: &tape)
+                } catch {
+                    if error.kind == .tooDeep { throw .nestingTooDeep(file: fileName, line: nil, limit: maxDepth) }
+                    let at = JSONDocument.lineAndColumn(of: error.offset, in: input)
+                    throw .malformed(
+                        file: fileName, format: "property list", line: nil,
+                        reason: "\(error.reason) at line \(at.line), column \(at.column)")
+                }
             }
+        }
+        return try content.withUnsafeBufferPointer { (bytes) throws(StatusModelError) -> R in
+            try tape.withDocument(bytes) { (document) throws(StatusModelError) -> R in try body(document.root) }
         }
     }
 

@@ -61,56 +61,6 @@ struct FieldError: Error {
     }
 }
 
-/// A short, readable description of an untyped value, for "found …" in error messages.
-func describeValue(_ v: Any) -> String {
-    if isBoolean(v) { return "boolean \((v as? Bool) ?? false)" }
-    if isNull(v) { return "null" }
-    if let s = v as? String { return describeString(s) }
-    if let n = v as? NSNumber { return "number \(n)" }
-    if v is [Any] { return "array" }
-    if v is [String: Any] { return "object" }
-    if v is Data { return "data" }
-    if v is Date { return "date" }
-    return "\(type(of: v))"
-}
-
-/// True for JSON null. Compares the dynamic type: `v is NSNull` would bridge a Swift dictionary
-/// or array to Foundation (a deep copy) just to answer no.
-func isNull(_ v: Any) -> Bool { type(of: v) == NSNull.self }
-
-/// True for JSON true/false and plist booleans (not for the numbers 0 and 1).
-func isBoolean(_ v: Any) -> Bool {
-    let t = type(of: v)
-    return t == Bool.self || t == boxedBooleanType
-}
-
-/// The class Foundation uses for boxed booleans (JSON true/false), distinct from other numbers.
-private let boxedBooleanType: Any.Type = type(of: NSNumber(value: true) as Any)
-
-/// An integer from a number (no fraction, in range) or a decimal string; nil otherwise.
-///
-/// Dispatches on the dynamic type first: a failed `as? String` on an NSNumber (or `as? NSNumber`
-/// on a String) makes the runtime try a Foundation bridge, which dominated decoding time.
-func lenientInt64(_ v: Any) -> Int64? {
-    if isBoolean(v) { return nil }
-    if type(of: v) is NSNumber.Type, let n = v as? NSNumber {
-        let d = n.doubleValue
-        guard d.isFinite, abs(d) < 9.2e18 else { return nil }
-        // A `<real>` was rounded to a double when it was read: past 2^53 the integer it stands
-        // for is not known (12345678901234567 reads as …568), so it is not taken for one.
-        let type = n.objCType.pointee
-        if (type == CChar(UInt8(ascii: "d")) || type == CChar(UInt8(ascii: "f"))) && abs(d) > 9_007_199_254_740_992 { return nil }
-        let i = n.int64Value
-        return Double(i) == d ? i : nil
-    }
-    if let s = v as? String {
-        return Int64(s.trimmingCharacters(in: .whitespaces))
-    }
-    if let i = v as? Int { return Int64(i) }
-    if let i = v as? Int64 { return i }
-    return nil
-}
-
 /// Typed read access to one object of a status; errors name the key path.
 struct Fields<Node: DecodedNode> {
     let node: Node

@@ -36,7 +36,7 @@ enum StatusDecoder {
         var createdAt: Date?
         if let s = try f.optionalString("created_at") {
             guard let d = WeiboDate.parse(s) else {
-                throw f.fail("created_at", .invalid(expected: "date like \"Wed Sep 09 10:11:34 +0800 2015\"", found: describeValue(s)))
+                throw f.fail("created_at", .invalid(expected: "date like \"Wed Sep 09 10:11:34 +0800 2015\"", found: describeString(s)))
             }
             createdAt = d
         }
