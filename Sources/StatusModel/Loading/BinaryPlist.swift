@@ -188,10 +188,7 @@ struct BinaryPlistReader {
 
     /// Appends a leaf whose bytes are `content[start...]`.
     private func appendLeaf(_ tape: inout JSONTape, _ kind: JSONTape.Kind, _ start: Int, flags: UInt8 = 0) {
-        tape.append(
-            JSONTape.Node(
-                kind: kind, flags: flags, length: UInt32(truncatingIfNeeded: content.count - start),
-                offset: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: tape.nodeCount + 1)))
+        tape.appendLeaf(kind, bytes: start..<content.count, flags: flags)
     }
 
     /// Writes `obj` and what it holds to the tape (measured first: no cycle, no excessive depth,

@@ -125,6 +125,30 @@ struct JSONTape {
         nodeCount += 1
     }
 
+    /// Appends a string, number or other leaf whose bytes are `bytes` of the document's bytes
+    /// (the property-list readers, which write those bytes themselves).
+    @inline(__always)
+    mutating func appendLeaf(_ kind: Kind, bytes: Range<Int>, flags: UInt8 = 0) {
+        append(
+            Node(
+                kind: kind, flags: flags, length: UInt32(truncatingIfNeeded: bytes.count),
+                offset: UInt32(truncatingIfNeeded: bytes.lowerBound), end: UInt32(truncatingIfNeeded: nodeCount + 1)))
+    }
+
+    /// The offset of the first byte at or after `p` (before `n`) in a word that `attention` flags,
+    /// reading eight bytes at a time; `n` when none is. `attention` sets the high bit of each
+    /// flagged byte, exactly for the lowest one (borrows may flag bytes after it).
+    @inline(__always)
+    static func skipUnflagged(_ base: UnsafePointer<UInt8>, from p: Int, to n: Int, _ attention: (UInt64) -> UInt64) -> Int {
+        var p = p
+        while p + 8 <= n {
+            let flagged = attention(UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self)))
+            if flagged != 0 { return p + flagged.trailingZeroBitCount >> 3 }
+            p += 8
+        }
+        return p
+    }
+
     mutating func open(_ kind: Kind, at offset: Int) {
         stack.append(Int32(top))
         top = nodeCount
@@ -538,15 +562,7 @@ private struct Parser {
             // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII.
             // The first byte that is one of those is found in its word (the lowest flagged byte
             // of each test is exact), so the ordinary bytes before it are not looked at again.
-            while p + 8 <= n {
-                let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let flagged = Self.attention(w)
-                if flagged != 0 {
-                    p += flagged.trailingZeroBitCount >> 3
-                    break
-                }
-                p += 8
-            }
+            p = JSONTape.skipUnflagged(base, from: p, to: n, Self.attention)
             guard p < n else { throw fail("unterminated string", at: open) }
             let c = base[p]
             if c == UInt8(ascii: "\"") {

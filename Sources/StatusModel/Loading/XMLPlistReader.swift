@@ -172,10 +172,18 @@ struct XMLPlistReader {
     /// Appends a string, number or other leaf whose bytes are `content[start...]`.
     @inline(__always)
     private func appendLeaf(_ tape: inout JSONTape, _ kind: JSONTape.Kind, _ start: Int, flags: UInt8 = 0) {
-        tape.append(
-            JSONTape.Node(
-                kind: kind, flags: flags, length: UInt32(truncatingIfNeeded: content.count - start),
-                offset: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: tape.nodeCount + 1)))
+        tape.appendLeaf(kind, bytes: start..<content.count, flags: flags)
+    }
+
+    /// The value of `b` as a digit of `radix` (10 or 16, either case), nil when it is none.
+    @inline(__always)
+    static func digit(_ b: UInt8, radix: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: b - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     // MARK: - Scalars
@@ -193,7 +201,7 @@ struct XMLPlistReader {
             negative = content[i] == UInt8(ascii: "-")
             i += 1
         }
-        var radix: UInt64 = 10
+        var radix: UInt8 = 10
         if raw.upperBound - i > 2 && content[i] == UInt8(ascii: "0") && content[i + 1] | 0x20 == UInt8(ascii: "x") {
             radix = 16
             i += 2
@@ -202,16 +210,11 @@ struct XMLPlistReader {
         var overflow = false
         guard i < raw.upperBound else { throw fail("an <integer> without digits: \(shown(raw))", at: tag.start) }
         while i < raw.upperBound {
-            let b = content[i]
-            let d: UInt64
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt64(b - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: d = UInt64(b - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: d = UInt64(b - UInt8(ascii: "A") + 10)
-            default: throw fail("an <integer> that is not an integer: \(shown(raw))", at: tag.start)
+            guard let d = Self.digit(content[i], radix: radix) else {
+                throw fail("an <integer> that is not an integer: \(shown(raw))", at: tag.start)
             }
-            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
-            let (s, o2) = m.addingReportingOverflow(d)
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: UInt64(radix))
+            let (s, o2) = m.addingReportingOverflow(UInt64(d))
             overflow = overflow || o1 || o2
             magnitude = s
             i += 1
@@ -338,15 +341,7 @@ struct XMLPlistReader {
             let from = p
             let base = input.baseAddress!
             while p < n {
-                while p + 8 <= n {
-                    let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                    let flagged = Self.attention(w)
-                    if flagged != 0 {
-                        p += flagged.trailingZeroBitCount >> 3
-                        break
-                    }
-                    p += 8
-                }
+                p = JSONTape.skipUnflagged(base, from: p, to: n, Self.attention)
                 guard p < n else { break }
                 let b = input[p]
                 if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
@@ -437,7 +432,7 @@ struct XMLPlistReader {
         var scalar: UInt32?
         if name.first == UInt8(ascii: "#") {
             var i = 1
-            var radix: UInt32 = 10
+            var radix: UInt8 = 10
             if name.count > 1 && name[1] | 0x20 == UInt8(ascii: "x") {
                 radix = 16
                 i = 2
@@ -445,16 +440,12 @@ struct XMLPlistReader {
             var v: UInt32 = 0
             var ok = i < name.count
             while i < name.count && ok {
-                let b = name[i]
-                let d: UInt32
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: d = UInt32(b - UInt8(ascii: "A") + 10)
-                default: ok = false; d = 0
+                if let d = Self.digit(name[i], radix: radix) {
+                    v = v &* UInt32(radix) &+ UInt32(d)
+                    ok = v <= 0x10FFFF
+                } else {
+                    ok = false
                 }
-                v = v &* radix &+ d
-                if v > 0x10FFFF { ok = false }
                 i += 1
             }
             if ok, v != 0, Unicode.Scalar(v) != nil { scalar = v }
