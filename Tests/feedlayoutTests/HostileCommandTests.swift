@@ -289,6 +289,25 @@ final class HostileCommandTests: XCTestCase {
         XCTAssertTrue(String(decoding: good.stdout, as: UTF8.self).contains(#""id": "12345678901234567890""#))
     }
 
+    /// Results are matched to inputs by id: an id given twice, or a line without one (it takes
+    /// its line number) next to a line whose id is that number, gave two results of one id. A
+    /// byte-order mark at the start was "not a JSON object".
+    func testMeasureIDsAreUniqueAndAByteOrderMarkIsRead() throws {
+        for (lines, message) in [
+            ([#"{"id":"a","text":"x","font_size":15,"width":300}"#, #"{"id":"a","text":"y","font_size":15,"width":300}"#], #"m.jsonl:2: id "a" is also the id of line 1"#),
+            ([#"{"text":"x","font_size":15,"width":300}"#, #"{"id":1,"text":"y","font_size":15,"width":300}"#], #"m.jsonl:2: id "1" is also the id of line 1"#),
+        ] {
+            let r = try FeedlayoutBinary.run(["measure", try write("m.jsonl", lines.joined(separator: "\n") + "\n")])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty, "no partial output")
+        }
+        let bom = try write("bom.jsonl", "\u{FEFF}" + #"{"id":"a","text":"x","font_size":15,"width":300}"# + "\n")
+        let ok = try FeedlayoutBinary.run(["measure", bom])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertTrue(String(decoding: ok.stdout, as: UTF8.self).contains(#""id": "a""#))
+    }
+
     /// `measure --time --reps 0` was an input error (exit 1), not a usage error; with no input
     /// text it reported a time per character of nothing.
     func testMeasureTimeNeedsRepsAndTexts() throws {

@@ -122,7 +122,12 @@ struct MeasureItem {
         }
         var items: [MeasureItem] = []
         var lineNumber = 0
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        // Results are matched to their inputs by id: an id given twice (or an id left out, which
+        // takes its line's number, and a line whose id is that number) is an error.
+        var linesByID: [String: Int] = [:]
+        // A UTF-8 byte-order mark may open the input, as in a feed.
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
             let where_ = "\(path == "-" ? FeedSource.standardInputName : path):\(lineNumber)"
@@ -142,6 +147,11 @@ struct MeasureItem {
             case .string(let s)?: id = s
             case .number(let token)?: id = token
             default: throw CLIError.input("feedlayout: \(where_): field \"id\" must be a string or a number")
+            }
+            if let first = linesByID.updateValue(lineNumber, forKey: id) {
+                throw CLIError.input(
+                    "feedlayout: \(where_): id \(DisplaySafe.quoted(id)) is also the id of line \(first)"
+                        + " (ids name the results; a line without one takes its line number)")
             }
             guard let size = object["font_size"]?.doubleValue, size.isFinite, size >= 0, size <= Self.maxSize else {
                 throw CLIError.input("feedlayout: \(where_) (id \(id)): field \"font_size\" must be a number in [0, \(Int(Self.maxSize))]")
