@@ -9,7 +9,8 @@ struct Measure: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure texts (JSON Lines in, JSON Lines out) in the format of the peers harness.",
         discussion: """
-            Input lines: {"id", "text", "font_size", "width", "line_height"?}. Output lines: {"id", "height", \
+            Input lines: {"id", "text", "font_size", "width", "line_height"?}; ids are unique (a line without one \
+            takes its line number). Output lines: {"id", "height", \
             "line_count", "line_breaks", "line_widths", "width_used", "offset_unit": "utf16"}. line_breaks are \
             the UTF-16 offsets where lines start; widths leave out trailing spaces; natural line height unless \
             line_height is given (CSS-like: the leading is split above and below).
