@@ -326,6 +326,32 @@ final class BoundedDecodingTests: XCTestCase {
         }
     }
 
+    /// The XML property-list reader does one pass: each construct repeated sixteen times as often
+    /// takes less than 64 times as long (a rescan per repetition would take 256 times as long).
+    /// Entities, CDATA sections, comments and processing instructions in a text, keys sharing
+    /// their first bytes, attributes full of '>' and white space between elements.
+    func testXMLPropertyListsTakeLinearTime() throws {
+        let status = "<plist><array><dict><key>Id</key><integer>1</integer><key>userName</key><string>u</string><key>text</key><string>"
+        let end = "</string></dict></array></plist>"
+        let cases: [(String, String, String)] = [
+            (status, "&#x41;&amp;", end), (status, "a<![CDATA[<b>]]>", end), (status, "a<!---->", end),
+            ("<plist><array><dict>", "<key>xxxxxxxxxxxxxxxxxxxx#</key><true/>", "</dict></array></plist>"),
+            ("<plist a=\"", ">>>>", "\"><array/></plist>"), ("<plist>", "<?pi?>\n\t ", "<array/></plist>"),
+        ]
+        for (before, unit, after) in cases {
+            func seconds(_ n: Int) -> Double {
+                let body = (0..<n).map { unit.replacingOccurrences(of: "#", with: String($0)) }.joined()
+                let data = Data((before + body + after).utf8)
+                let t0 = Date()
+                _ = try? FeedLoader.load(data: data, fileName: "x.plist")
+                return Date().timeIntervalSince(t0)
+            }
+            let small = (0..<3).map { _ in seconds(2_000) }.min()!
+            let large = seconds(32_000)
+            XCTAssertLessThan(large, 64 * small + 0.05, "\(unit): n = 32 000 took \(large) s, n = 2 000 \(small) s")
+        }
+    }
+
     func testPicturesAreFoundInAnyOrderOfPicInfos() throws {
         let n = 2_000
         let infos = (0..<n).map { #""p\#($0)":{"large":{"width":\#($0 + 1),"height":1}}"# }.joined(separator: ",")
