@@ -7,7 +7,8 @@
 
 Each repetition runs, back to back: orjson parsing the JSON Lines file line by line (the
 reference of the targets), `feedlayout validate`, and `feedlayout layout --format jsonl` on one
-thread and on every core, writing to /dev/null through standard output. Figures are medians; the
+thread and on every core, writing to /dev/null through standard output; then `layout` on every
+core of the first 20 000 statuses as an XML property list and as JSON Lines. Figures are medians; the
 ratios are taken within the run, so a change of the machine's load between runs does not enter
 them. Writes results/pipeline.json and prints the Markdown table that README.md carries between
 its pipeline markers (updated with --write-readme).
@@ -62,11 +63,11 @@ def orjson_parse(path):
     return time.perf_counter() - start, n
 
 
-def generate(count, seed):
+def generate(count, seed, form="jsonl"):
     os.makedirs(WORK, exist_ok=True)
-    path = os.path.join(WORK, f"generated-{count}-seed{seed}.jsonl")
+    path = os.path.join(WORK, f"generated-{count}-seed{seed}.{form}")
     if not os.path.exists(path):
-        run([BINARY, "generate", "--count", str(count), "--seed", str(seed), "--format", "jsonl", "-o", path])
+        run([BINARY, "generate", "--count", str(count), "--seed", str(seed), "--format", form, "-o", path])
     return path
 
 
@@ -85,7 +86,10 @@ def main():
     cores = os.cpu_count() or 1
     feed = generate(100_000, 5)
     size = os.path.getsize(feed)
-    samples = {k: [] for k in ("orjson", "validate", "layout1", "layoutN")}
+    # The same 20 000 statuses as an XML property list and as JSON Lines: the plist job's cost
+    # over the JSON Lines job's (plists are loaded whole, so a smaller feed).
+    plist, plistLines = generate(20_000, 5, "plist"), generate(20_000, 5, "jsonl")
+    samples = {k: [] for k in ("orjson", "validate", "layout1", "layoutN", "plist", "plistLines")}
     statuses = 0
     load_before = open("/proc/loadavg").read().split()[:3]
     for _ in range(a.reps):
@@ -95,6 +99,8 @@ def main():
         base = [BINARY, "layout", feed, "--width", "375", "--format", "jsonl"]
         samples["layout1"].append(run(base + ["--threads", "1"]))
         samples["layoutN"].append(run(base + ["--threads", str(cores)]))
+        for key, path in (("plist", plist), ("plistLines", plistLines)):
+            samples[key].append(run([BINARY, "layout", path, "--width", "375", "--format", "jsonl", "--threads", str(cores)]))
     med = {k: statistics.median(v) for k, v in samples.items()}
     rss = child_rss([BINARY, "layout", feed, "--width", "375", "--format", "jsonl"])
     figures = {
@@ -111,6 +117,9 @@ def main():
         "layoutOverOrjson": med["layoutN"] / med["orjson"],
         "validateOverOrjson": med["validate"] / med["orjson"],
         "peakRSSMiB": rss,
+        "plistSeconds": med["plist"],
+        "plistJSONLinesSeconds": med["plistLines"],
+        "plistOverJSONLines": med["plist"] / med["plistLines"],
         "samples": samples,
     }
     if a.million:
@@ -144,6 +153,10 @@ def markdown(f):
         ("export ÷ orjson (same run)", f"{f['layoutOverOrjson']:.2f} ×", "≤ 3.5 ×", verdict(f["layoutOverOrjson"] <= 3.5)),
         (f"export speedup, {f['cores']} threads ÷ 1", f"{f['speedup']:.2f} ×", "≥ 1.7 ×", verdict(f["speedup"] >= 1.7)),
         ("peak RSS of the export", f"{f['peakRSSMiB']:.0f} MiB", "≤ 200 MiB", verdict(f["peakRSSMiB"] <= 200)),
+        (f"`feedlayout layout --format jsonl` of the first 20 000 as an XML property list, {f['cores']} threads",
+         f"{f['plistSeconds']:.2f} s", "", ""),
+        ("the same ÷ the same 20 000 as JSON Lines", f"{f['plistOverJSONLines']:.2f} ×", "≤ 1.5 ×",
+         verdict(f["plistOverJSONLines"] <= 1.5)),
     ]
     if "peakRSSMillionMiB" in f:
         rows.append(("peak RSS, 1 000 000 statuses", f"{f['peakRSSMillionMiB']:.0f} MiB", "≤ 200 MiB",

@@ -90,7 +90,7 @@ public enum FeedLoader {
         let name = url.pathAsGiven
         // A pipe, a FIFO or a device can be read only once: read whole, then detected in memory.
         let file = try InputFile(url: url)
-        if !file.isRegularFile { return try load(data: Data(try file.readAll()), fileName: name, options: options) }
+        if !file.isRegularFile { return try load(bytes: try file.readAll(), fileName: name, options: options) }
         var format = options.format ?? .weiboJSON
         if options.format == nil { format = try detectFormat(of: url) }
         if format == .jsonLines {
@@ -100,15 +100,18 @@ public enum FeedLoader {
         }
         // read(2) through InputFile: the system's own words ("No such file or directory"), not
         // Foundation's wrappers.
-        let data = Data(try file.readAll())
-        return try load(data: data, fileName: name, options: options)
+        return try load(bytes: try file.readAll(), fileName: name, options: options)
     }
 
     /// Loads a feed from bytes already in memory; `fileName` is used for detection and in errors.
     public static func load(data: Data, fileName: String, options: LoadOptions = LoadOptions()) throws(StatusModelError)
         -> LoadResult
     {
-        let bytes = [UInt8](data)
+        try load(bytes: [UInt8](data), fileName: fileName, options: options)
+    }
+
+    /// `load(data:fileName:options:)` of bytes already in an array (no copy).
+    static func load(bytes: [UInt8], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
         var offset = 0
         var format = options.format ?? .weiboJSON
         if options.format == nil {

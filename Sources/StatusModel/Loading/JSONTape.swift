@@ -108,9 +108,11 @@ struct JSONTape {
 
     /// Empties the tape before a parse, or before another reader writes nodes into it
     /// (`XMLPlistReader`); buffers keep their capacity.
-    mutating func reset() {
+    /// `expectingNodes`: room to make first (a whole document's reader knows its size).
+    mutating func reset(expectingNodes: Int = 0) {
         // A copied tape shares its node buffer: it gets one of its own before writing.
         if !isKnownUniquelyReferenced(&buffer) { buffer = TapeBuffer() }
+        while buffer.capacity < expectingNodes { buffer.grow(keeping: 0) }
         if !isKnownUniquelyReferenced(&keyEntries) { keyEntries = TapeBuffer() }
         nodeCount = 0
         top = -1

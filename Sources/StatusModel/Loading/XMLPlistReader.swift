@@ -46,7 +46,10 @@ struct XMLPlistReader {
     private init(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.input = input
         self.maxDepth = maxDepth
-        content.reserveCapacity(input.count / 2)
+        // The decoded text is shorter than the file but for rare values (`0xFF…` integers,
+        // `<data/>`): reserved whole, the buffer is not copied as it grows, and pages never
+        // written are never touched.
+        content.reserveCapacity(input.count)
     }
 
     /// Reads the property list in `input` (UTF-8) into `tape`; returns the bytes its nodes point
@@ -56,7 +59,7 @@ struct XMLPlistReader {
             throw Failure(kind: .syntax, reason: "a property list larger than 4 GiB", offset: 0)
         }
         var reader = XMLPlistReader(input, maxDepth: maxDepth)
-        tape.reset()
+        tape.reset(expectingNodes: input.count / 16)
         try reader.document(into: &tape)
         return reader.content
     }
