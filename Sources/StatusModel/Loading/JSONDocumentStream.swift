@@ -519,7 +519,7 @@ private struct ValueScan {
                     i += 1
                     continue
                 }
-                i = Self.skipWords(base, from: i, to: n, while: Self.quoteOrBackslash)
+                i = JSONTape.skipUnflagged(base, from: i, to: n, Self.quoteOrBackslash)
                 guard i < n else { break }
                 let c = base[i]
                 i += 1
@@ -531,7 +531,7 @@ private struct ValueScan {
                 }
                 continue
             }
-            i = Self.skipWords(base, from: i, to: n, while: Self.quoteOrBracket)
+            i = JSONTape.skipUnflagged(base, from: i, to: n, Self.quoteOrBracket)
             guard i < n else { break }
             let c = base[i]
             i += 1
@@ -556,22 +556,6 @@ private struct ValueScan {
             true
         default: false
         }
-    }
-
-    /// The offset of the first byte at or after `i` that `flags` marks, looked for eight bytes
-    /// at a time; the last partial word's offset (`i` itself when fewer than eight bytes are
-    /// left), for the caller to look at byte by byte.
-    @inline(__always)
-    static func skipWords(
-        _ base: UnsafePointer<UInt8>, from i: Int, to n: Int, while flags: (UInt64) -> UInt64
-    ) -> Int {
-        var i = i
-        while i + 8 <= n {
-            let flagged = flags(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-            if flagged != 0 { return i + flagged.trailingZeroBitCount >> 3 }
-            i += 8
-        }
-        return i
     }
 
     /// The high bit of each byte of `w` that is a quote or a backslash (exact for the lowest such

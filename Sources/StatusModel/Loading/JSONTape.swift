@@ -137,9 +137,10 @@ struct JSONTape {
                 offset: UInt32(truncatingIfNeeded: bytes.lowerBound), end: UInt32(truncatingIfNeeded: nodeCount + 1)))
     }
 
-    /// The offset of the first byte at or after `p` (before `n`) in a word that `attention` flags,
-    /// reading eight bytes at a time; `n` when none is. `attention` sets the high bit of each
-    /// flagged byte, exactly for the lowest one (borrows may flag bytes after it).
+    /// The offset of the first byte at or after `p` that `attention` flags, looked for eight bytes
+    /// at a time; the last partial word's offset (`p` itself when fewer than eight bytes are
+    /// left) when none is, for the caller to look at byte by byte. `attention` sets the high bit
+    /// of each flagged byte, exactly for the lowest one (borrows may flag bytes after it).
     @inline(__always)
     static func skipUnflagged(_ base: UnsafePointer<UInt8>, from p: Int, to n: Int, _ attention: (UInt64) -> UInt64) -> Int {
         var p = p
