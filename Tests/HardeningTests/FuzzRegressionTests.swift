@@ -204,6 +204,32 @@ final class SourceRoundTripRegressionTests: XCTestCase {
     }
 }
 
+/// FuzzClassicPlist / FuzzModelPlist (regress-15): the tape decoder reads a key's first eight
+/// bytes as one word when four bytes follow it, which JSON always has; a property list whose last
+/// key ended its decoded bytes (`<key>text</key><data/>` at the end) was read past them (a heap
+/// over-read under AddressSanitizer). The bytes are padded. Without a sanitizer the read is not
+/// seen: these inputs must still give their errors, naming the field.
+final class PlistKeyAtTheEndRegressionTests: XCTestCase {
+    func testAKeyAtTheEndOfAPropertyListsBytes() throws {
+        let dir = TestPaths.packageRoot.appendingPathComponent("fuzz/Corpus")
+        for (target, name, expected) in [
+            ("FuzzClassicPlist", "regress-15-plist-key-at-end-a1714406", "[0].text: required key is missing"),
+            ("FuzzModelPlist", "regress-15-plist-key-at-end-28b7c5cc", "statuses[0].text: expected string, found data"),
+            ("FuzzModelPlist", "regress-15-plist-key-at-end-827ec08a", "statuses[0].text: required key is missing"),
+        ] {
+            let data = try Data(contentsOf: dir.appendingPathComponent(target).appendingPathComponent(name))
+            XCTAssertThrowsError(try FeedLoader.load(data: data, fileName: name)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(name): \(error)")
+            }
+        }
+        // The smallest such list: a status whose last key's value has no bytes of its own.
+        let xml = "<plist><array><dict><key>id</key><integer>1</integer><key>text</key><string>t</string>"
+            + "<key>user</key><dict><key>id</key><integer>2</integer><key>screen_name</key><string>u</string></dict>"
+            + "<key>favorited</key><true/></dict></array></plist>"
+        XCTAssertEqual(try FeedLoader.load(data: Data(xml.utf8), fileName: "k.plist").feed.statuses.count, 1)
+    }
+}
+
 final class ByteOrderMarkRoundTripRegressionTests: XCTestCase {
     /// FuzzClassicPlist / FuzzDetect (round trip): a string starting with U+FEFF lost it on reload:
     /// Foundation's JSON parser drops a raw U+FEFF at the start of a string value (an escaped one

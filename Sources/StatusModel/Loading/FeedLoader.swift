@@ -296,7 +296,7 @@ public enum FeedLoader {
         _ bytes: [UInt8], fileName: String, maxDepth: Int, _ body: (JSONNode) throws(StatusModelError) -> R
     ) throws(StatusModelError) -> R {
         var tape = JSONTape()
-        let content: [UInt8]
+        var content: [UInt8]
         if bytes.starts(with: Array("bplist".utf8)) {
             do throws(BinaryPlistReader.Failure) {
                 content = try bytes.withUnsafeBufferPointer { (input) throws(BinaryPlistReader.Failure) -> [UInt8] in
@@ -327,6 +327,10 @@ public enum FeedLoader {
                 }
             }
         }
+        // The tape decoder reads a key's first eight bytes as one word when four bytes follow it,
+        // which JSON always has (a quote, a colon, a value, a brace). A plist's last key may end
+        // its bytes (`<key>id</key><true/>`): they are padded so that the read stays inside them.
+        content.append(contentsOf: repeatElement(0, count: 8))
         return try content.withUnsafeBufferPointer { (bytes) throws(StatusModelError) -> R in
             try tape.withDocument(bytes) { (document) throws(StatusModelError) -> R in try body(document.root) }
         }

@@ -135,7 +135,8 @@ struct TapeStatusDecoder {
             for _ in 0..<o.length {
                 let key = nodes[i]
                 // A key in the input is followed by at least a quote, a colon, a value and a
-                // brace: eight bytes can be read from keys of four bytes or more.
+                // brace (property lists' bytes are padded to match: `FeedLoader.withPlist`):
+                // eight bytes can be read from keys of four bytes or more.
                 let copy = key.flags & JSONTape.Node.keyCopy != 0
                 let slot = keys.slot(
                     (copy ? document.keys : document.bytes) + Int(key.offset), count: Int(key.length),
