@@ -156,6 +156,23 @@ final class GeneratorTests: XCTestCase {
         }
     }
 
+    /// A source whose `>` (or another escaped character) carries a combining mark is one
+    /// `Character`, yet its bytes hold the `>`: the writer escapes bytes, so the loader's anchor
+    /// reading gets every scalar back.
+    func testSourcesWithMarkedHTMLCharactersRoundTripByteExactly() throws {
+        var g = FeedGenerator(seed: 5)
+        var statuses = g.statuses(count: 6)
+        let sources = [
+            "iP>\u{0FAE}h 微博", "a<\u{0301}b", "&\u{0308}amp;", "\"\u{20DD}q'\u{0327}",
+            "x>\u{0FAE}\u{0FB2}>y", "plain",
+        ]
+        for i in statuses.indices { statuses[i].source = sources[i] }
+        for format in [FeedFormat.weiboJSON, .jsonLines, .modelPlist] {
+            let back = try FeedLoader.load(data: FeedWriter.data(statuses, format: format), fileName: "g").feed
+            XCTAssertEqual(back.statuses.map { Array($0.source.utf8) }, sources.map { Array($0.utf8) }, "\(format)")
+        }
+    }
+
     func testWriterOutputIsDeterministicJSON() throws {
         let statuses = generated(3, 20)
         let a = FeedWriter.data(statuses, format: .weiboJSON)

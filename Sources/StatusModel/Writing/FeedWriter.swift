@@ -169,7 +169,7 @@ enum WireEncoder {
     static func pictures(_ ps: [Picture]) -> [(String, WireValue)] {
         guard !ps.isEmpty else { return [] }
         var infos: [(String, WireValue)] = []
-        for p in ps where !infos.contains(where: { $0.0 == p.id }) {
+        for p in ps where !infos.contains(where: { $0.0.utf8.elementsEqual(p.id.utf8) }) {
             infos.append((p.id, .object([
                 ("pic_id", .string(p.id)), ("keep_size", .int(p.keepSize ? 1 : 0)),
                 ("large", .object([
@@ -181,11 +181,31 @@ enum WireEncoder {
         return [("pic_ids", .array(ps.map { .string($0.id) })), ("pic_infos", .object(infos))]
     }
 
+    /// `s` with the five characters the API escapes written as entities (`anchorText` reads
+    /// them back). Works on UTF-8 bytes, not characters: a `>` followed by a combining mark is
+    /// one `Character` that is not `>`, yet an HTML reader still sees the `>`.
     static func escapeHTML(_ s: String) -> String {
-        guard s.contains(where: { "&<>\"'".contains($0) }) else { return s }
-        return s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
+        func entity(_ b: UInt8) -> StaticString? {
+            switch b {
+            case UInt8(ascii: "&"): "&amp;"
+            case UInt8(ascii: "<"): "&lt;"
+            case UInt8(ascii: ">"): "&gt;"
+            case UInt8(ascii: "\""): "&quot;"
+            case UInt8(ascii: "'"): "&#39;"
+            default: nil
+            }
+        }
+        guard s.utf8.contains(where: { entity($0) != nil }) else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 16)
+        for b in s.utf8 {
+            if let e = entity(b) {
+                out.append(contentsOf: UnsafeBufferPointer(start: e.utf8Start, count: e.utf8CodeUnitCount))
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
