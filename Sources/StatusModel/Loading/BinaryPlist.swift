@@ -260,11 +260,7 @@ struct BinaryPlistReader {
                 tape.countElement()
             }
             let duplicate = content.withUnsafeBufferPointer { tape.close(keysIn: $0) }
-            if let duplicate {
-                let node = tape.nodes[duplicate]
-                let key = String(decoding: content[Int(node.offset)..<Int(node.offset + node.length)], as: UTF8.self)
-                throw .malformed("duplicate key \(DisplaySafe.quoted(key)) in a dictionary (a duplicate key in any object is an error)")
-            }
+            if let duplicate { throw .malformed(tape.duplicateKeyReason(duplicate, in: content, container: "dictionary")) }
         default:
             throw .malformed("object \(obj): unknown marker 0x\(String(b, radix: 16))")
         }

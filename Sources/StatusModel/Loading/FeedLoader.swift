@@ -186,8 +186,8 @@ public enum FeedLoader {
                 }
                 continue
             }
-            if isJSONWhitespace(chunk.first!) {
-                chunk = chunk.drop(while: isJSONWhitespace)
+            if isSyntaxSpace(chunk.first!) {
+                chunk = chunk.drop(while: isSyntaxSpace)
                 continue
             }
             break
@@ -210,7 +210,7 @@ public enum FeedLoader {
                 i += 1
             }
             if scanner.closedTopLevel {
-                while i < chunk.endIndex && isJSONWhitespace(chunk[i]) { i += 1 }
+                while i < chunk.endIndex && isSyntaxSpace(chunk[i]) { i += 1 }
                 if i < chunk.endIndex { return .jsonLines }
             }
             guard let c = try next() else { return .weiboJSON }
@@ -221,7 +221,7 @@ public enum FeedLoader {
     // MARK: - JSON and property lists
 
     static func loadJSON(_ bytes: [UInt8], fileName: String, options: LoadOptions) throws(StatusModelError) -> LoadResult {
-        if bytes.allSatisfy(isJSONWhitespace) { throw .empty(file: fileName) }
+        if bytes.allSatisfy(isSyntaxSpace) { throw .empty(file: fileName) }
         var tape = JSONTape()
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return try bytes.withUnsafeBufferPointer { (whole) throws(StatusModelError) -> LoadResult in

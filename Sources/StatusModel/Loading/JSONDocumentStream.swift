@@ -364,7 +364,7 @@ package final class JSONDocumentReader {
     private func skipWhitespace(until limit: Int) throws(StatusModelError) -> Bool {
         while true {
             while position - base < pending.count {
-                guard isJSONWhitespace(pending[position - base]) else { return true }
+                guard isSyntaxSpace(pending[position - base]) else { return true }
                 if position >= limit { return false }
                 position += 1
             }

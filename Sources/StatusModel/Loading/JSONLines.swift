@@ -141,7 +141,7 @@ package final class JSONLinesReader {
                 end = n
             }
             var i = start
-            while i < end && isJSONWhitespace(base[i]) { i += 1 }
+            while i < end && isSyntaxSpace(base[i]) { i += 1 }
             if i < end { statuses += 1 }
             if end - start > longest {
                 longest = end - start
@@ -201,8 +201,8 @@ public struct JSONLinesDecoder {
                 }
                 var a = start
                 var b = end
-                while a < b && isJSONWhitespace(base[a]) { a += 1 }
-                while b > a && isJSONWhitespace(base[b - 1]) { b -= 1 }
+                while a < b && isSyntaxSpace(base[a]) { a += 1 }
+                while b > a && isSyntaxSpace(base[b - 1]) { b -= 1 }
                 if a < b {
                     do throws(StatusModelError) {
                         body(try status(UnsafeBufferPointer(rebasing: all[a..<b]), line: line, index: index))

@@ -103,7 +103,7 @@ package final class JSONLinesIndex: Sendable {
                             break
                         }
                         var i = start
-                        while i < end && isJSONWhitespace(base[i]) { i += 1 }
+                        while i < end && isSyntaxSpace(base[i]) { i += 1 }
                         if i < end {
                             if line != lastLine + 1 { newMarks.append((firstIndex + newStarts.count, line)) }
                             newStarts.append(offset + start)
@@ -197,7 +197,7 @@ package final class JSONLinesIndex: Sendable {
     private static func trailingLines(_ bytes: [UInt8]) -> Int {
         var i = bytes.count
         var newlines = 0
-        while i > 0 && isJSONWhitespace(bytes[i - 1]) {
+        while i > 0 && isSyntaxSpace(bytes[i - 1]) {
             if bytes[i - 1] == 0x0A { newlines += 1 }
             i -= 1
         }

@@ -203,6 +203,14 @@ struct JSONTape {
         return count > 1 ? duplicateKey(of: closed, count: count, input: input) : nil
     }
 
+    /// The error reason for the duplicate key at node `index` of a tape whose bytes are
+    /// `content` (a property list's decoded text), its container named as the format names it.
+    func duplicateKeyReason(_ index: Int, in content: [UInt8], container: String) -> String {
+        let node = nodes[index]
+        let key = String(decoding: content[Int(node.offset)..<Int(node.offset + node.length)], as: UTF8.self)
+        return "duplicate key \(DisplaySafe.quoted(key)) in a \(container) (a duplicate key in any object is an error)"
+    }
+
     /// Checks the `count` keys of the object at node `object` for a duplicate. Each key's
     /// signature and length pick one bit of a 256-bit filter; only a key whose bit is already set
     /// is compared with the keys before it (by signature and length, then bytes for keys longer

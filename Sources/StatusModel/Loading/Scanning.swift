@@ -42,8 +42,9 @@ struct JSONDepthScanner {
     }
 }
 
+/// White space between JSON tokens and in XML markup: space, tab, LF and CR.
 @inline(__always)
-func isJSONWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+func isSyntaxSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
 /// A readable rendering of a file's first bytes for "unrecognized format" errors.
 func describeLeadingBytes<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {

@@ -160,8 +160,6 @@ struct XMLPlistReader {
     private mutating func close(_ tape: inout JSONTape, at offset: Int) throws(Failure) {
         let duplicate = content.withUnsafeBufferPointer { tape.close(keysIn: $0) }
         guard let duplicate else { return }
-        let node = tape.nodes[duplicate]
-        let key = String(decoding: content[Int(node.offset)..<Int(node.offset + node.length)], as: UTF8.self)
         // The key's tag (keys are listed in node order).
         var lo = 0, hi = keyPlaces.count
         while lo < hi {
@@ -169,7 +167,7 @@ struct XMLPlistReader {
             if keyPlaces[mid].node < duplicate { lo = mid + 1 } else { hi = mid }
         }
         let at = lo < keyPlaces.count && keyPlaces[lo].node == duplicate ? keyPlaces[lo].input : offset
-        throw fail("duplicate key \(DisplaySafe.quoted(key)) in a dict (a duplicate key in any object is an error)", at: at)
+        throw fail(tape.duplicateKeyReason(duplicate, in: content, container: "dict"), at: at)
     }
 
     /// Appends a string, number or other leaf whose bytes are `content[start...]`.
@@ -269,7 +267,7 @@ struct XMLPlistReader {
                 ? (b &- UInt8(ascii: "0") < 10 || b == UInt8(ascii: "-") || b == UInt8(ascii: ":") || b == UInt8(ascii: "T")
                     || b == UInt8(ascii: "Z"))
                 : (b &- UInt8(ascii: "A") < 26 || b &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10 || b == UInt8(ascii: "+")
-                    || b == UInt8(ascii: "/") || b == UInt8(ascii: "=") || Self.isSpace(b))
+                    || b == UInt8(ascii: "/") || b == UInt8(ascii: "=") || isSyntaxSpace(b))
             guard ok else { throw fail("a <\(spelling(tag))> that is not \(isDate ? "an ISO 8601 date" : "base64"): \(shown(raw))", at: tag.start) }
         }
         if isDate && raw.isEmpty { throw fail("an empty <date>", at: tag.start) }
@@ -281,8 +279,8 @@ struct XMLPlistReader {
     /// The range of `content[start...]` without the white space around it.
     private func trimmed(_ start: Int) -> Range<Int> {
         var lo = start, hi = content.count
-        while lo < hi && Self.isSpace(content[lo]) { lo += 1 }
-        while hi > lo && Self.isSpace(content[hi - 1]) { hi -= 1 }
+        while lo < hi && isSyntaxSpace(content[lo]) { lo += 1 }
+        while hi > lo && isSyntaxSpace(content[hi - 1]) { hi -= 1 }
         return lo..<hi
     }
 
@@ -555,7 +553,7 @@ struct XMLPlistReader {
         let nameStart = p
         while p < input.count, Self.isNameByte(input[p]) { p += 1 }
         let written = UnsafeBufferPointer(rebasing: input[nameStart..<p])
-        while p < input.count && Self.isSpace(input[p]) { p += 1 }
+        while p < input.count && isSyntaxSpace(input[p]) { p += 1 }
         guard p < input.count, input[p] == UInt8(ascii: ">") else { throw fail("an end tag without its '>'", at: start) }
         p += 1
         guard Self.name(written) == name, name != .other else {
@@ -589,7 +587,6 @@ struct XMLPlistReader {
     }
 
     @inline(__always)
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
     // MARK: - Between elements
 
@@ -599,7 +596,7 @@ struct XMLPlistReader {
         let n = input.count
         while p < n {
             let b = input[p]
-            if Self.isSpace(b) {
+            if isSyntaxSpace(b) {
                 p += 1
             } else if starts("<!--", at: p) {
                 try comment()
@@ -690,7 +687,7 @@ extension XMLPlistReader {
     /// The `encoding` of the XML declaration at the start of `bytes`, if any.
     private static func declaredEncoding(_ bytes: [UInt8]) -> String? {
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while i < bytes.count && isSpace(bytes[i]) { i += 1 }
+        while i < bytes.count && isSyntaxSpace(bytes[i]) { i += 1 }
         guard bytes[i...].starts(with: Array("<?xml".utf8)) else { return nil }
         let end = bytes[i...].prefix(512).firstIndex(of: UInt8(ascii: ">")) ?? min(bytes.count, i + 512)
         let decl = String(decoding: bytes[i..<end], as: UTF8.self)
