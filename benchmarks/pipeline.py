@@ -87,7 +87,7 @@ def main():
     feed = generate(100_000, 5)
     size = os.path.getsize(feed)
     # The same 20 000 statuses as an XML property list and as JSON Lines: the plist job's cost
-    # over the JSON Lines job's (plists are loaded whole, so a smaller feed).
+    # over the JSON Lines job's (a plist is held whole in memory, so a smaller feed).
     plist, plistLines = generate(20_000, 5, "plist"), generate(20_000, 5, "jsonl")
     samples = {k: [] for k in ("orjson", "validate", "layout1", "layoutN", "plist", "plistLines")}
     statuses = 0

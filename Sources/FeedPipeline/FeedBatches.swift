@@ -3,15 +3,17 @@ import StatusModel
 // The first two stages of every job: inputs opened in order and cut into batches (reading), and
 // batches turned into statuses (decoding). JSON Lines and Weibo JSON are streamed: a batch is a
 // chunk of whole lines, or of whole elements of the document's statuses array, decoded by
-// whichever worker takes it; an error found by the reader comes after the batches before it. Other
-// formats are loaded whole when opened (their errors come before any output) and cut into batches
-// of statuses.
+// whichever worker takes it; an error found by the reader comes after the batches before it. A
+// large model property list is held whole, its statuses found by their tags when opened: a batch
+// is a run of them, read and decoded by the worker. Other formats are loaded whole when opened
+// (their errors come before any output) and cut into batches of statuses.
 
 /// A batch of statuses to decode or already decoded, and where it sits in the job's input.
 struct FeedBatch {
     enum Content {
         case lines(JSONLinesChunk, file: String)
         case elements(JSONElementsChunk, file: String)
+        case plistElements(PlistElements, statuses: Range<Int>)
         case statuses(ArraySlice<Status>)
     }
     var content: Content
@@ -70,6 +72,23 @@ final class FeedBatchReader {
                     return FeedBatch(
                         content: .elements(chunk, file: reader.fileName), statusesBefore: statusesBefore, statusCount: chunk.statusCount)
                 }
+            case .plistElements(let elements):
+                if offset < elements.statusCount {
+                    // Up to `batchStatuses` statuses and about `batchBytes` (one status at least).
+                    var end = offset + 1
+                    var most = min(elements.statusCount, offset + batchStatuses)
+                    while end < most {
+                        let mid = (end + most + 1) / 2
+                        if elements.byteCount(offset..<mid) <= batchBytes { end = mid } else { most = mid - 1 }
+                    }
+                    defer {
+                        statusesBefore += end - offset
+                        offset = end
+                    }
+                    return FeedBatch(
+                        content: .plistElements(elements, statuses: offset..<end), statusesBefore: statusesBefore,
+                        statusCount: end - offset)
+                }
             case .loaded(let result):
                 let statuses = result.feed.statuses
                 if offset < statuses.count {
@@ -92,6 +111,7 @@ struct BatchDecoders {
     let options: LoadOptions
     private var decoders: [String: JSONLinesDecoder] = [:]
     private var documentDecoders: [String: JSONElementsDecoder] = [:]
+    private var plistDecoder = PlistElementsDecoder()
 
     init(options: LoadOptions) { self.options = options }
 
@@ -105,6 +125,11 @@ struct BatchDecoders {
             var out = DecodedBatch(file: file)
             out.statuses.reserveCapacity(chunk.statusCount)
             out.skipped = try decoder.decode(chunk) { out.statuses.append($0) }
+            return out
+        case .plistElements(let elements, let range):
+            var out = DecodedBatch(file: elements.fileName)
+            out.statuses.reserveCapacity(range.count)
+            out.skipped = try plistDecoder.decode(elements, statuses: range) { out.statuses.append($0) }
             return out
         case .elements(let chunk, let file):
             var decoder = documentDecoders.removeValue(forKey: file) ?? JSONElementsDecoder(fileName: file, options: options)

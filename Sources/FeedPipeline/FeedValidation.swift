@@ -31,7 +31,8 @@ public enum FeedValidation {
     }
 
     /// Counts the statuses of `path` (`-` for standard input). JSON Lines and Weibo JSON are
-    /// decoded in parallel chunks in bounded memory; other formats are loaded whole.
+    /// decoded in parallel chunks in bounded memory; a large model property list is read whole
+    /// and decoded in parallel batches; other formats are loaded whole.
     /// - Throws: the first invalid status as a `StatusModelError` (unless `options.skipInvalid`),
     ///   or a file-level error.
     public static func count(
@@ -49,6 +50,8 @@ public enum FeedValidation {
             total.format = .jsonLines
         case .jsonDocument:
             total.format = .weiboJSON
+        case .plistElements:
+            total.format = .modelPlist
         }
         do {
             try runStatusPipeline(

@@ -99,10 +99,10 @@ struct SectionOptions: ParsableArguments {
     /// statuses are reported once.
     func openPlain(_ inputs: [String], options: LoadOptions, rereadable: Bool) throws -> [FeedSource]? {
         guard groupBy == nil, inputs.contains(where: CLIEnvironment.mayBeSectioned) else { return nil }
-        let (loaded, sectioned) = try CLIEnvironment.loadMaybeSectioned(inputs, options: options)
+        let (opened, sectioned) = try CLIEnvironment.openMaybeSectioned(inputs, options: options)
         guard sectioned == nil else { return nil }
         _ = try plain()
-        return try CLIEnvironment.sources(inputs, loaded: loaded, options: options, rereadable: rereadable)
+        return try CLIEnvironment.sources(inputs, opened: opened, options: options, rereadable: rereadable)
     }
 
     /// Nil, for a plain feed: one section, always open, so --expand may name section 0 only (a

@@ -207,26 +207,25 @@ extension CLIEnvironment {
         return rest.first == UInt8(ascii: "<") || rest.starts(with: Array("bplist".utf8))
     }
 
-    /// The inputs that may be sectioned (`mayBeSectioned`: property lists) loaded whole, once,
-    /// by index, and the first of them that is sectioned (nil when none is): a plain one then goes
-    /// to a job as loaded (`sources(_:loaded:options:rereadable:)`) rather than read and parsed
-    /// again.
-    static func loadMaybeSectioned(_ inputs: [String], options: LoadOptions) throws -> (loaded: [Int: LoadResult], sectioned: String?) {
-        var loaded: [Int: LoadResult] = [:]
+    /// The inputs that may be sectioned (`mayBeSectioned`: property lists) opened once, by
+    /// index, and the first of them that is sectioned (nil when none is). Opening a property
+    /// list holds it whole (loaded, or its statuses found for batches), so a plain one then goes
+    /// to a job as opened (`sources(_:opened:options:rereadable:)`) rather than read again.
+    static func openMaybeSectioned(_ inputs: [String], options: LoadOptions) throws -> (opened: [Int: FeedSource], sectioned: String?) {
+        var opened: [Int: FeedSource] = [:]
         for (k, path) in inputs.enumerated() where mayBeSectioned(path) {
-            guard case .loaded(let result) = try FeedSource.open(path, options: options) else { continue }
-            if result.feed.sections != nil { return (loaded, path) }
-            loaded[k] = result
+            let source = try FeedSource.open(path, options: options)
+            if case .loaded(let result) = source, result.feed.sections != nil { return (opened, path) }
+            if !source.isStreamed { opened[k] = source }
         }
-        return (loaded, nil)
+        return (opened, nil)
     }
 
-    /// The sources of `inputs` for a job: those in `loaded` as loaded, the others opened
+    /// The sources of `inputs` for a job: those in `opened` as they are, the others opened
     /// (streamed, but loaded whole when `rereadable` and they can be read only once).
-    static func sources(_ inputs: [String], loaded: [Int: LoadResult], options: LoadOptions, rereadable: Bool) throws -> [FeedSource] {
+    static func sources(_ inputs: [String], opened: [Int: FeedSource], options: LoadOptions, rereadable: Bool) throws -> [FeedSource] {
         try inputs.indices.map { k in
-            try loaded[k].map(FeedSource.loaded)
-                ?? FeedSource.open(inputs[k], options: options, streaming: !(rereadable && FeedSource.isReadOnce(inputs[k])))
+            try opened[k] ?? FeedSource.open(inputs[k], options: options, streaming: !(rereadable && FeedSource.isReadOnce(inputs[k])))
         }
     }
 

@@ -1,11 +1,13 @@
 import Foundation
 
 /// An opened feed input: JSON Lines, read as a stream of chunks of whole lines; Weibo JSON, read
-/// as a stream of chunks of whole statuses (the elements of its statuses array); or any other
-/// format, loaded whole (so that its errors are known before anything is done with it).
+/// as a stream of chunks of whole statuses (the elements of its statuses array); a large model
+/// property list, held whole with its statuses found, to be read and decoded in batches; or any
+/// other format, loaded whole (so that its errors are known before anything is done with it).
 package enum FeedSource {
     case jsonLines(JSONLinesReader)
     case jsonDocument(JSONDocumentReader)
+    case plistElements(PlistElements)
     case loaded(LoadResult)
 
     /// The name errors give for standard input.
@@ -41,6 +43,11 @@ package enum FeedSource {
             // classic from full model by its keys).
             var detected = options
             detected.format = format
+            if format == .modelPlist && streaming {
+                let bytes = try file.readAll()
+                if let elements = PlistElements.split(bytes, fileName: file.name, options: options) { return .plistElements(elements) }
+                return .loaded(try FeedLoader.load(bytes: bytes, fileName: file.name, options: detected))
+            }
             return .loaded(try FeedLoader.load(contentsOf: url, options: detected))
         }
         return try open(once: input, options: options, streaming: streaming)
@@ -49,8 +56,10 @@ package enum FeedSource {
     /// Whether the source is read as a stream of chunks (and so read again from its file by a
     /// consumer that needs its statuses twice).
     package var isStreamed: Bool {
-        if case .loaded = self { return false }
-        return true
+        switch self {
+        case .jsonLines, .jsonDocument: true
+        case .plistElements, .loaded: false
+        }
     }
 
     /// Whether `path` can be read only once: standard input (`-`), a pipe, a FIFO or a device.
@@ -85,9 +94,12 @@ package enum FeedSource {
             input.unread(head)
             return .jsonDocument(JSONDocumentReader(file: input, options: options))
         }
-        let rest = try input.readAll()
+        let bytes = head + (try input.readAll())
+        if format == .modelPlist && streaming, let elements = PlistElements.split(bytes, fileName: input.name, options: options) {
+            return .plistElements(elements)
+        }
         var loadOptions = options
         loadOptions.format = format
-        return .loaded(try FeedLoader.load(data: Data(head + rest), fileName: input.name, options: loadOptions))
+        return .loaded(try FeedLoader.load(bytes: bytes, fileName: input.name, options: loadOptions))
     }
 }

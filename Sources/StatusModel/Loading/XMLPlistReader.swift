@@ -64,6 +64,28 @@ struct XMLPlistReader {
         return reader.content
     }
 
+    /// Reads `input`, a run of values with white space, comments and processing instructions
+    /// between them (elements of an array, without its tags), into `tape` as one root array of
+    /// those values; returns the bytes its nodes point into. `maxDepth` counts that root array,
+    /// and each value is read as the whole reader reads it.
+    static func readElements(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int, into tape: inout JSONTape) throws(Failure) -> [UInt8] {
+        guard input.count < Int(UInt32.max) else {
+            throw Failure(kind: .syntax, reason: "a property list larger than 4 GiB", offset: 0)
+        }
+        guard maxDepth > 0 else { throw Failure(kind: .tooDeep, reason: "nested deeper than \(maxDepth)", offset: 0) }
+        var reader = XMLPlistReader(input, maxDepth: maxDepth)
+        tape.reset(expectingNodes: input.count / 16)
+        tape.open(.array, at: 0)
+        while true {
+            try reader.skipMisc(prolog: false)
+            guard reader.p < input.count else { break }
+            if reader.isEndTag(at: reader.p) { throw reader.fail("an end tag where a value was expected") }
+            try reader.value(try reader.startTag(), into: &tape, floor: 1)
+        }
+        try reader.close(&tape, at: input.count)
+        return reader.content
+    }
+
     // MARK: - Structure
 
     private mutating func document(into tape: inout JSONTape) throws(Failure) {
@@ -92,8 +114,9 @@ struct XMLPlistReader {
     }
 
     /// Reads the value whose start tag was just read, and everything nested in it, without
-    /// recursion: the tape's open containers are the stack.
-    private mutating func value(_ first: Tag, into tape: inout JSONTape) throws(Failure) {
+    /// recursion: the tape's open containers are the stack. Returns when the value is complete,
+    /// with `floor` containers still open (those opened before it).
+    private mutating func value(_ first: Tag, into tape: inout JSONTape, floor: Int = 0) throws(Failure) {
         var tag = first
         while true {
             var opened = false
@@ -129,7 +152,7 @@ struct XMLPlistReader {
             while true {
                 if complete { tape.countElement() }
                 complete = true
-                guard let open = tape.openKind else { return }
+                guard tape.depth > floor, let open = tape.openKind else { return }
                 try skipMisc(prolog: false)
                 guard p < input.count else { throw fail("the property list ends inside a <\(open == .object ? "dict" : "array")>") }
                 if isEndTag(at: p) {
@@ -520,18 +543,7 @@ struct XMLPlistReader {
         let written = UnsafeBufferPointer(rebasing: input[nameStart..<p])
         guard !written.isEmpty else { throw fail("a '<' that begins no element", at: start) }
         // Attributes (`<plist version="1.0">`), quoted values may hold '>'.
-        var quote: UInt8 = 0
-        while p < input.count {
-            let b = input[p]
-            if quote != 0 {
-                if b == quote { quote = 0 }
-            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                quote = b
-            } else if b == UInt8(ascii: ">") {
-                break
-            }
-            p += 1
-        }
+        p = Self.tagEnd(input, from: p)
         guard p < input.count else { throw fail("a start tag without its '>'", at: start) }
         let empty = input[p - 1] == UInt8(ascii: "/") && p - 1 >= nameStart + written.count
         p += 1
@@ -562,11 +574,31 @@ struct XMLPlistReader {
         }
     }
 
+    /// The offset of the `>` that ends a tag whose attributes start at `from` (quoted values may
+    /// hold one), `input.count` when none does.
+    @inline(__always)
+    static func tagEnd(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        var quote: UInt8 = 0
+        while i < input.count {
+            let b = input[i]
+            if quote != 0 {
+                if b == quote { quote = 0 }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: ">") {
+                return i
+            }
+            i += 1
+        }
+        return i
+    }
+
     private func isEndTag(at i: Int) -> Bool {
         i + 1 < input.count && input[i] == UInt8(ascii: "<") && input[i + 1] == UInt8(ascii: "/")
     }
 
-    private static func name(_ b: UnsafeBufferPointer<UInt8>) -> Name {
+    static func name(_ b: UnsafeBufferPointer<UInt8>) -> Name {
         @inline(__always) func is_(_ s: StaticString) -> Bool {
             s.utf8CodeUnitCount == b.count && memcmp(s.utf8Start, b.baseAddress!, b.count) == 0
         }
@@ -581,12 +613,10 @@ struct XMLPlistReader {
     }
 
     @inline(__always)
-    private static func isNameByte(_ b: UInt8) -> Bool {
+    static func isNameByte(_ b: UInt8) -> Bool {
         b &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "A") < 26 || b &- UInt8(ascii: "0") < 10 || b == UInt8(ascii: "-")
             || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") || b == UInt8(ascii: ".")
     }
-
-    @inline(__always)
 
     // MARK: - Between elements
 
@@ -618,13 +648,19 @@ struct XMLPlistReader {
 
     /// Skips `<!DOCTYPE …>`, with an internal subset in brackets and quoted identifiers.
     private mutating func doctype() throws(Failure) {
-        let start = p
-        p += 9
+        guard let end = Self.doctypeEnd(input, from: p + 9) else { throw fail("a DOCTYPE without its end", at: p) }
+        p = end
+    }
+
+    /// The offset after the `>` that ends a DOCTYPE whose name ends at `from` (quoted
+    /// identifiers and an internal subset in brackets followed); nil when none does.
+    static func doctypeEnd(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var quote: UInt8 = 0
         var brackets = false
-        while p < input.count {
-            let b = input[p]
-            p += 1
+        var i = from
+        while i < input.count {
+            let b = input[i]
+            i += 1
             if quote != 0 {
                 if b == quote { quote = 0 }
             } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
@@ -634,10 +670,10 @@ struct XMLPlistReader {
             } else if b == UInt8(ascii: "]") {
                 brackets = false
             } else if b == UInt8(ascii: ">") && !brackets {
-                return
+                return i
             }
         }
-        throw fail("a DOCTYPE without its end", at: start)
+        return nil
     }
 
     @inline(__always)

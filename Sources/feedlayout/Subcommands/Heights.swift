@@ -47,7 +47,7 @@ struct Heights: ParsableCommand {
             // be sectioned (a property list) is loaded whole to tell, once: every width's pass
             // takes it as loaded.
             let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat)
-            let (loaded, sectioned) = try CLIEnvironment.loadMaybeSectioned(inputs, options: loadOptions)
+            let (opened, sectioned) = try CLIEnvironment.openMaybeSectioned(inputs, options: loadOptions)
             if let sectioned {
                 throw CLIError.input(
                     "feedlayout: \(sectioned): a sectioned feed (a friend list or a plist with sections): heights and partitioned "
@@ -60,9 +60,9 @@ struct Heights: ParsableCommand {
             for (w, width) in widths.list.enumerated() {
                 var job = FeedHeightsJob(inputs: inputs, options: feed.options(width: width), loadOptions: loadOptions, threads: threads)
                 job.batchStatuses = 512
-                let opened = try loaded.isEmpty
-                    ? nil : CLIEnvironment.sources(inputs, loaded: loaded, options: loadOptions, rereadable: false)
-                let result = try job.run(opened: opened, engine: engine, perRow: perRow)
+                let openedSources = try opened.isEmpty
+                    ? nil : CLIEnvironment.sources(inputs, opened: opened, options: loadOptions, rereadable: false)
+                let result = try job.run(opened: openedSources, engine: engine, perRow: perRow)
                 if w == 0 && result.skippedCount > 0 { printError("\(result.skippedCount) invalid statuses skipped") }
                 var line = "{\"width\":\(JSONNumber.fixed(width, 3)),\"scale\":\(JSONNumber.fixed(feed.scale, 3)),"
                     + "\"rows\":\(result.rowCount),\"heightPixels\":\(result.heightPixels),\"height\":\(JSONNumber.fixed(result.height, 3))"
