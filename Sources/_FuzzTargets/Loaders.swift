@@ -7,13 +7,19 @@ import StatusModel
 /// - a strict success means the lenient load gives the same feed and skips nothing;
 /// - a strict failure that the lenient load survives reports at least one skipped status (nothing is
 ///   dropped silently), and the skipped entries carry errors naming the file, in increasing order;
-/// - a loaded feed written back as Weibo JSON loads again to the same statuses.
+/// - a loaded feed written back as Weibo JSON loads again to the same statuses;
+/// - a model plist read in batches, as a job reads one of 2 MB or more, gives the whole load's
+///   statuses, skipped statuses or error.
 public func checkLoad(_ data: Data, fileName: String, format: FeedFormat?) {
     let strict = Result { () throws(StatusModelError) -> LoadResult in
         try FeedLoader.load(data: data, fileName: fileName, options: LoadOptions(format: format))
     }
     let lenient = Result { () throws(StatusModelError) -> LoadResult in
         try FeedLoader.load(data: data, fileName: fileName, options: LoadOptions(skipInvalid: true, format: format))
+    }
+    if format == .modelPlist {
+        checkPlistBatches([UInt8](data), fileName: fileName, options: LoadOptions(format: format), whole: strict)
+        checkPlistBatches([UInt8](data), fileName: fileName, options: LoadOptions(skipInvalid: true, format: format), whole: lenient)
     }
     for result in [strict, lenient] {
         switch result {
@@ -59,5 +65,32 @@ func checkRoundTrip(_ statuses: [Status]) {
         }
     } catch {
         fuzzCheck(false, "written feed does not load: \(error)")
+    }
+}
+
+/// `bytes` read in batches of one to three statuses (`PlistElements`, whatever its size) gives
+/// `whole`, the outcome of the whole load with the same options; documents the tag scan leaves
+/// to the whole load are skipped.
+func checkPlistBatches(_ bytes: [UInt8], fileName: String, options: LoadOptions, whole: Result<LoadResult, StatusModelError>) {
+    guard let elements = PlistElements.split(bytes, fileName: fileName, options: options, minimumBytes: 0) else { return }
+    var decoder = PlistElementsDecoder()
+    let batched = Result { () throws(StatusModelError) -> ([Status], [SkippedStatus]) in
+        var statuses: [Status] = []
+        var skipped: [SkippedStatus] = []
+        var at = 0
+        while at < elements.statusCount {
+            let end = min(elements.statusCount, at + 1 + at % 3)
+            skipped += try decoder.decode(elements, statuses: at..<end) { statuses.append($0) }
+            at = end
+        }
+        return (statuses, skipped)
+    }
+    switch (whole, batched) {
+    case (.success(let w), .success(let b)):
+        fuzzCheck(w.feed.statuses == b.0 && w.skipped == b.1, "batched plist: \(b.0.count) statuses, \(b.1.count) skipped; whole: \(w.feed.statuses.count), \(w.skipped.count)")
+    case (.failure(let w), .failure(let b)):
+        fuzzCheck(w == b, "batched plist error \(b), whole load's \(w)")
+    default:
+        fuzzCheck(false, "batched plist outcome \(batched), whole load's \(whole)")
     }
 }
