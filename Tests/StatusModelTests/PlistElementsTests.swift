@@ -116,6 +116,7 @@ final class PlistElementsTests: XCTestCase {
             ("entity key", Array(model.replacingOccurrences(of: "<key>statuses</key>", with: "<key>&#115;tatuses</key>").utf8)),
             ("latin-1", Array(model.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-1\"").utf8)),
             ("empty", Array("<plist><dict><key>statuses</key><array/></dict></plist>".utf8)),
+            ("binary root array", [UInt8](try PropertyListSerialization.data(fromPropertyList: [["Id": 1]], format: .binary, options: 0))),
         ]
         for (name, bytes) in cases {
             XCTAssertNil(PlistElements.split(bytes, fileName: "f", options: LoadOptions(), minimumBytes: 0), name)
@@ -160,11 +161,7 @@ final class PlistElementsTests: XCTestCase {
             "<", "</dict>", "<dict>", "</array>", "<array>", "<!--", "-->", "<![CDATA[", "]]>", "&", "&lt;", "<key>id</key>",
             "<true/>", "<string>x</string>", "<dict/>", "<key>statuses</key><array/>", "\u{1}", "<plist>", "</plist>", ">", "'", "\"",
         ]
-        var random = SplitMix64(seed: 17)
-        var split = 0
-        var failed = 0
-        for round in 0..<1500 {
-            var bytes = base
+        let (split, failed) = corruptedRounds(base, seed: 17) { bytes, random, round in
             for _ in 0..<(1 + Int(random.next() % 2)) {
                 let at = Int(random.next() % UInt64(bytes.count))
                 switch random.next() % 3 {
@@ -173,16 +170,78 @@ final class PlistElementsTests: XCTestCase {
                 default: bytes[at] = UInt8(truncatingIfNeeded: random.next())
                 }
             }
-            let options = LoadOptions(skipInvalid: round % 3 == 0, maxNestingDepth: round % 5 == 0 ? 4 : 128)
-            guard let got = batched(bytes, options: options, batch: 1 + round % 4) else { continue }
-            split += 1
-            let expected = whole(bytes, options: options)
-            if case .failed = expected { failed += 1 }
-            XCTAssertEqual(got, expected, "round \(round)")
+            return LoadOptions(skipInvalid: round % 3 == 0, maxNestingDepth: round % 5 == 0 ? 4 : 128)
         }
         // The scan is not so strict that damage always sends the document to the whole load.
         XCTAssertGreaterThan(split, 500)
         XCTAssertGreaterThan(failed, 100)
+    }
+
+    /// The same tree as a binary list, written by Foundation (strings and numbers shared).
+    private func binary(_ statuses: [Status]) throws -> [UInt8] {
+        let tree = try PropertyListSerialization.propertyList(from: Data(plist(statuses)), format: nil)
+        return [UInt8](try PropertyListSerialization.data(fromPropertyList: tree, format: .binary, options: 0))
+    }
+
+    /// Binary lists: batches write the objects the whole load writes, at any batch size and
+    /// nesting limit.
+    func testBinaryListsDecodeTheWholeLoadsStatuses() throws {
+        let statuses = generated(10, 120)
+        let bytes = try binary(statuses)
+        for batch in [1, 7, 1000] {
+            guard case .loaded(let got, let skipped) = batched(bytes, batch: batch) else {
+                return XCTFail("a binary model plist is split (batch \(batch))")
+            }
+            XCTAssertEqual(skipped, [])
+            XCTAssertEqual(FeedWriter.data(got, format: .jsonLines), FeedWriter.data(statuses, format: .jsonLines), "batch \(batch)")
+        }
+        var outcomes = Set<Bool>()
+        for depth in 3...9 {
+            let options = LoadOptions(maxNestingDepth: depth)
+            let expected = whole(bytes, options: options)
+            if case .loaded = expected { outcomes.insert(true) } else { outcomes.insert(false) }
+            XCTAssertEqual(batched(bytes, options: options, batch: 4) ?? expected, expected, "limit \(depth)")
+        }
+        XCTAssertEqual(outcomes, [true, false])
+    }
+
+    /// Corrupted binary lists (bytes changed anywhere: objects, references, the offset table)
+    /// give the whole load's outcome when they are split at all.
+    func testCorruptedBinaryListsGiveTheWholeLoadsOutcome() throws {
+        let base = try binary(generated(11, 12))
+        let (split, failed) = corruptedRounds(base, seed: 23) { bytes, random, round in
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                // Mostly the objects; a quarter of the changes in the offset table and trailer.
+                let at = round % 4 == 0
+                    ? bytes.count - 1 - Int(random.next() % UInt64(min(bytes.count, 400))) : 8 + Int(random.next() % UInt64(bytes.count - 8))
+                bytes[at] = random.next() % 2 == 0 ? UInt8(truncatingIfNeeded: random.next()) : bytes[at] ^ (1 << UInt8(random.next() % 8))
+            }
+            return LoadOptions(skipInvalid: round % 3 == 0)
+        }
+        XCTAssertGreaterThan(split, 500)
+        XCTAssertGreaterThan(failed, 50)
+    }
+
+    /// 1 500 documents made from `base` by `corrupt` (which returns the load's options): each one
+    /// split gives the whole load's outcome. Returns how many were split, and how many of those
+    /// the whole load refused or skipped statuses of.
+    private func corruptedRounds(
+        _ base: [UInt8], seed: UInt64, _ corrupt: (inout [UInt8], inout SplitMix64, Int) -> LoadOptions
+    ) -> (split: Int, failed: Int) {
+        var random = SplitMix64(seed: seed)
+        var split = 0
+        var failed = 0
+        for round in 0..<1500 {
+            var bytes = base
+            let options = corrupt(&bytes, &random, round)
+            guard let got = batched(bytes, options: options, batch: 1 + round % 4) else { continue }
+            split += 1
+            let expected = whole(bytes, options: options)
+            if case .failed = expected { failed += 1 }
+            if case .loaded(_, let skipped) = expected, !skipped.isEmpty { failed += 1 }
+            XCTAssertEqual(got, expected, "round \(round)")
+        }
+        return (split, failed)
     }
 
     /// A job reads a large model plist in parallel batches with the whole load's counts.

@@ -12,6 +12,8 @@
 //   that blows up), before writing anything;
 // - then writes the expanded tree to the JSON tape, as `XMLPlistReader` writes an XML list, so
 //   that every property list is decoded as JSON is; that work is bounded by the same limit;
+// - for a job, can write the document with its statuses array empty and then the array's
+//   elements in batches on several threads (`statusesElements`, `readElements`; `PlistElements`);
 // - refuses duplicate keys in a dictionary (the rule of every format: a duplicate key in any
 //   object is an error), sets and keyed-archiver UIDs (no feed value is one), cycles, integers
 //   out of the range of Int64 and UInt64 (128-bit integers are read exactly and kept only when
@@ -46,6 +48,9 @@ struct BinaryPlistReader {
     private var height: [Int32]
     private var expanded: [Int]
     let limit: Int
+    /// An array written empty wherever it is referenced (the statuses array, when the document
+    /// around it is checked apart from its elements); -1 for none.
+    private var emptied = -1
 
     /// Values plus string and data bytes a file of `fileSize` bytes may expand to: 16 per byte of
     /// the file plus 1 MiB. A file without shared containers expands to about its own size (its
@@ -71,7 +76,53 @@ struct BinaryPlistReader {
         return r.content
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(Failure) {
+    /// The references of the elements of the root dict's `statuses` array, when the file is a
+    /// model plist whose measure passes and whose every other object is written without an error
+    /// (`checkOutside` decodes the document with that array empty, as the whole load decodes it,
+    /// and says whether it gives no status); nil otherwise, for the whole load to read (and report).
+    static func statusesElements(
+        _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, checkOutside: (UnsafeBufferPointer<UInt8>, JSONTape) -> Bool
+    ) -> [Int]? {
+        guard var r = try? BinaryPlistReader(bytes, maxDepth: maxDepth, measuring: true),
+            let (_, size) = try? r.measure(r.top, depth: 0), size <= r.limit,
+            let o = try? r.offset(r.top), bytes[o] >> 4 == 0xD,
+            let (len, first) = try? r.lengthAndStart(o), let all = try? r.refs(first, len * 2)
+        else { return nil }
+        // The array of the key `statuses` (a second one is a duplicate key the check refuses).
+        var array = -1
+        for i in 0..<len {
+            guard let k = try? r.offset(all[i]), (0x5...0x7).contains(bytes[k] >> 4) else { return nil }
+            r.content.removeAll(keepingCapacity: true)
+            guard (try? r.appendString(all[i], at: k)) != nil else { return nil }
+            if r.content.elementsEqual("statuses".utf8) { array = all[len + i] }
+        }
+        guard array >= 0, let a = try? r.offset(array), bytes[a] >> 4 == 0xA, let (count, start) = try? r.lengthAndStart(a),
+            count > 0, let elements = try? r.refs(start, count)
+        else { return nil }
+        r.content.removeAll(keepingCapacity: true)
+        r.emptied = array
+        var tape = JSONTape()
+        guard (try? r.write(r.top, into: &tape)) != nil else { return nil }
+        r.content.append(contentsOf: repeatElement(0, count: 8))
+        let accepted = r.content.withUnsafeBufferPointer { checkOutside($0, tape) }
+        return accepted ? elements : nil
+    }
+
+    /// Writes the objects `refs` (elements of an array, measured with the whole file by
+    /// `statusesElements`) into `tape` as one root array; returns the bytes its nodes point into.
+    static func readElements(_ bytes: UnsafeBufferPointer<UInt8>, refs: ArraySlice<Int>, into tape: inout JSONTape) throws(Failure) -> [UInt8] {
+        var r = try BinaryPlistReader(bytes, maxDepth: .max, measuring: false)
+        tape.reset()
+        tape.open(.array, at: 0)
+        for obj in refs {
+            try r.write(obj, into: &tape)
+            tape.countElement()
+        }
+        _ = tape.close(keysIn: UnsafeBufferPointer(start: nil, count: 0))
+        return r.content
+    }
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, measuring: Bool = true) throws(Failure) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         let n = bytes.count
@@ -97,9 +148,10 @@ struct BinaryPlistReader {
         top = Int(tp)
         table = Int(tb)
         guard count <= (t - table) / offsetSize else { throw .malformed("offset table runs past the trailer") }
-        state = Array(repeating: 0, count: count)
-        height = Array(repeating: 0, count: count)
-        expanded = Array(repeating: 0, count: count)
+        // The measure's memo (not needed to write objects already measured).
+        state = measuring ? Array(repeating: 0, count: count) : []
+        height = measuring ? Array(repeating: 0, count: count) : []
+        expanded = measuring ? Array(repeating: 0, count: count) : []
         limit = Self.expansionLimit(fileSize: n)
     }
 
@@ -240,7 +292,7 @@ struct BinaryPlistReader {
         case 0xA:
             let (len, first) = try lengthAndStart(o)
             tape.open(.array, at: start)
-            for r in try refs(first, len) {
+            for r in try refs(first, obj == emptied ? 0 : len) {
                 try write(r, into: &tape)
                 tape.countElement()
             }

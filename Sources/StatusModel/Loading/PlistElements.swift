@@ -1,11 +1,14 @@
-// Large XML property lists read on several threads. A model plist (a root dict whose
-// `statuses` is an array, what `generate --format plist` writes) is mostly its statuses: a scan
-// of its tags alone (about a tenth of the reader's cost per byte) finds where each status starts,
-// the document without them is read and checked at once, and batches of statuses are then read
-// into tapes of their own and decoded by whichever worker takes them, as JSON Lines are. Loaded
-// whole on one thread, 20 000 statuses (64 MB) took 0.67 s before the first cell was laid out.
+// Large property lists read on several threads. A model plist (a root dict whose `statuses` is
+// an array, what `generate --format plist` writes) is mostly its statuses: a scan of an XML
+// list's tags alone (about a tenth of the reader's cost per byte) finds where each status
+// starts, or a binary list's measure (its first pass) gives each status's object; the document
+// without them is read and checked at once, and batches of statuses are then read into tapes of
+// their own and decoded by whichever worker takes them, as JSON Lines are. Loaded whole on one
+// thread, 20 000 statuses (64 MB of XML) took 0.67 s before the first cell was laid out.
 //
-// The split changes nothing a user sees. The scan follows the tokens the reader follows
+// The split changes nothing a user sees. A binary list is measured whole first, as the whole
+// load measures it (cycles, depth, the expansion limit), and its batches write the same objects
+// the whole load writes. The XML scan follows the tokens the reader follows
 // (comments, CDATA, processing instructions, a DOCTYPE, quoted attribute values), and a batch is
 // read by the same reader, starting where the whole read would be between two elements of the
 // array, with the same nesting limit. A document the scan does not follow (another root, a key
@@ -14,61 +17,91 @@
 // every error is the whole load's: the same reason, line and column, and the same first problem.
 import Foundation
 
-/// A model property list's statuses, found by their start tags, to be read in batches.
+/// A model property list's statuses, found (by their start tags, or their objects' references)
+/// to be read in batches.
 package struct PlistElements: Sendable {
     /// The input's name in errors.
     package let fileName: String
     let options: LoadOptions
-    /// The whole document (UTF-8).
+    /// The whole document.
     let bytes: [UInt8]
-    /// The offset of each status's start tag.
-    let starts: [Int]
-    /// The offsets just after the array's start tag and at its end tag.
-    let contentStart: Int
-    let contentEnd: Int
+    let statuses: Statuses
+
+    /// Where the statuses are.
+    enum Statuses {
+        /// An XML list: the offset of each status's start tag, and the array's content (just after
+        /// its start tag to its end tag).
+        case xml(starts: [Int], contentStart: Int, contentEnd: Int)
+        /// A binary list: each status's object.
+        case binary(objects: [Int])
+    }
 
     /// Statuses in the document.
-    package var statusCount: Int { starts.count }
+    package var statusCount: Int {
+        switch statuses {
+        case .xml(let starts, _, _): starts.count
+        case .binary(let objects): objects.count
+        }
+    }
 
     /// Documents smaller than this are loaded whole: one batch, nothing to share out.
     package static let minimumBytes = 1 << 21
 
     /// The statuses of the model property list `bytes`, or nil when it is to be loaded whole
-    /// (smaller than `minimumBytes`, binary, another root than a dict with a non-empty
-    /// `statuses` array, or a document the tag scan does not follow).
-    /// - Throws: nothing the whole load would not: when the document around the statuses is
-    ///   not valid, nil is returned and the whole load reports it.
+    /// (smaller than `minimumBytes`, another root than a dict with a non-empty `statuses`
+    /// array, an XML document the tag scan does not follow or in another encoding than UTF-8,
+    /// or a document whose part around the statuses is not valid: the whole load reports it).
     package static func split(
         _ bytes: [UInt8], fileName: String, options: LoadOptions, minimumBytes: Int = minimumBytes
     ) -> PlistElements? {
-        guard bytes.count >= minimumBytes, options.format == nil || options.format == .modelPlist,
-            !bytes.starts(with: Array("bplist".utf8)), options.maxNestingDepth > 2
+        guard bytes.count >= minimumBytes, options.format == nil || options.format == .modelPlist, options.maxNestingDepth > 2
         else { return nil }
+        // The document without its statuses, decoded as the whole load decodes it (root keys,
+        // what follows the array), gives no status and no error.
+        func acceptsOutside<N: DecodedNode>(_ root: N) -> Bool {
+            guard let result = try? FeedLoader.decodePlist(root, fileName: fileName, options: options) else { return false }
+            return result.feed.format == .modelPlist && result.feed.statuses.isEmpty && result.skipped.isEmpty
+        }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            let objects = bytes.withUnsafeBufferPointer { all in
+                BinaryPlistReader.statusesElements(all, maxDepth: options.maxNestingDepth) { content, tape in
+                    tape.withDocument(content) { acceptsOutside($0.root) }
+                }
+            }
+            guard let objects else { return nil }
+            return PlistElements(fileName: fileName, options: options, bytes: bytes, statuses: .binary(objects: objects))
+        }
         // Another declared encoding is transcoded by the whole load; offsets here are the file's.
-        guard let utf8 = XMLPlistReader.utf8Bytes(bytes).bytes, utf8.count == bytes.count else { return nil }
-        guard let found = bytes.withUnsafeBufferPointer({ PlistTagScan.statuses(in: $0) }) else { return nil }
-        // The document without its statuses: everything the batches do not read, read and
-        // decoded as the whole load does (root keys, what follows the array, the end).
+        guard let utf8 = XMLPlistReader.utf8Bytes(bytes).bytes, utf8.count == bytes.count,
+            let found = bytes.withUnsafeBufferPointer({ PlistTagScan.statuses(in: $0) })
+        else { return nil }
         var outside = Array(bytes[0..<found.contentStart])
         outside += bytes[found.contentEnd...]
-        guard let result = try? FeedLoader.loadPlist(outside, fileName: fileName, options: options),
-            result.feed.format == .modelPlist, result.feed.statuses.isEmpty, result.skipped.isEmpty
+        guard (try? FeedLoader.withPlist(outside, fileName: fileName, maxDepth: options.maxNestingDepth) { acceptsOutside($0) }) == true
         else { return nil }
         return PlistElements(
-            fileName: fileName, options: options, bytes: bytes, starts: found.starts, contentStart: found.contentStart,
-            contentEnd: found.contentEnd)
+            fileName: fileName, options: options, bytes: bytes,
+            statuses: .xml(starts: found.starts, contentStart: found.contentStart, contentEnd: found.contentEnd))
     }
 
-    /// The bytes of statuses `range`: from the first one's start tag (the array's content for
-    /// the first status) to the next status's (the array's end tag after the last).
-    func span(_ range: Range<Int>) -> Range<Int> {
+    /// The bytes of statuses `range` of an XML list: from the first one's start tag (the
+    /// array's content for the first status) to the next status's (the array's end tag after
+    /// the last).
+    static func span(_ range: Range<Int>, starts: [Int], contentStart: Int, contentEnd: Int) -> Range<Int> {
         let lower = range.lowerBound == 0 ? contentStart : starts[range.lowerBound]
         let upper = range.upperBound == starts.count ? contentEnd : starts[range.upperBound]
         return lower..<upper
     }
 
-    /// The bytes of statuses `range` in the document (for batch sizes).
-    package func byteCount(_ range: Range<Int>) -> Int { span(range).count }
+    /// The bytes of statuses `range` in the document, for batch sizes (a binary list's
+    /// statuses share their objects: its bytes over its statuses, for each).
+    package func byteCount(_ range: Range<Int>) -> Int {
+        switch statuses {
+        case .xml(let starts, let contentStart, let contentEnd):
+            Self.span(range, starts: starts, contentStart: contentStart, contentEnd: contentEnd).count
+        case .binary(let objects): range.count * (bytes.count / max(1, objects.count))
+        }
+    }
 
     /// The error of the whole load of the document, which a batch's failure stands for (nil if
     /// the whole load succeeds, which a failing batch rules out).
@@ -100,18 +133,30 @@ package struct PlistElementsDecoder {
         _ elements: PlistElements, statuses range: Range<Int>, _ body: (Status) -> Void
     ) throws(StatusModelError) -> [SkippedStatus] {
         if !isKnownUniquelyReferenced(&recentSources) { recentSources = RecentSources() }
-        let span = elements.span(range)
         let options = elements.options
         let fileName = elements.fileName
         var content: [UInt8]
-        do throws(XMLPlistReader.Failure) {
-            // The statuses sit in the root dict's array: the batch's own root array is one level.
-            content = try elements.bytes.withUnsafeBufferPointer { (all) throws(XMLPlistReader.Failure) -> [UInt8] in
-                try XMLPlistReader.readElements(
-                    UnsafeBufferPointer(rebasing: all[span]), maxDepth: options.maxNestingDepth - 1, into: &tape)
+        switch elements.statuses {
+        case .xml(let starts, let contentStart, let contentEnd):
+            let span = PlistElements.span(range, starts: starts, contentStart: contentStart, contentEnd: contentEnd)
+            do throws(XMLPlistReader.Failure) {
+                // The statuses sit in the root dict's array: the batch's own root array is one level.
+                content = try elements.bytes.withUnsafeBufferPointer { (all) throws(XMLPlistReader.Failure) -> [UInt8] in
+                    try XMLPlistReader.readElements(
+                        UnsafeBufferPointer(rebasing: all[span]), maxDepth: options.maxNestingDepth - 1, into: &tape)
+                }
+            } catch {
+                throw elements.wholeLoadError() ?? .malformed(file: fileName, format: "property list", line: nil, reason: error.reason)
             }
-        } catch {
-            throw elements.wholeLoadError() ?? .malformed(file: fileName, format: "property list", line: nil, reason: error.reason)
+        case .binary(let objects):
+            do throws(BinaryPlistReader.Failure) {
+                // Measured with the whole file when it was split: depth and expansion are known.
+                content = try elements.bytes.withUnsafeBufferPointer { (all) throws(BinaryPlistReader.Failure) -> [UInt8] in
+                    try BinaryPlistReader.readElements(all, refs: objects[range], into: &tape)
+                }
+            } catch {
+                throw elements.wholeLoadError() ?? .malformed(file: fileName, format: "property list", line: nil, reason: "\(error)")
+            }
         }
         content.append(contentsOf: repeatElement(0, count: 8))
         let recentSources = recentSources
