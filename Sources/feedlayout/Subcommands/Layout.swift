@@ -171,7 +171,7 @@ private final class OutputSink {
     func write(_ bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { return }
         if let file {
-            try file.write(Data(bytes))
+            try file.write(bytes)
         } else {
             if !held.isEmpty { try DescriptorOutput.writeStandardOutput(held) }
             held = bytes
