@@ -96,8 +96,14 @@ package final class JSONLinesReader {
             try fill(max(1 << 16, pending.count))
         }
         guard cut > 0 else { return nil }
-        let bytes = Array(pending[0..<cut])
-        pending.removeSubrange(0..<cut)
+        // The chunk takes the buffer itself; only the part after the cut (the start of the next
+        // line) is copied, into the next buffer. Copying the chunk out and moving the rest to the
+        // front cost 1.5 % of a one-thread export.
+        var bytes: [UInt8] = []
+        swap(&bytes, &pending)
+        pending.reserveCapacity(max(targetBytes, bytes.count - cut) + (1 << 16))
+        pending.append(contentsOf: bytes[cut...])
+        bytes.removeLast(bytes.count - cut)
         let counts = bytes.withUnsafeBufferPointer { Self.countLines($0) }
         if counts.longest > maxLineBytes {
             throw .malformed(
