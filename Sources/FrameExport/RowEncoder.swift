@@ -187,7 +187,7 @@ extension JSONBytes {
         put("{\"frame\":")
         putRect(box.frame)
         put(",\"string\":")
-        string(box.string)
+        box.prepared.withUTF16 { string(utf16: $0) }
         let lines = l.lines
         reserve(literal: 80 + 40 * lines.count, numbers: 1 + 2 * lines.count, ints: 1 + 2 * lines.count)
         put(",\"truncated\":")

@@ -68,43 +68,47 @@ package enum UTF16Transcoding {
     /// label). A lone surrogate becomes U+FFFD, as `String(decoding:as:)` makes it.
     package static func string(_ units: UnsafeBufferPointer<UInt16>) -> String {
         guard !units.isEmpty else { return "" }
-        return String(unsafeUninitializedCapacity: 3 * units.count) { out in
-            var o = 0, i = 0
-            let n = units.count
-            while i < n {
-                var v = UInt32(units[i])
-                i &+= 1
-                if v < 0x80 {
-                    out[o] = UInt8(truncatingIfNeeded: v)
-                    o &+= 1
-                    continue
-                }
-                if v < 0x800 {
-                    out[o] = UInt8(truncatingIfNeeded: 0xC0 | v >> 6)
-                    out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
-                    o &+= 2
-                    continue
-                }
-                if v & 0xF800 == 0xD800 {
-                    if v < 0xDC00, i < n, units[i] & 0xFC00 == 0xDC00 {
-                        v = 0x10000 &+ ((v &- 0xD800) << 10) &+ (UInt32(units[i]) &- 0xDC00)
-                        i &+= 1
-                        out[o] = UInt8(truncatingIfNeeded: 0xF0 | v >> 18)
-                        out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (v >> 12) & 0x3F)
-                        out[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | (v >> 6) & 0x3F)
-                        out[o &+ 3] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
-                        o &+= 4
-                        continue
-                    }
-                    v = 0xFFFD
-                }
-                out[o] = UInt8(truncatingIfNeeded: 0xE0 | v >> 12)
-                out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (v >> 6) & 0x3F)
-                out[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
-                o &+= 3
+        return String(unsafeUninitializedCapacity: 3 * units.count) { encodeUTF8(units, into: $0.baseAddress!) }
+    }
+
+    /// Writes the UTF-8 of `units` at `out`, which MUST have room for `3 * units.count` bytes;
+    /// returns the bytes written. A lone surrogate becomes U+FFFD.
+    package static func encodeUTF8(_ units: UnsafeBufferPointer<UInt16>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = 0, i = 0
+        let n = units.count
+        while i < n {
+            var v = UInt32(units[i])
+            i &+= 1
+            if v < 0x80 {
+                out[o] = UInt8(truncatingIfNeeded: v)
+                o &+= 1
+                continue
             }
-            return o
+            if v < 0x800 {
+                out[o] = UInt8(truncatingIfNeeded: 0xC0 | v >> 6)
+                out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
+                o &+= 2
+                continue
+            }
+            if v & 0xF800 == 0xD800 {
+                if v < 0xDC00, i < n, units[i] & 0xFC00 == 0xDC00 {
+                    v = 0x10000 &+ ((v &- 0xD800) << 10) &+ (UInt32(units[i]) &- 0xDC00)
+                    i &+= 1
+                    out[o] = UInt8(truncatingIfNeeded: 0xF0 | v >> 18)
+                    out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (v >> 12) & 0x3F)
+                    out[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | (v >> 6) & 0x3F)
+                    out[o &+ 3] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
+                    o &+= 4
+                    continue
+                }
+                v = 0xFFFD
+            }
+            out[o] = UInt8(truncatingIfNeeded: 0xE0 | v >> 12)
+            out[o &+ 1] = UInt8(truncatingIfNeeded: 0x80 | (v >> 6) & 0x3F)
+            out[o &+ 2] = UInt8(truncatingIfNeeded: 0x80 | v & 0x3F)
+            o &+= 3
         }
+        return o
     }
 }
 
