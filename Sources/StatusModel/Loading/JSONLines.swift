@@ -93,7 +93,10 @@ package final class JSONLinesReader {
                 let line = nextLine + pending[..<lastLineStart].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
                 throw .malformed(file: fileName, format: "JSON Lines", line: line, reason: "line longer than \(maxLineBytes) bytes")
             }
-            try fill(max(1 << 16, pending.count))
+            // A little more for the end of the line at the target (most lines are short: reading
+            // another megabyte here made the next chunk's start a megabyte to copy), more in
+            // proportion for a line longer than that, so that a long line is read in linear time.
+            try fill(max(1 << 16, pending.count - from))
         }
         guard cut > 0 else { return nil }
         // The chunk takes the buffer itself; only the part after the cut (the start of the next
