@@ -54,7 +54,9 @@ package struct PlistElements: Sendable {
     package static func split(
         _ bytes: [UInt8], fileName: String, options: LoadOptions, minimumBytes: Int = minimumBytes
     ) -> PlistElements? {
-        guard bytes.count >= minimumBytes, options.format == nil || options.format == .modelPlist, options.maxNestingDepth > 2
+        // (From 4 GiB the whole load refuses a document; its batches would each be smaller.)
+        guard bytes.count >= minimumBytes, bytes.count < Int(UInt32.max), options.format == nil || options.format == .modelPlist,
+            options.maxNestingDepth > 2
         else { return nil }
         // The document without its statuses, decoded as the whole load decodes it (root keys,
         // what follows the array), gives no status and no error.
