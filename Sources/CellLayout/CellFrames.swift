@@ -38,6 +38,16 @@ public struct CellFrames<Element>: RandomAccessCollection {
         return (storage.unsafelyUnwrapped.bytes + Int(offset)).assumingMemoryBound(to: Element.self)[i]
     }
 
+    /// Calls `body` with the elements where they are stored: fields read through it are read in
+    /// place, where the subscript copies a whole element (a retain and a release of each
+    /// reference it holds) for each field read.
+    package func withUnsafeElements<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        guard let storage else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try withExtendedLifetime(storage) {
+            try body(UnsafeBufferPointer(start: (storage.bytes + Int(offset)).assumingMemoryBound(to: Element.self), count: count))
+        }
+    }
+
     /// The object the elements are stored in (nil for none): a cell's lists share one.
     package var storageIdentity: ObjectIdentifier? { storage.map(ObjectIdentifier.init) }
 
