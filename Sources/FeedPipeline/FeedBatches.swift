@@ -4,8 +4,8 @@ import StatusModel
 // batches turned into statuses (decoding). JSON Lines and Weibo JSON are streamed: a batch is a
 // chunk of whole lines, or of whole elements of the document's statuses array, decoded by
 // whichever worker takes it; an error found by the reader comes after the batches before it. A
-// large model property list is held whole, its statuses found by their tags when opened: a batch
-// is a run of them, read and decoded by the worker. Other formats are loaded whole when opened
+// large model property list is held whole, its statuses found when opened (`PlistElements`): a
+// batch is a run of them, read and decoded by the worker. Other formats are loaded whole when opened
 // (their errors come before any output) and cut into batches of statuses.
 
 /// A batch of statuses to decode or already decoded, and where it sits in the job's input.

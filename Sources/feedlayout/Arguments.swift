@@ -94,7 +94,7 @@ struct SectionOptions: ParsableArguments {
 
     /// The sources of `inputs` opened once, for a plain export, when none of them is sectioned
     /// and --group-by asks for no sections; nil otherwise (then `loadSections` decides). Opening
-    /// a property list loads it whole, and its sections are known then: a plain one goes to the
+    /// a property list holds it whole, and its sections are known then: a plain one goes to the
     /// export as it is (it was parsed twice: 6 s a parse for a 32 MB XML plist), and its invalid
     /// statuses are reported once.
     func openPlain(_ inputs: [String], options: LoadOptions, rereadable: Bool) throws -> [FeedSource]? {

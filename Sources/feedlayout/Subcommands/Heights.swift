@@ -44,8 +44,8 @@ struct Heights: ParsableCommand {
         try reportingErrors {
             // Partitions are of plain feeds: a sectioned one's rows are its sections' (`layout`
             // refuses --row-origin for them), not a list whose heights add up. An input that may
-            // be sectioned (a property list) is loaded whole to tell, once: every width's pass
-            // takes it as loaded.
+            // be sectioned (a property list) is opened once to tell, and held whole: every
+            // width's pass takes it as opened.
             let loadOptions = LoadOptions(skipInvalid: feed.skipInvalid, format: inputFormat)
             let (opened, sectioned) = try CLIEnvironment.openMaybeSectioned(inputs, options: loadOptions)
             if let sectioned {
