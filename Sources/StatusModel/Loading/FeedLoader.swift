@@ -368,16 +368,22 @@ public enum FeedLoader {
             skipped: skipped)
     }
 
+    /// The statuses `items` (the array's elements from index `firstIndex` on), with those
+    /// skipped (`skipInvalid`); otherwise the first invalid one throws.
     static func decodeAll<N: DecodedNode>(
-        _ items: [N], prefix: String, fileName: String, classic: Bool, options: LoadOptions
+        _ items: [N], prefix: String, fileName: String, classic: Bool, options: LoadOptions, firstIndex: Int = 0,
+        recentSources: RecentSources? = nil
     ) throws(StatusModelError) -> ([Status], [SkippedStatus]) {
         var statuses: [Status] = []
         statuses.reserveCapacity(items.count)
         var skipped: [SkippedStatus] = []
-        for (i, item) in items.enumerated() {
+        for (k, item) in items.enumerated() {
+            let i = firstIndex + k
             do throws(StatusModelError) {
                 statuses.append(
-                    try decodeStatus(item, index: i, keyPrefix: prefix, line: nil, fileName: fileName, classic: classic, options: options))
+                    try decodeStatus(
+                        item, index: i, keyPrefix: prefix, line: nil, fileName: fileName, classic: classic, options: options,
+                        recentSources: recentSources))
             } catch {
                 guard options.skipInvalid else { throw error }
                 skipped.append(SkippedStatus(index: i, id: error.location?.id, error: error))

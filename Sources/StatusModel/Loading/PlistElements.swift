@@ -162,28 +162,18 @@ package struct PlistElementsDecoder {
         }
         content.append(contentsOf: repeatElement(0, count: 8))
         let recentSources = recentSources
-        let skipped: [SkippedStatus]? = content.withUnsafeBufferPointer { bytes in
-            tape.withDocument(bytes) { (document) -> [SkippedStatus]? in
-                var skipped: [SkippedStatus] = []
-                for (k, item) in document.root.elements.enumerated() {
-                    let index = range.lowerBound + k
-                    do throws(StatusModelError) {
-                        body(
-                            try FeedLoader.decodeStatus(
-                                item.rerooted, index: index, keyPrefix: "statuses", line: nil, fileName: fileName, classic: false,
-                                options: options, recentSources: recentSources))
-                    } catch {
-                        guard options.skipInvalid else { return nil }
-                        skipped.append(SkippedStatus(index: index, id: error.location?.id, error: error))
-                    }
-                }
-                return skipped
+        let decoded = content.withUnsafeBufferPointer { bytes in
+            tape.withDocument(bytes) { (document) -> ([Status], [SkippedStatus])? in
+                try? FeedLoader.decodeAll(
+                    document.root.elements.map(\.rerooted), prefix: "statuses", fileName: fileName, classic: false, options: options,
+                    firstIndex: range.lowerBound, recentSources: recentSources)
             }
         }
-        guard let skipped else {
+        guard let decoded else {
             throw elements.wholeLoadError() ?? .malformed(file: fileName, format: "property list", line: nil, reason: "a status that is not valid")
         }
-        return skipped
+        decoded.0.forEach(body)
+        return decoded.1
     }
 }
 
@@ -195,19 +185,8 @@ enum PlistTagScan {
     static func statuses(in b: UnsafeBufferPointer<UInt8>) -> (starts: [Int], contentStart: Int, contentEnd: Int)? {
         guard let base = b.baseAddress else { return nil }
         let n = b.count
-        @inline(__always) func has(_ s: StaticString, at i: Int) -> Bool {
-            let k = s.utf8CodeUnitCount
-            return i + k <= n && memcmp(s.utf8Start, base + i, k) == 0
-        }
-        func find(_ s: StaticString, from: Int) -> Int? {
-            var i = from
-            while i < n, let hit = memchr(base + i, Int32(s.utf8Start.pointee), n - i) {
-                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if has(s, at: i) { return i }
-                i += 1
-            }
-            return nil
-        }
+        @inline(__always) func has(_ s: StaticString, at i: Int) -> Bool { XMLPlistReader.starts(s, in: b, at: i) }
+        func find(_ s: StaticString, from: Int) -> Int? { XMLPlistReader.find(s, in: b, from: from) }
         // The next '<' at or after `i`: eight bytes at a time (text between tags is short, so a
         // call to memchr per tag cost more than the search).
         @inline(__always) func nextTag(_ i: Int) -> Int? {

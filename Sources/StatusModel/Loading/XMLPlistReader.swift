@@ -677,20 +677,26 @@ struct XMLPlistReader {
     }
 
     @inline(__always)
-    private func starts(_ s: StaticString, at i: Int) -> Bool {
+    private func starts(_ s: StaticString, at i: Int) -> Bool { Self.starts(s, in: input, at: i) }
+
+    private func find(_ s: StaticString, from: Int) -> Int? { Self.find(s, in: input, from: from) }
+
+    /// Whether `s` starts at offset `i` of `input`.
+    @inline(__always)
+    static func starts(_ s: StaticString, in input: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         let k = s.utf8CodeUnitCount
         return i + k <= input.count && memcmp(s.utf8Start, input.baseAddress! + i, k) == 0
     }
 
-    /// The first offset at or after `from` where `s` starts (memchr for its first byte).
-    private func find(_ s: StaticString, from: Int) -> Int? {
+    /// The first offset at or after `from` where `s` starts in `input` (memchr for its first byte).
+    static func find(_ s: StaticString, in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         let n = input.count
         let first = s.utf8Start.pointee
         var i = from
         while i < n {
             guard let hit = memchr(input.baseAddress! + i, Int32(first), n - i) else { return nil }
             i = input.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if starts(s, at: i) { return i }
+            if starts(s, in: input, at: i) { return i }
             i += 1
         }
         return nil
