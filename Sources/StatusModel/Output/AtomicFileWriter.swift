@@ -40,18 +40,11 @@ package enum DescriptorOutput {
         }
     }
 
-    package static func write(_ bytes: [UInt8], to fd: Int32, name: String) throws(StatusModelError) {
+    /// Writes an array's or a Data's bytes where they are (a copy into an array cost as much
+    /// as the write on a 270 MB export).
+    package static func write(_ bytes: some ContiguousBytes, to fd: Int32, name: String) throws(StatusModelError) {
         // (A typed-throws closure here crashes the 6.3 compiler: the error is carried out instead.)
         let failure: StatusModelError? = bytes.withUnsafeBytes { b in
-            do throws(StatusModelError) { try write(b, to: fd, name: name) } catch { return error }
-            return nil
-        }
-        if let failure { throw failure }
-    }
-
-    package static func write(_ data: Data, to fd: Int32, name: String) throws(StatusModelError) {
-        // The bytes where they are (a copy into an array cost as much as the write on a 270 MB export).
-        let failure: StatusModelError? = data.withUnsafeBytes { b in
             do throws(StatusModelError) { try write(b, to: fd, name: name) } catch { return error }
             return nil
         }
@@ -62,12 +55,8 @@ package enum DescriptorOutput {
     package static let standardOutputName = "<stdout>"
 
     /// Writes to standard output (file descriptor 1).
-    package static func writeStandardOutput(_ bytes: [UInt8]) throws(StatusModelError) {
+    package static func writeStandardOutput(_ bytes: some ContiguousBytes) throws(StatusModelError) {
         try write(bytes, to: 1, name: standardOutputName)
-    }
-
-    package static func writeStandardOutput(_ data: Data) throws(StatusModelError) {
-        try write(data, to: 1, name: standardOutputName)
     }
 }
 
@@ -143,11 +132,7 @@ package final class AtomicFileWriter {
         }
     }
 
-    package func write(_ data: Data) throws(StatusModelError) {
-        try DescriptorOutput.write(data, to: fd, name: name)
-    }
-
-    package func write(_ bytes: [UInt8]) throws(StatusModelError) {
+    package func write(_ bytes: some ContiguousBytes) throws(StatusModelError) {
         try DescriptorOutput.write(bytes, to: fd, name: name)
     }
 
