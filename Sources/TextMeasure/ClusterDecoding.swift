@@ -6,7 +6,7 @@ extension TextMeasurer {
     /// The face a grapheme cluster is drawn with: the first of the cascade that maps its first
     /// scalar (emoji presentation → the emoji face). `boxed` is set when none does and the
     /// scalar is drawn (not default-ignorable): Pango draws a hex box in the text face.
-    func itemize(_ info: ClusterInfo, bold: Bool, missing: inout Int, boxed: inout Bool) -> FontSlot {
+    func itemize(_ info: ClusterInfo, bold: Bool, missing: inout Int, boxed: inout Bool, decomposed: inout Bool) -> FontSlot {
         let text: FontSlot = bold ? .bold : .primary
         if info.isEmojiPresentation { return .emoji }
         if fonts.covers(text, info.first, bits: bold ? coverageBold : coveragePrimary) { return text }
@@ -17,9 +17,33 @@ extension TextMeasurer {
         // HarfBuzz draws a space the face lacks with the face's space glyph.
         if Self.isSpaceSeparator(info.first) { return text }
         if fonts.covers(.fallback, info.first, bits: coverageFallback) { return .fallback }
+        // Pango gives a character no face maps the text face, where HarfBuzz's normalizer draws
+        // it from its canonical decomposition when the face maps that (U+FA76 as U+52C7).
+        if drawsDecomposed(info.first, bold: bold) {
+            decomposed = true
+            return text
+        }
         missing += 1
         boxed = !Self.isDefaultIgnorable(info.first)
         return text
+    }
+
+    /// Whether HarfBuzz draws `scalar`, which the text face does not map, from its canonical
+    /// decomposition in that face: as its normalizer does, each step's second part must be
+    /// mapped, and its first part mapped or itself drawn so (U+2F8A6 → U+6148; `ǖ` → `ü` +
+    /// U+0304 → `u` + U+0308 + U+0304).
+    func drawsDecomposed(_ scalar: UInt32, bold: Bool) -> Bool {
+        var v = scalar
+        let text: FontSlot = bold ? .bold : .primary
+        let bits = bold ? coverageBold : coveragePrimary
+        // (A canonical decomposition is at most a few steps deep.)
+        for _ in 0..<8 {
+            guard let (first, second) = CanonicalDecomposition.pair(v) else { return false }
+            if second != 0 && !fonts.covers(text, second, bits: bits) { return false }
+            if fonts.covers(text, first, bits: bits) { return true }
+            v = first
+        }
+        return false
     }
 
     /// The advance of the hex boxes of a cluster no face maps: one box per scalar that no text
@@ -177,6 +201,10 @@ extension TextMeasurer {
         let v = Self.scalar(startingAt: i, u)
         if v == 0x09 || v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 { return false }
         guard sharesRun(u, start, next: i, script: script, &scans) else { return false }
+        // An Emoji character U+FE0F asks for emoji presentation is an emoji run (`9\u{20E3} #️⃣`:
+        // the space stays in the keycap mark's item, the emoji face's).
+        let after = i + (v > 0xFFFF ? 2 : 1)
+        if after < u.count && u[after] == 0xFE0F && UnicodeProperties.isEmoji(v) { return false }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 

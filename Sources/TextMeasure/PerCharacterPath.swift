@@ -36,6 +36,9 @@ extension TextMeasurer {
         var rightToLeftSeen = false
         // nil at a paragraph start (after a paragraph delimiter): a space there joins what follows.
         var previousSlot: FontSlot? = nil
+        // The face of the last cluster that chose one (not white space or a format character): the
+        // item a box after it may join (`boxItem`); nil at a paragraph start.
+        var chosenSlot: FontSlot? = nil
         // The open brackets (at most `maxOpenBrackets`), in the thread's block.
         let brackets = buffers.brackets.base
         var openBrackets = 0
@@ -99,6 +102,7 @@ extension TextMeasurer {
                     builder.useFont(runFonts.text)
                     builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
+                    chosenSlot = .primary
                     fontlessScans.afterBox = false
                     clusterIndex += 1
                     start = end
@@ -164,13 +168,19 @@ extension TextMeasurer {
             if asciiCluster {
                 slot = bold ? .bold : .primary
             } else {
-                var boxed = false
+                var boxed = false, decomposed = false
                 let missingBefore = missing
-                slot = itemize(info, bold: bold, missing: &missing, boxed: &boxed)
+                slot = itemize(info, bold: bold, missing: &missing, boxed: &boxed, decomposed: &decomposed)
                 // (It joins an item of the text face before it in its run, whose rank stays.)
                 unmappedIgnorable = missing > missingBefore && !boxed && !Self.isFontless(info.first)
                     && (previousSlot != slot || fontlessScans.afterBox
                         || fontlessScans.levelChanges(u, at: start))
+                // So does a character drawn from its decomposition (`boxItem`).
+                if decomposed {
+                    unmappedIgnorable = !joinsTextItem(
+                        u, start, chosenSlot: chosenSlot, text: slot, script: UnicodeScript.of(info.first), current: lastStrong,
+                        &fontlessScans)
+                }
                 if boxed && !info.isSeparator && !info.isHanging {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
                     // scalar no face maps (default-ignorable ones are not drawn).
@@ -186,12 +196,14 @@ extension TextMeasurer {
                         box.advance += runFonts.textUnits.points(face.advance(ofGlyph: circle))
                         box.font = runFonts.text
                     }
-                    // A control (VT, NEL, …) joins the item before it: the face stays. After any
-                    // other box, spaces join the next item as after an emoji run (`fontlessSlot`),
-                    // but the item of a mark a face maps that ends the cluster (`boxItem`).
+                    // A control (VT, NEL, …) joins the item before it: the face stays. Any other
+                    // box joins the text face's item before it or starts one whose spaces join the
+                    // next item as after an emoji run (`boxItem`).
                     if !Self.isFontless(info.first) {
-                        let item = boxItem(info, slot, u, start, end, bold: bold)
+                        let item = boxItem(
+                            info, slot, u, start, end, bold: bold, chosenSlot: chosenSlot, script: lastStrong, &fontlessScans)
                         previousSlot = item.slot
+                        chosenSlot = item.slot
                         fontlessScans.afterBox = item.afterBox
                         if let script = item.script { lastStrong = script }
                     }
@@ -235,7 +247,9 @@ extension TextMeasurer {
                     // the run's script is that of its last character with one (`x̶ 加`: the space
                     // stays in the Latin run; `力ָ 转`: a Hebrew point is of the Hebrew script, not
                     // inherited, and the space stays in its DejaVu item, in the Hebrew run).
-                    previousSlot = lastScalarFace(u, start, end, bold: bold) == .fallback ? .fallback : bold ? .bold : .primary
+                    previousSlot = splitClusterItem(u, start, end, bold: bold)
+                    chosenSlot = previousSlot
+                    if previousSlot == .emoji { fontlessScans.emojiRun = false }
                     fontlessScans.afterBox = false
                     if let script = Self.lastScript(u, start, end) { lastStrong = script }
                     clusterIndex += 1
@@ -266,6 +280,11 @@ extension TextMeasurer {
                 }
             }
             previousSlot = delimiter ? nil : slot
+            if delimiter {
+                chosenSlot = nil
+            } else if !joined {
+                chosenSlot = slot
+            }
             // Pango itemizes each paragraph apart: its script runs and bracket pairs start afresh
             // (`中文\n— abc`: the dash is in the Latin run, proportional, not the Han run's).
             if delimiter {
@@ -474,17 +493,52 @@ extension TextMeasurer {
         return (hexBoxesAdvance(u, start, end, bold: bold, face: face, size: size), fonts.hexBoxMetrics(face, size: size))
     }
 
-    /// The item the characters after a box's cluster (not a control's) join: the box's, whose
-    /// spaces join the next item as after an emoji run (`afterBox`), but for a mark a face maps
-    /// that ends the cluster, which is in an item of that face (`ก\u{308} `: DejaVu Sans's
-    /// space); and the box's script, whose run they stay in (nil for a weak one). Out of line.
+    /// The item the characters after a box's cluster (not a control's) join, and the box's
+    /// script, whose run they stay in (nil for a weak one). Out of line.
+    ///
+    /// Pango draws a character no face maps from the text face, ranked after every face of the
+    /// cascade. It joins the item of the text face before it in its run, across white space
+    /// (`a₷ ₡`, `1क ₡`, `a\t ₷ ₡`: the spaces after it stay in the text face, whose rank the
+    /// item keeps); else it starts an item of its own, whose spaces move to the next item as
+    /// after an emoji run (`afterBox`): at a paragraph's start or after white space that starts
+    /// one (`₷ ₡`, ` ₷ ₡`), right after a tab or a line separator (`\t₷ ₡`), after an item of
+    /// another face (`ა₷ ₡`, `😀 ₷ ₡`) or another bidi level, and where its script starts a run
+    /// (`中क ✔`). A mark a face maps that ends the cluster puts what follows in an item of that
+    /// face (`ก\u{308} `: DejaVu Sans's space).
     @inline(never)
     private func boxItem(
-        _ info: ClusterInfo, _ slot: FontSlot, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool
+        _ info: ClusterInfo, _ slot: FontSlot, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool,
+        chosenSlot: FontSlot?, script current: UnicodeScript?, _ scans: inout FontlessScans
     ) -> (slot: FontSlot, afterBox: Bool, script: UnicodeScript?) {
         let script = UnicodeScript.of(info.first)
         let last = info.isSingleScalar ? nil : lastScalarFace(u, start, end, bold: bold)
-        return (last ?? slot, last == nil, script.isWeak ? nil : script)
+        if let last { return (last, false, script.isWeak ? nil : script) }
+        let text: FontSlot = bold ? .bold : .primary
+        let joins = joinsTextItem(u, start, chosenSlot: chosenSlot, text: text, script: script, current: current, &scans)
+        return (slot, !joins, script.isWeak ? nil : script)
+    }
+
+    /// Whether a character at `start` that Pango draws from the text face joins the item of the
+    /// text face before it (`boxItem`): the last character before it that chose a face
+    /// (`chosenSlot`) is in the text face, in the same script run and at the same bidi level,
+    /// with only characters without a face between, none of them a paragraph delimiter, and no
+    /// tab or line separator right before it; and that item is not one a box started itself.
+    private func joinsTextItem(
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, chosenSlot: FontSlot?, text: FontSlot, script: UnicodeScript,
+        current: UnicodeScript?, _ scans: inout FontlessScans
+    ) -> Bool {
+        guard chosenSlot == text, !scans.afterBox, start > 0, u[start - 1] != 0x09, u[start - 1] != 0x2028 else { return false }
+        if !script.isWeak, let current, current != script { return false }
+        // Back over the characters without a face, to the one that chose the item's face. (Each
+        // scan stops at a character with a face, at most the box before: linear in the text.)
+        var k = start
+        while k > 0 {
+            let v = Self.scalar(endingAt: k - 1, u)
+            if Self.isParagraphDelimiter(v) { return false }
+            if !Self.isFontless(v) { break }
+            k -= v > 0xFFFF ? 2 : 1
+        }
+        return k > 0 && scans.level(u, at: k - 1) == scans.level(u, at: start)
     }
 
     /// The first face of the cascade that maps one of the scalars after the first of a cluster
@@ -732,6 +786,27 @@ extension TextMeasurer {
         return nil
     }
 
+    /// The face of the item a cluster split between faces ends in: that of its last character
+    /// (`lastScalarFace`), the emoji face's when only it maps that character (`9\u{20E3} `: the
+    /// keycap mark is drawn from the emoji face in an ordinary run, and a space after it joins
+    /// that item), else the text face's.
+    private func splitClusterItem(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot {
+        let text: FontSlot = bold ? .bold : .primary
+        switch lastScalarFace(u, start, end, bold: bold) {
+        case .fallback?: return .fallback
+        case nil:
+            var i = end
+            while i > start {
+                let v = Self.scalar(endingAt: i - 1, u)
+                i -= v > 0xFFFF ? 2 : 1
+                if Self.isDefaultIgnorable(v) { continue }
+                return fonts.covers(.emoji, v, bits: coverageEmoji) ? .emoji : text
+            }
+            return text
+        default: return text
+        }
+    }
+
     /// The face of a cluster that chooses none (`isFontless`), nil for any other: a paragraph
     /// delimiter keeps the face before it on its line (or the text face); any other takes the
     /// face of the item before it in its run (spaces ending an item move to the next one when its
@@ -835,7 +910,8 @@ extension TextMeasurer {
         }
         if rightToLeftSeen { return true }
         let p = u[start - 1]
-        return p &- 0x30 < 10 || p &- 0x23 < 3 || (p >= 0x80 && (isEuropeanDigit(p) || isEuropeanTerminator(p)))
+        // (A supplementary character before it, a mathematical digit among them, is asked of in full.)
+        return p &- 0x30 < 10 || p &- 0x23 < 3 || (p >= 0x80 && (isEuropeanDigit(p) || isEuropeanTerminator(p) || p & 0xFC00 == 0xDC00))
     }
 
     /// A unit after which a line ends by force (a paragraph, or a line with U+2028).

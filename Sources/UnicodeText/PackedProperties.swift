@@ -113,7 +113,7 @@ struct PropertyTable: @unchecked Sendable {
     /// Reads the literal's UTF-8 bytes in place: iterating `String.UTF8View` costs about 40
     /// instructions a character (2.7 M for these tables, more than the whole decoding from the
     /// bytes).
-    private static func decode(_ text: String) -> [UInt8] {
+    static func decode(_ text: String) -> [UInt8] {
         var text = text
         return text.withUTF8 { bytes in
             var out: [UInt8] = []

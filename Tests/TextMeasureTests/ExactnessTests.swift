@@ -84,6 +84,49 @@ final class ExactnessTests: XCTestCase {
         XCTAssertEqual(width("a\u{200B}b", 16), 18.8955, accuracy: 0.01)  // default-ignorable: no box
     }
 
+    /// Widths and heights Pango 1.50 gives on the same fonts (peers harness, 16 px) for characters
+    /// no face maps. One HarfBuzz draws from its canonical decomposition in the text face (CJK
+    /// compatibility ideographs) is a glyph of that face, not a hex box. Either is drawn from the
+    /// text face ranked after every face: it joins an item of the text face before it in its run,
+    /// and the spaces after it stay there; where it starts an item (a paragraph's start, after a
+    /// tab, another face, an emoji run, or where its script starts a run) they move to the next
+    /// item's face (DejaVu Sans's or the emoji face's wider space). And the spaces after a
+    /// cluster split between the text face and the emoji face.
+    func testCharactersNoFaceMapsJoinOrStartTheirItemAsInPango() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(text: String, pango: Double, height: Double)] = [
+            ("\u{FA76}", 16, 23.168),
+            ("\u{FA76}\u{20A1}", 26.1797, 23.168),
+            ("\u{FA76} \u{20A1}", 31.2656, 23.168),
+            ("中\u{FA76} \u{20A1}", 45.7637, 23.168),
+            ("\u{2F8A6}中", 32, 23.168),
+            ("a\u{20B7} \u{20A1}", 36.2578, 23.168),
+            ("\u{20B7} \u{20A1}", 28.752, 18.625),
+            (" \u{20B7} \u{20A1}", 32.3359, 23.168),
+            ("\t\u{20B7} \u{20A1}", 57.4238, 23.168),
+            ("a\t \u{20B7} \u{20A1}", 59.5059, 23.168),
+            ("😀 \u{20B7} ✔", 76.8359, 23.168),
+            ("1\u{915} \u{20A1}", 36.1299, 23.168),
+            ("中\u{915} ✔", 69.3301, 23.168),
+            ("ა\u{20B7} \u{20A1}", 36.877, 18.625),
+            ("1\u{1D7FF} א", 43.5439, 23.168),
+            // A keycap mark without U+FE0F is drawn from the emoji face in an ordinary run: a
+            // space after it stays in its item where the next character starts another script
+            // run or an emoji run, and moves to the text face's item in the same run.
+            ("中9\u{20E3} a", 73.7314, 23.168),
+            ("9\u{20E3} #\u{FE0F}\u{20E3}", 68.6455, 23.168),
+            ("9\u{20E3} a", 41.3936, 23.168),
+        ]
+        for c in cases {
+            let p = m.prepare(AttributedText(c.text, size: 16))
+            XCTAssertEqual(p.naturalWidth, c.pango, accuracy: 0.01, "\(c.text.unicodeScalars.map { String($0.value, radix: 16) })")
+            XCTAssertEqual(p.layout(LayoutOptions(width: 1000)).size.height, c.height, accuracy: 0.01, "\(c.text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        XCTAssertEqual(CanonicalDecomposition.pair(0xFA76)?.first, 0x52C7)
+        XCTAssertEqual(CanonicalDecomposition.pair(0xD55C)?.first, 0xD558)  // 한 → 하 + ᆫ
+        XCTAssertNil(CanonicalDecomposition.pair(0x4E2D))
+    }
+
     /// Widths Pango 1.50 gives on the same fonts (logical widths, `scripts/pango_line_widths.py`)
     /// for a space after a character only DejaVu Sans maps: the space keeps DejaVu's width while
     /// it stays in that character's item, and takes the text face's when it has a bidi run of its
