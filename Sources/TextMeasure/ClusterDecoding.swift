@@ -107,7 +107,7 @@ extension TextMeasurer {
                 i += 1
             }
             let inText = fonts.covers(text, v, bits: bits)
-            if at == start || Self.isDefaultIgnorable(v)
+            if at == start || Self.isFontless(v)
                 || (inFallback ? !inText && fonts.covers(.fallback, v, bits: coverageFallback) : inText)
             {
                 kept.append(contentsOf: u[at..<i])
@@ -173,14 +173,15 @@ extension TextMeasurer {
     }
 
     /// The offset of the next character from `offset` on that chooses a face, past spaces and
-    /// default-ignorable characters (`u.count` at the end of the text). A separator control
+    /// default-ignorable characters that choose none (`isFontless`: not U+034F, which Pango draws
+    /// from a face that maps it) (`u.count` at the end of the text). A separator control
     /// stops it: it ends the spaces before it at the paragraph's level (L1).
     static func nextChosen(_ u: UnsafeBufferPointer<UInt16>, from offset: Int, _ scans: inout FontlessScans) -> Int {
         scans.nextChosen.stop(from: offset, count: u.count) { i in
             let v = scalar(startingAt: i, u)
             let passed =
                 isSpaceSeparator(v) || (isWhiteSpaceControl(v) && !isSeparatorControl(v)) || isBoundaryNeutralControl(v)
-                || isDefaultIgnorable(v)
+                || (isDefaultIgnorable(v) && isFontless(v))
             return passed ? (v > 0xFFFF ? 2 : 1) : nil
         }
     }
@@ -236,7 +237,7 @@ extension TextMeasurer {
                 break
             }
             if Self.isFontless(v) { continue }
-            if !Self.isDefaultIgnorable(v) && !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) {
+            if !fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) {
                 if fonts.covers(.emoji, v, bits: coverageEmoji) {
                     if !Self.startsEmojiRun(v, u, after: i) { answer = .emoji }
                 } else if fonts.covers(.fallback, v, bits: coverageFallback) {

@@ -59,8 +59,12 @@ struct FontlessScans {
     /// Whether the last cluster drawn from the emoji face ended an emoji run (an emoji
     /// presentation), rather than being a character of an ordinary run (✔).
     var emojiRun = false
-    /// Whether the last cluster that chose a face was a hex box (a character no face maps).
+    /// Whether the item of the last cluster that chose a face was started by a hex box (a
+    /// character no face maps), ranked after every face: spaces after it move to the next item.
     var afterBox = false
+    /// The script of the run that item is in, while `afterBox` holds (nil while only weak
+    /// characters are in it).
+    var boxScript: UnicodeScript?
     /// The end of the last tab or line separator, or of the characters without a face right
     /// after one (−1 before any): a character without a face that starts here keeps their face
     /// (`fontlessSlot`).

@@ -103,14 +103,17 @@ extension TextMeasurer {
                     builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
                     chosenSlot = .primary
-                    fontlessScans.afterBox = false
+                    // (It keeps the rank of a box's item it joins: `keepsBoxItem`.)
+                    if fontlessScans.afterBox { fontlessScans.afterBox = keepsBoxItem(v, u, start, &fontlessScans) }
                     clusterIndex += 1
                     start = end
                     // The one-unit clusters on the table that follow in the same run take the same
                     // path and change nothing else: a tight loop over most of a Chinese text.
                     // (Entered only when the next character is on the table: a lone one, as in
                     // text mixing Chinese with other scripts, takes no call.)
-                    if !retainsGlyphs && start < runEnd && start < n && SimpleAdvanceTable.isOnPath(table.entry(u[start])) {
+                    if !retainsGlyphs && !fontlessScans.afterBox && start < runEnd && start < n
+                        && SimpleAdvanceTable.isOnPath(table.entry(u[start]))
+                    {
                         let limit = min(runEnd, n)
                         var sink = builder.beginPlainClusters(max(0, limit - start))
                         let end = Self.appendTableRun(
@@ -206,6 +209,7 @@ extension TextMeasurer {
                         chosenSlot = item.slot
                         fontlessScans.afterBox = item.afterBox
                         if let script = item.script { lastStrong = script }
+                        fontlessScans.boxScript = lastStrong
                     }
                     if !info.isSingleScalar,
                         let face = boxTailSlot(u, start, end, previousSlot, bold: bold, script: lastStrong, runEnd: runEnd, &fontlessScans)
@@ -250,7 +254,10 @@ extension TextMeasurer {
                     previousSlot = splitClusterItem(u, start, end, bold: bold)
                     chosenSlot = previousSlot
                     if previousSlot == .emoji { fontlessScans.emojiRun = false }
-                    fontlessScans.afterBox = false
+                    if fontlessScans.afterBox {
+                        fontlessScans.afterBox = (slot == .primary || slot == .bold) && previousSlot == slot
+                            && keepsBoxItem(info.first, u, start, &fontlessScans)
+                    }
                     if let script = Self.lastScript(u, start, end) { lastStrong = script }
                     clusterIndex += 1
                     start = end
@@ -291,7 +298,17 @@ extension TextMeasurer {
                 lastStrong = nil
                 openBrackets = 0
             }
-            if !joined { fontlessScans.afterBox = unmappedIgnorable }
+            if !joined {
+                if unmappedIgnorable {
+                    if !fontlessScans.afterBox {
+                        let script = UnicodeScript.of(info.first)
+                        fontlessScans.boxScript = script.isWeak ? lastStrong : script
+                    }
+                    fontlessScans.afterBox = true
+                } else if fontlessScans.afterBox {
+                    fontlessScans.afterBox = (slot == .primary || slot == .bold) && keepsBoxItem(info.first, u, start, &fontlessScans)
+                }
+            }
             // An emoji run ends after its cluster; a character without an emoji presentation drawn
             // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster
             // of joiners alone, which only the emoji face maps, is no such character; one that
@@ -379,6 +396,7 @@ extension TextMeasurer {
             let oversized = end - start > Self.maxShapedClusterUnits
             if word.count > 0
                 && (oversized || word.slot != slot || word.font.size != size || word.script != script
+                    || (slot == .emoji && word.emojiRun != info.isEmojiPresentation)
                     || (rightToLeftSeen && fontlessScans.levelChanges(u, at: start)))
             {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -389,6 +407,7 @@ extension TextMeasurer {
                 word.font = runFonts.font(slot)
                 word.units = runFonts.units(slot)
                 word.script = script
+                word.emojiRun = info.isEmojiPresentation
             }
             word.append(end: end, breakAfter: breakAfter, &buffers)
             if oversized {
@@ -518,6 +537,22 @@ extension TextMeasurer {
         return (slot, !joins, script.isWeak ? nil : script)
     }
 
+    /// Whether a character of the text face at `start`, after a box that started an item of its
+    /// own (`afterBox`), stays in that item, whose rank after every face it keeps: in the box's
+    /// script run (the run's script is that of its first character with one) and at its bidi
+    /// level. Then spaces after it still move to the next item (`₾4 ₽`, `𝒪絸 𝕐`: DejaVu Sans's
+    /// space); a character of another script run starts an item of its own (`क a ₡`). Out of
+    /// line: asked after boxes only.
+    @inline(never)
+    func keepsBoxItem(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ scans: inout FontlessScans) -> Bool {
+        let script = UnicodeScript.of(v)
+        if !script.isWeak {
+            if let run = scans.boxScript, run != script { return false }
+            scans.boxScript = script
+        }
+        return !scans.levelChanges(u, at: start)
+    }
+
     /// Whether a character at `start` that Pango draws from the text face joins the item of the
     /// text face before it (`boxItem`): the last character before it that chose a face
     /// (`chosenSlot`) is in the text face, in the same script run and at the same bidi level,
@@ -552,7 +587,7 @@ extension TextMeasurer {
         while i < end {
             let v = Self.scalar(startingAt: i, u)
             i += v > 0xFFFF ? 2 : 1
-            if Self.isDefaultIgnorable(v) { continue }
+            if Self.isFontless(v) { continue }
             if fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary) { return text }
             if fonts.covers(.fallback, v, bits: coverageFallback) { found = .fallback }
         }
@@ -779,7 +814,7 @@ extension TextMeasurer {
                 i -= 1
                 v = 0x10000 + ((UInt32(u[i]) - 0xD800) << 10) + (v - 0xDC00)
             }
-            if Self.isDefaultIgnorable(v) { continue }
+            if Self.isFontless(v) { continue }
             if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return bold ? .bold : .primary }
             return fonts.covers(.fallback, v, bits: coverageFallback) ? .fallback : nil
         }
@@ -799,7 +834,7 @@ extension TextMeasurer {
             while i > start {
                 let v = Self.scalar(endingAt: i - 1, u)
                 i -= v > 0xFFFF ? 2 : 1
-                if Self.isDefaultIgnorable(v) { continue }
+                if Self.isFontless(v) { continue }
                 return fonts.covers(.emoji, v, bits: coverageEmoji) ? .emoji : text
             }
             return text

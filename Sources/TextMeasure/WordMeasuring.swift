@@ -272,6 +272,10 @@ struct WordState {
     var count = 0
     var slot = FontSlot.primary
     var script = UnicodeScript.common
+    /// Whether the word's clusters are emoji presentations: in the emoji face, an emoji run and
+    /// the characters of an ordinary run it draws (✔, a regional indicator without its pair) are
+    /// items apart, shaped apart (`🇦🇯🇵`: the lone indicator takes no ligature with a pair).
+    var emojiRun = false
     var font = RunFont(slot: .primary, size: 0, ascent: 0, descent: 0)
     /// The face's units at the font's size (`PangoScale`).
     var units = PangoScale(size: 0, upem: 1)

@@ -116,6 +116,13 @@ final class ExactnessTests: XCTestCase {
             ("中9\u{20E3} a", 73.7314, 23.168),
             ("9\u{20E3} #\u{FE0F}\u{20E3}", 68.6455, 23.168),
             ("9\u{20E3} a", 41.3936, 23.168),
+            // U+034F chooses a face (DejaVu Sans maps it) though it is default-ignorable: the
+            // space after it joins its item.
+            ("中\u{34F} \u{20A1}", 31.2656, 23.168),
+            // A regional indicator without its pair is no emoji presentation: an item apart,
+            // shaped apart from the flags before it (5 glyphs, not the 4 of one shaping).
+            ("\u{1F1E6}\u{1F1EF}\u{1F1F5}\u{1F1E9}\u{1F1EA}\u{1F1E9}\u{1F1EA}", 99.6094, 18.75),
+            ("\u{1F44D}\u{1F3FB}\u{1F3FF}中", 55.8438, 23.168),
         ]
         for c in cases {
             let p = m.prepare(AttributedText(c.text, size: 16))
