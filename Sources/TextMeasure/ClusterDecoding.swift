@@ -202,10 +202,9 @@ extension TextMeasurer {
         let v = Self.scalar(startingAt: i, u)
         if v == 0x09 || v == 0x0A || v == 0x0D || v == 0x2028 || v == 0x2029 { return false }
         guard sharesRun(u, start, next: i, script: script, &scans) else { return false }
-        // An Emoji character U+FE0F asks for emoji presentation is an emoji run (`9\u{20E3} #️⃣`:
-        // the space stays in the keycap mark's item, the emoji face's).
-        let after = i + (v > 0xFFFF ? 2 : 1)
-        if after < u.count && u[after] == 0xFE0F && UnicodeProperties.isEmoji(v) { return false }
+        // A character that starts an emoji run is no character of this run, though the text face
+        // maps it (`9\u{20E3} #️⃣`, `🏿 ☝`: the space stays in the item before it, the emoji face's).
+        if Self.startsEmojiRun(v, u, after: i + (v > 0xFFFF ? 2 : 1)) { return false }
         return fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary)
     }
 

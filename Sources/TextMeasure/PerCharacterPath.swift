@@ -147,7 +147,7 @@ extension TextMeasurer {
             if let pair = Self.bracketPair(info.first) {
                 if pair.isOpen {
                     if openBrackets < PrepareBuffers.maxOpenBrackets {
-                        brackets[openBrackets] = OpenBracket(id: pair.id, script: lastStrong)
+                        brackets[openBrackets] = OpenBracket(id: pair.id, script: lastStrong, offset: Int32(truncatingIfNeeded: start))
                         openBrackets += 1
                     }
                 } else {
@@ -155,7 +155,19 @@ extension TextMeasurer {
                     while k > 0 && brackets[k - 1].id != pair.id { k -= 1 }
                     if k > 0 {
                         openBrackets = k - 1
-                        if let saved = brackets[k - 1].script { lastStrong = saved }
+                        if let saved = brackets[k - 1].script {
+                            lastStrong = saved
+                        } else {
+                            // Opened before the paragraph had a script: Pango gives the bracket the
+                            // script of its run once known, that of the first character with one
+                            // after it (`(中a) …`: the ellipsis is in the Han run).
+                            let first = Self.firstStrongScript(u, from: Int(brackets[k - 1].offset))
+                            if first != .common { lastStrong = first }
+                        }
+                    } else {
+                        // Without its opening bracket it pops them all, as Pango's script
+                        // iterator does (`k『】魋』…`: the ellipsis is in the Han run).
+                        openBrackets = 0
                     }
                 }
             }
@@ -297,6 +309,7 @@ extension TextMeasurer {
             if delimiter {
                 lastStrong = nil
                 openBrackets = 0
+                fontlessScans.afterBox = false
             }
             if !joined {
                 if unmappedIgnorable {
@@ -390,13 +403,17 @@ extension TextMeasurer {
                 // (Right-to-left scripts are DejaVu Sans's, or hex boxes.)
                 if slot == .fallback && !rightToLeftSeen && script.isRightToLeft { rightToLeftSeen = true }
             }
+            // (In the emoji face, a word ends where emoji presentation starts or stops, and before
+            // a skin tone without its base: HarfBuzz gives the glyphs of `🏿🏿` to one cluster,
+            // where Pango, shaping each character as a cluster, breaks a line between them.)
             // HarfBuzz's mark attachment is quadratic in the length of a mark stack: a cluster longer
             // than `maxShapedClusterUnits` (100 000 accents on one letter) is shaped on its first
             // units only; the marks after them add no advance, as combining marks do not.
             let oversized = end - start > Self.maxShapedClusterUnits
             if word.count > 0
                 && (oversized || word.slot != slot || word.font.size != size || word.script != script
-                    || (slot == .emoji && word.emojiRun != info.isEmojiPresentation)
+                    || (slot == .emoji
+                        && (word.emojiRun != info.isEmojiPresentation || UnicodeProperties.traits(info.first).isEmojiModifier))
                     || (rightToLeftSeen && fontlessScans.levelChanges(u, at: start)))
             {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)

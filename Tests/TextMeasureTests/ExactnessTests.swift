@@ -123,12 +123,24 @@ final class ExactnessTests: XCTestCase {
             // shaped apart from the flags before it (5 glyphs, not the 4 of one shaping).
             ("\u{1F1E6}\u{1F1EF}\u{1F1F5}\u{1F1E9}\u{1F1EA}\u{1F1E9}\u{1F1EA}", 99.6094, 18.75),
             ("\u{1F44D}\u{1F3FB}\u{1F3FF}中", 55.8438, 23.168),
+            // A box's item ends with its paragraph.
+            ("\u{FA7C}\n\u{F903} \u{20A1}", 29.7637, 46.3359),
+            // Paired brackets: a closing one without its opening one empties the stack; one opened
+            // before the paragraph had a script takes the script of its run once known.
+            ("k『】魋』…", 88.832, 23.168),
+            ("(中a)…", 51.8242, 23.168),
         ]
         for c in cases {
-            let p = m.prepare(AttributedText(c.text, size: 16))
-            XCTAssertEqual(p.naturalWidth, c.pango, accuracy: 0.01, "\(c.text.unicodeScalars.map { String($0.value, radix: 16) })")
-            XCTAssertEqual(p.layout(LayoutOptions(width: 1000)).size.height, c.height, accuracy: 0.01, "\(c.text.unicodeScalars.map { String($0.value, radix: 16) })")
+            // (The widest line's width and the height, at a width every line fits.)
+            let l = m.prepare(AttributedText(c.text, size: 16)).layout(LayoutOptions(width: 1000))
+            let scalars = c.text.unicodeScalars.map { String($0.value, radix: 16) }
+            XCTAssertEqual(l.size.width, c.pango, accuracy: 0.01, "\(scalars)")
+            XCTAssertEqual(l.size.height, c.height, accuracy: 0.01, "\(scalars)")
         }
+        // A skin tone without its base is a cluster of its own to Pango: a line breaks between two.
+        let tones = m.prepare(AttributedText("置\u{1F3FF}\u{1F3FF}", size: 16)).layout(LayoutOptions(width: 40))
+        XCTAssertEqual(tones.lines.map(\.range.lowerBound), [0, 3])
+        for (line, pango) in zip(tones.lines, [35.9219, 19.9219]) { XCTAssertEqual(line.width, pango, accuracy: 0.01) }
         XCTAssertEqual(CanonicalDecomposition.pair(0xFA76)?.first, 0x52C7)
         XCTAssertEqual(CanonicalDecomposition.pair(0xD55C)?.first, 0xD558)  // 한 → 하 + ᆫ
         XCTAssertNil(CanonicalDecomposition.pair(0x4E2D))

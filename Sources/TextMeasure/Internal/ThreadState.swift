@@ -87,8 +87,10 @@ struct PrepareBuffers {
     }
 }
 
-/// An open paired bracket and the script that was current before it.
+/// An open paired bracket, the script that was current before it (nil before the paragraph's
+/// first character with one), and its offset.
 struct OpenBracket: BitwiseCopyable {
     var id: UInt8
     var script: UnicodeScript?
+    var offset: Int32
 }
