@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates the per-kind fidelity corpus: texts that mix Chinese with one kind of content each
-(other scripts, tabs, missing glyphs, kaomoji, combining marks, emoji sequences, URLs, ...), as
+(other scripts, tabs, missing glyphs, kaomoji, combining marks, emoji sequences, URLs, characters
+no face maps, keycaps, flags, variation selectors, format characters, ...), as
 JSON Lines in the peers harness's input format (`measure.py`, `feedlayout measure`).
 
     python3 scripts/fidelity_corpus.py --seed 7 --count 60 > corpus.jsonl
@@ -69,6 +70,41 @@ NEUTRAL = ["——", "————————", "———", "～～～", "====
 PUA = ["\uf8ff", "\ue000", "\ue123", "\U000F0000", "\u0378", "\u0001", "\U0010FFFD", "\U000E0001", "\u2065", "\ufff0"]
 
 
+# Kinds drawn from their own generator (`--seed` and the kind's name), so that adding one leaves the
+# texts of the others as they were. Characters no face maps (Indic, Ethiopic, Sinhala, Tibetan,
+# Mongolian letters, some symbols) next to digits, spaces, emoji and DejaVu Sans's letters; CJK
+# compatibility ideographs (drawn from their decomposition); keycaps with and without U+FE0F;
+# regional indicators in pairs and alone; skin tones, doubled too; text and emoji presentation
+# selectors and ideographic variation sequences; symbols of the astral planes and the BMP; format
+# characters, bidi controls and U+034F.
+UNMAPPED = ["नमस्ते", "हिन्दी", "क्षत्रिय", "বাংলা", "ভাষা", "தமிழ்", "வணக்கம்", "ሰላም", "ኢትዮጵያ", "සිංහල",
+            "ශ්‍රී", "བོད་ཡིག", "ᠮᠣᠩᠭᠣᠯ", "ߒߞߏ", "ꆈꌠ", "₷", "₾", "𝟿"]
+UNMAPPED_NEIGHBOURS = ["", " ", "  ", "1", "a", "ა", "₡", "😀", "✔", "	", "(", "։"]
+COMPAT = [chr(c) for c in list(range(0xF900, 0xF910)) + list(range(0xFA30, 0xFA40)) + list(range(0xFA70, 0xFA90))
+          + [0x2F800, 0x2F8A6, 0x2F9DE, 0x2FA1C]]
+KEYCAPS = ["1️⃣", "#️⃣", "*️⃣", "9⃣", "0⃣", "#⃣", "🔟", "5️⃣ ", "9⃣ a", "9⃣ #️⃣"]
+INDICATORS = [chr(0x1F1E6 + i) for i in range(26)]
+SKIN = ["👍🏻", "👋🏿", "🙏🏽", "💪🏼", "👍🏻🏿", "🏻", "🏿🏿", "👩🏽‍💻", "🧑🏿‍🤝‍🧑🏻", "✌🏾", "☝🏼"]
+SELECTORS = ["☺︎", "☺️", "♥︎", "♥️", "⚠", "⚠️", "✌︎", "葛󠄀", "辻󠄀",
+             "a️", "中︎", "❤", "❤️", "©", "©️", "↔️", "1️"]
+SYMBOLS = ["𝐀𝐁𝐂", "𝒪", "𝕐", "𝔄", "𝟘𝟙", "₹", "₺", "₿", "€", "→⇒⇔", "⌘", "─┼┤", "⠁⠃⠉", "♔♕", "∑∫√", "℃", "№",
+           "Ⅻ", "①②", "㊗", "🀄", "♩♪", "𝄞"]
+FORMAT = ["​", "‌", "‍", "⁠", "­", "͏", "⁦a⁩", "‮x‬", "‎",
+          "‏", "؜", "﻿", "a͏ b", "中͏ "]
+
+MORE_KINDS = {
+    "unmapped": lambda r: r.choice(UNMAPPED_NEIGHBOURS) + joined(r, UNMAPPED, 1, 2, r.choice(["", " "]))
+    + r.choice(UNMAPPED_NEIGHBOURS),
+    "compat-ideographs": lambda r: joined(r, COMPAT, 1, 4) + r.choice(["", " ", " ₡", "，"]),
+    "keycaps": lambda r: joined(r, KEYCAPS, 1, 3, r.choice(["", " "])),
+    "regional-indicators": lambda r: joined(r, INDICATORS, 1, 7) + r.choice(["", " ", "中"]),
+    "skin-tones": lambda r: joined(r, SKIN, 1, 3, r.choice(["", " "])),
+    "presentation-selectors": lambda r: joined(r, SELECTORS, 1, 3, r.choice(["", " "])),
+    "symbols": lambda r: joined(r, SYMBOLS, 1, 3, r.choice(["", " "])),
+    "format-characters": lambda r: joined(r, FORMAT, 1, 3, r.choice(["", " ", "a"])),
+}
+
+
 def han(rng, lo, hi):
     return "".join(rng.choice(HAN) for _ in range(rng.randint(lo, hi)))
 
@@ -116,13 +152,13 @@ KINDS = {
 }
 
 
-def text_of(rng, kinds):
+def text_of(rng, kinds, table=KINDS):
     parts = []
     for _ in range(rng.randint(2, 9)):
         parts.append(han(rng, 0, 14))
         if rng.random() < 0.4:
             parts.append(rng.choice(CJK_PUNCT))
-        parts.append(KINDS[rng.choice(kinds)](rng))
+        parts.append(table[rng.choice(kinds)](rng))
         if rng.random() < 0.3:
             parts.append(rng.choice(["", " ", "！", "。", "\n"]))
     return "".join(parts)
@@ -153,6 +189,10 @@ def main():
         for i in range(args.count):
             kinds = rng.sample(names, 3) if kind == "mixed" else [kind]
             texts.append((f"{kind}-{i:03d}", text_of(rng, kinds)))
+    for kind in MORE_KINDS:
+        more = random.Random(f"{args.seed}-{kind}")
+        for i in range(args.count):
+            texts.append((f"{kind}-{i:03d}", text_of(more, [kind], MORE_KINDS)))
     emit(texts, args)
 
 
