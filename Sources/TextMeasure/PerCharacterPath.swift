@@ -36,9 +36,6 @@ extension TextMeasurer {
         var rightToLeftSeen = false
         // nil at a paragraph start (after a paragraph delimiter): a space there joins what follows.
         var previousSlot: FontSlot? = nil
-        // The face of the last cluster that chose one (not white space or a format character): the
-        // item a box after it may join (`boxItem`); nil at a paragraph start.
-        var chosenSlot: FontSlot? = nil
         // The open brackets (at most `maxOpenBrackets`), in the thread's block.
         let brackets = buffers.brackets.base
         var openBrackets = 0
@@ -102,9 +99,8 @@ extension TextMeasurer {
                     builder.useFont(runFonts.text)
                     builder.appendClusterInLastFont(end: end, advance: adv, breakAfter: breakAfter)
                     previousSlot = .primary
-                    chosenSlot = .primary
                     // (It keeps the rank of a box's item it joins: `keepsBoxItem`.)
-                    if fontlessScans.afterBox { fontlessScans.afterBox = keepsBoxItem(v, u, start, &fontlessScans) }
+                    if fontlessScans.afterBox { noteBoxItem(starts: false, v, .primary, u, start, lastStrong, &fontlessScans) }
                     clusterIndex += 1
                     start = end
                     // The one-unit clusters on the table that follow in the same run take the same
@@ -193,8 +189,7 @@ extension TextMeasurer {
                 // So does a character drawn from its decomposition (`boxItem`).
                 if decomposed {
                     unmappedIgnorable = !joinsTextItem(
-                        u, start, chosenSlot: chosenSlot, text: slot, script: UnicodeScript.of(info.first), current: lastStrong,
-                        &fontlessScans)
+                        u, start, text: slot, script: UnicodeScript.of(info.first), current: lastStrong, &fontlessScans)
                 }
                 if boxed && !info.isSeparator && !info.isHanging {
                     // No face maps it: Pango draws a box with the code point in hex digits, one per
@@ -215,10 +210,8 @@ extension TextMeasurer {
                     // box joins the text face's item before it or starts one whose spaces join the
                     // next item as after an emoji run (`boxItem`).
                     if !Self.isFontless(info.first) {
-                        let item = boxItem(
-                            info, slot, u, start, end, bold: bold, chosenSlot: chosenSlot, script: lastStrong, &fontlessScans)
+                        let item = boxItem(info, slot, u, start, end, bold: bold, script: lastStrong, &fontlessScans)
                         previousSlot = item.slot
-                        chosenSlot = item.slot
                         fontlessScans.afterBox = item.afterBox
                         if let script = item.script { lastStrong = script }
                         fontlessScans.boxScript = lastStrong
@@ -264,7 +257,6 @@ extension TextMeasurer {
                     // stays in the Latin run; `力ָ 转`: a Hebrew point is of the Hebrew script, not
                     // inherited, and the space stays in its DejaVu item, in the Hebrew run).
                     previousSlot = splitClusterItem(u, start, end, bold: bold)
-                    chosenSlot = previousSlot
                     if previousSlot == .emoji { fontlessScans.emojiRun = false }
                     if fontlessScans.afterBox {
                         fontlessScans.afterBox = (slot == .primary || slot == .bold) && previousSlot == slot
@@ -299,11 +291,6 @@ extension TextMeasurer {
                 }
             }
             previousSlot = delimiter ? nil : slot
-            if delimiter {
-                chosenSlot = nil
-            } else if !joined {
-                chosenSlot = slot
-            }
             // Pango itemizes each paragraph apart: its script runs and bracket pairs start afresh
             // (`中文\n— abc`: the dash is in the Latin run, proportional, not the Han run's).
             if delimiter {
@@ -311,16 +298,8 @@ extension TextMeasurer {
                 openBrackets = 0
                 fontlessScans.afterBox = false
             }
-            if !joined {
-                if unmappedIgnorable {
-                    if !fontlessScans.afterBox {
-                        let script = UnicodeScript.of(info.first)
-                        fontlessScans.boxScript = script.isWeak ? lastStrong : script
-                    }
-                    fontlessScans.afterBox = true
-                } else if fontlessScans.afterBox {
-                    fontlessScans.afterBox = (slot == .primary || slot == .bold) && keepsBoxItem(info.first, u, start, &fontlessScans)
-                }
+            if !joined && (unmappedIgnorable || fontlessScans.afterBox) {
+                noteBoxItem(starts: unmappedIgnorable, info.first, slot, u, start, lastStrong, &fontlessScans)
             }
             // An emoji run ends after its cluster; a character without an emoji presentation drawn
             // from the emoji face (✔, ❤ without U+FE0F) is an item of an ordinary run. (A cluster
@@ -460,8 +439,8 @@ extension TextMeasurer {
             }
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
-        builder.setGlyphs(glyphs)
-        builder.addMissingGlyphs(missing)
+        if retainsGlyphs { builder.setGlyphs(glyphs) }
+        if missing > 0 { builder.addMissingGlyphs(missing) }
         builder.shareFonts(from: scratch.fontTable)
         return (consume builder).take(content: text, returning: &buffers.clusters, &buffers.corrections)
     }
@@ -544,23 +523,42 @@ extension TextMeasurer {
     @inline(never)
     private func boxItem(
         _ info: ClusterInfo, _ slot: FontSlot, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool,
-        chosenSlot: FontSlot?, script current: UnicodeScript?, _ scans: inout FontlessScans
+        script current: UnicodeScript?, _ scans: inout FontlessScans
     ) -> (slot: FontSlot, afterBox: Bool, script: UnicodeScript?) {
         let script = UnicodeScript.of(info.first)
         let last = info.isSingleScalar ? nil : lastScalarFace(u, start, end, bold: bold)
         if let last { return (last, false, script.isWeak ? nil : script) }
         let text: FontSlot = bold ? .bold : .primary
-        let joins = joinsTextItem(u, start, chosenSlot: chosenSlot, text: text, script: script, current: current, &scans)
+        let joins = joinsTextItem(u, start, text: text, script: script, current: current, &scans)
         return (slot, !joins, script.isWeak ? nil : script)
+    }
+
+    /// Updates `afterBox` for a cluster that chose a face (`slot`) at `start`: one that starts an
+    /// item ranked after every face (`starts`: a default-ignorable character no face maps, or
+    /// one drawn from its decomposition, `unmappedIgnorable`), or one after such an item, which
+    /// it joins or ends (`keepsBoxItem`). Out of line: asked after boxes only.
+    @inline(never)
+    func noteBoxItem(
+        starts: Bool, _ v: UInt32, _ slot: FontSlot, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ lastStrong: UnicodeScript?,
+        _ scans: inout FontlessScans
+    ) {
+        if starts {
+            if !scans.afterBox {
+                let script = UnicodeScript.of(v)
+                scans.boxScript = script.isWeak ? lastStrong : script
+            }
+            scans.afterBox = true
+        } else {
+            scans.afterBox = (slot == .primary || slot == .bold) && keepsBoxItem(v, u, start, &scans)
+        }
     }
 
     /// Whether a character of the text face at `start`, after a box that started an item of its
     /// own (`afterBox`), stays in that item, whose rank after every face it keeps: in the box's
     /// script run (the run's script is that of its first character with one) and at its bidi
     /// level. Then spaces after it still move to the next item (`₾4 ₽`, `𝒪絸 𝕐`: DejaVu Sans's
-    /// space); a character of another script run starts an item of its own (`क a ₡`). Out of
-    /// line: asked after boxes only.
-    @inline(never)
+    /// space); a character of another script run starts an item of its own (`क a ₡`). Asked
+    /// after boxes only (`noteBoxItem`, the split-cluster path).
     func keepsBoxItem(_ v: UInt32, _ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ scans: inout FontlessScans) -> Bool {
         let script = UnicodeScript.of(v)
         if !script.isWeak {
@@ -571,26 +569,34 @@ extension TextMeasurer {
     }
 
     /// Whether a character at `start` that Pango draws from the text face joins the item of the
-    /// text face before it (`boxItem`): the last character before it that chose a face
-    /// (`chosenSlot`) is in the text face, in the same script run and at the same bidi level,
-    /// with only characters without a face between, none of them a paragraph delimiter, and no
-    /// tab or line separator right before it; and that item is not one a box started itself.
+    /// text face before it (`boxItem`): the last character before it that chooses a face is one
+    /// Pango draws from the text face in an ordinary run (the text face maps it, or no face does,
+    /// and it starts no emoji run), in the same script run and at the same bidi level, with only
+    /// characters without a face between (no U+FE0F, which would make it an emoji), none of them
+    /// a paragraph delimiter, and no tab or line separator right before it; and that item is not
+    /// one a box started itself. Found by looking back from the box, not kept by the cluster loop
+    /// (a register less there: about 1 % of a cold cell's instructions).
     private func joinsTextItem(
-        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, chosenSlot: FontSlot?, text: FontSlot, script: UnicodeScript,
-        current: UnicodeScript?, _ scans: inout FontlessScans
+        _ u: UnsafeBufferPointer<UInt16>, _ start: Int, text: FontSlot, script: UnicodeScript, current: UnicodeScript?,
+        _ scans: inout FontlessScans
     ) -> Bool {
-        guard chosenSlot == text, !scans.afterBox, start > 0, u[start - 1] != 0x09, u[start - 1] != 0x2028 else { return false }
+        guard !scans.afterBox, start > 0, u[start - 1] != 0x09, u[start - 1] != 0x2028 else { return false }
         if !script.isWeak, let current, current != script { return false }
         // Back over the characters without a face, to the one that chose the item's face. (Each
         // scan stops at a character with a face, at most the box before: linear in the text.)
         var k = start
+        var v: UInt32 = 0
         while k > 0 {
-            let v = Self.scalar(endingAt: k - 1, u)
-            if Self.isParagraphDelimiter(v) { return false }
+            v = Self.scalar(endingAt: k - 1, u)
+            if Self.isParagraphDelimiter(v) || v == 0xFE0F { return false }
             if !Self.isFontless(v) { break }
             k -= v > 0xFFFF ? 2 : 1
         }
-        return k > 0 && scans.level(u, at: k - 1) == scans.level(u, at: start)
+        guard k > 0, !Self.startsEmojiRun(v, u, after: k) else { return false }
+        let bits = text == .bold ? coverageBold : coveragePrimary
+        let textFace = fonts.covers(text, v, bits: bits)
+            || !(fonts.covers(.emoji, v, bits: coverageEmoji) || fonts.covers(.fallback, v, bits: coverageFallback))
+        return textFace && scans.level(u, at: k - 1) == scans.level(u, at: start)
     }
 
     /// The first face of the cascade that maps one of the scalars after the first of a cluster

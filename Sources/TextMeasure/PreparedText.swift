@@ -667,14 +667,14 @@ package struct PreparedTextBuilder {
     /// The number of clusters appended so far.
     var clusterCount: Int { count }
 
-    package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
+    @inline(__always) package mutating func setGlyphs(_ glyphs: GlyphStorage?) { prepared.glyphs = glyphs }
 
     /// Sets the tab stops (points): the distance between stops and a tab's least advance.
     package mutating func setTabStops(interval: Double, minimum: Double) {
         prepared.tabInterval = interval
         prepared.tabMinimum = minimum
     }
-    package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
+    @inline(__always) package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
     /// Records that `units` of the text were measured by shaping: when they hold an ASCII digit,
     /// the text is no template for other digits (`PreparedFields.shapedDigits`).
