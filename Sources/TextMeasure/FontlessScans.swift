@@ -65,6 +65,9 @@ struct FontlessScans {
     /// The script of the run that item is in, while `afterBox` holds (nil while only weak
     /// characters are in it).
     var boxScript: UnicodeScript?
+    /// The script of the paragraph's first character with one, once a closing bracket asked
+    /// for it (nil until then, and at each paragraph's start).
+    var paragraphScript: UnicodeScript?
     /// The end of the last tab or line separator, or of the characters without a face right
     /// after one (−1 before any): a character without a face that starts here keeps their face
     /// (`fontlessSlot`).

@@ -153,11 +153,13 @@ extension TextMeasurer {
                         openBrackets = k - 1
                         if let saved = brackets[k - 1].script {
                             lastStrong = saved
-                        } else {
+                        } else if lastStrong != nil {
                             // Opened before the paragraph had a script: Pango gives the bracket the
-                            // script of its run once known, that of the first character with one
-                            // after it (`(中a) …`: the ellipsis is in the Han run).
-                            let first = Self.firstStrongScript(u, from: Int(brackets[k - 1].offset))
+                            // script of its run once known, that of the paragraph's first character
+                            // with one (`(中a) …`: the ellipsis is in the Han run). Found once per
+                            // paragraph (a text of `()` pairs would otherwise scan it for each).
+                            let first = fontlessScans.paragraphScript ?? Self.firstStrongScript(u, from: Int(brackets[k - 1].offset))
+                            fontlessScans.paragraphScript = first
                             if first != .common { lastStrong = first }
                         }
                     } else {
@@ -297,6 +299,7 @@ extension TextMeasurer {
                 lastStrong = nil
                 openBrackets = 0
                 fontlessScans.afterBox = false
+                fontlessScans.paragraphScript = nil
             }
             if !joined && (unmappedIgnorable || fontlessScans.afterBox) {
                 noteBoxItem(starts: unmappedIgnorable, info.first, slot, u, start, lastStrong, &fontlessScans)
