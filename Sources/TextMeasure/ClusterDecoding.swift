@@ -4,8 +4,9 @@ import UnicodeText
 // hanging), the face it is drawn with, paired brackets and the first strong script.
 extension TextMeasurer {
     /// The face a grapheme cluster is drawn with: the first of the cascade that maps its first
-    /// scalar (emoji presentation → the emoji face). `boxed` is set when none does and the
-    /// scalar is drawn (not default-ignorable): Pango draws a hex box in the text face.
+    /// scalar (emoji presentation → the emoji face). When none does, the text face: `decomposed`
+    /// is set when HarfBuzz draws the scalar there from its canonical decomposition, else
+    /// `boxed` when it is drawn (not default-ignorable): Pango draws a hex box.
     func itemize(_ info: ClusterInfo, bold: Bool, missing: inout Int, boxed: inout Bool, decomposed: inout Bool) -> FontSlot {
         let text: FontSlot = bold ? .bold : .primary
         if info.isEmojiPresentation { return .emoji }

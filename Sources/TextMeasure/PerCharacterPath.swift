@@ -578,7 +578,7 @@ extension TextMeasurer {
     /// characters without a face between (no U+FE0F, which would make it an emoji), none of them
     /// a paragraph delimiter, and no tab or line separator right before it; and that item is not
     /// one a box started itself. Found by looking back from the box, not kept by the cluster loop
-    /// (a register less there: about 1 % of a cold cell's instructions).
+    /// (a register less there: about 0.5 % of a cold cell's instructions).
     private func joinsTextItem(
         _ u: UnsafeBufferPointer<UInt16>, _ start: Int, text: FontSlot, script: UnicodeScript, current: UnicodeScript?,
         _ scans: inout FontlessScans
