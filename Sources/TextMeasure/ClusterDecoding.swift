@@ -459,33 +459,69 @@ extension TextMeasurer {
         }
     }
 
-    /// Paired brackets that script resolution tracks: an id per pair and whether it opens.
+    /// Paired brackets that script resolution tracks: an id per pair and whether it opens. The
+    /// pairs are Pango's (its script iterator's, as ICU's): ASCII, guillemets, quotation marks,
+    /// mathematical and supplemental brackets, the CJK brackets, small and fullwidth forms; not
+    /// Unicode's BidiBrackets.txt, which leaves out `«»` and quotes and pairs U+298D with U+2990.
     @inline(__always) static func bracketPair(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
         switch v {
         case 0x28: return (0, true)
         case 0x29: return (0, false)
-        case 0x5B: return (1, true)
-        case 0x5D: return (1, false)
-        case 0x7B: return (2, true)
-        case 0x7D: return (2, false)
-        case 0xFF08: return (3, true)
-        case 0xFF09: return (3, false)
-        case 0x3010: return (4, true)
-        case 0x3011: return (4, false)
-        case 0x300C: return (5, true)
-        case 0x300D: return (5, false)
-        case 0x300E: return (6, true)
-        case 0x300F: return (6, false)
-        case 0x300A: return (7, true)
-        case 0x300B: return (7, false)
-        case 0x3008: return (8, true)
-        case 0x3009: return (8, false)
-        case 0x201C: return (9, true)
-        case 0x201D: return (9, false)
-        case 0x2018: return (10, true)
-        case 0x2019: return (10, false)
-        default: return nil
+        case 0x3C: return (1, true)
+        case 0x3E: return (1, false)
+        case 0x5B: return (2, true)
+        case 0x5D: return (2, false)
+        case 0x7B: return (3, true)
+        case 0x7D: return (3, false)
+        default:
+            // (Every other pair is in U+00AB–2E29, U+3008–301B or U+FE59–FF63: not Han, kana,
+            // Hangul or emoji, which leave here.)
+            guard v >= 0xAB && v <= 0xFF63 && (v <= 0x2E29 || v &- 0x3008 < 0x14 || v >= 0xFE59) else { return nil }
+            return pairedPunctuation(v)
         }
+    }
+
+    /// Whether the printable ASCII `c` is a paired bracket (`bracketPair`): for the ASCII loop.
+    @inline(__always) static func isASCIIBracket(_ c: UInt16) -> Bool {
+        c == 0x28 || c == 0x29 || c == 0x3C || c == 0x3E || c == 0x5B || c == 0x5D || c == 0x7B || c == 0x7D
+    }
+
+    /// The pairs of `bracketPair` past ASCII, each opening character then its closing one, in
+    /// code point order (Pango's `paired_chars`): a pair's id is 4 more than its index.
+    private static let pairedCharacters: [UInt32] = [
+        0xAB, 0xBB, 0x2018, 0x2019, 0x201C, 0x201D, 0x2039, 0x203A, 0x2045, 0x2046, 0x207D, 0x207E, 0x208D, 0x208E,
+        0x27E6, 0x27E7, 0x27E8, 0x27E9, 0x27EA, 0x27EB, 0x27EC, 0x27ED, 0x27EE, 0x27EF, 0x2983, 0x2984, 0x2985, 0x2986,
+        0x2987, 0x2988, 0x2989, 0x298A, 0x298B, 0x298C, 0x298D, 0x298E, 0x298F, 0x2990, 0x2991, 0x2992, 0x2993, 0x2994,
+        0x2995, 0x2996, 0x2997, 0x2998, 0x29FC, 0x29FD, 0x2E02, 0x2E03, 0x2E04, 0x2E05, 0x2E09, 0x2E0A, 0x2E0C, 0x2E0D,
+        0x2E1C, 0x2E1D, 0x2E20, 0x2E21, 0x2E22, 0x2E23, 0x2E24, 0x2E25, 0x2E26, 0x2E27, 0x2E28, 0x2E29, 0x3008, 0x3009,
+        0x300A, 0x300B, 0x300C, 0x300D, 0x300E, 0x300F, 0x3010, 0x3011, 0x3014, 0x3015, 0x3016, 0x3017, 0x3018, 0x3019,
+        0x301A, 0x301B, 0xFE59, 0xFE5A, 0xFE5B, 0xFE5C, 0xFE5D, 0xFE5E, 0xFF08, 0xFF09, 0xFF3B, 0xFF3D, 0xFF5B, 0xFF5D,
+        0xFF5F, 0xFF60, 0xFF62, 0xFF63,
+    ]
+
+    /// `bracketPair` past ASCII, by bisection. Out of line: asked of punctuation only.
+    @inline(never)
+    private static func pairedPunctuation(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
+        switch v {
+        case 0x3008...0x3011, 0x3014...0x301B:
+            // The CJK brackets of Chinese text, consecutive pairs: by arithmetic (ids past the table's).
+            return (UInt8(100 + (v - 0x3008) / 2), v & 1 == 0)
+        // The others, each of them: punctuation that pairs with nothing (`，` `…` `※`) leaves here.
+        case 0xAB, 0xBB, 0x2018, 0x2019, 0x201C, 0x201D, 0x2039, 0x203A, 0x2045, 0x2046, 0x207D, 0x207E, 0x208D, 0x208E,
+            0x27E6...0x27EF, 0x2983...0x2998, 0x29FC, 0x29FD, 0x2E02...0x2E05, 0x2E09, 0x2E0A, 0x2E0C, 0x2E0D, 0x2E1C, 0x2E1D,
+            0x2E20...0x2E29, 0xFE59...0xFE5E, 0xFF08, 0xFF09, 0xFF3B, 0xFF3D, 0xFF5B, 0xFF5D, 0xFF5F, 0xFF60, 0xFF62, 0xFF63:
+            break
+        default:
+            return nil
+        }
+        let table = pairedCharacters
+        var low = 0, high = table.count
+        while low < high {
+            let mid = (low + high) / 2
+            if table[mid] < v { low = mid + 1 } else { high = mid }
+        }
+        guard low < table.count, table[low] == v else { return nil }
+        return (UInt8(4 + low / 2), low % 2 == 0)
     }
 
     /// The first strong script in the paragraph from `start` on: the script of the characters

@@ -425,7 +425,7 @@ extension TextMeasurer {
                 let limit = min(runEnd, n)
                 while start < limit {
                     let c = u[start]
-                    guard c &- 0x21 < 0x5E, Self.bracketPair(UInt32(c)) == nil else { break }
+                    guard c &- 0x21 < 0x5E, !Self.isASCIIBracket(c) else { break }
                     let next = start + 1
                     guard next == n || breaks[next].contains(graphemeFlag) else { break }
                     if (c | 0x20) &- 0x61 < 26 {

@@ -129,6 +129,14 @@ final class ExactnessTests: XCTestCase {
             // before the paragraph had a script takes the script of its run once known.
             ("k『】魋』…", 88.832, 23.168),
             ("(中a)…", 51.8242, 23.168),
+            // Pango's pairs, not BidiBrackets.txt's: after each pair the dash is back in the Han
+            // run, full width; the Tibetan marks pair with nothing, the dash stays Cyrillic.
+            ("文〔т〕—", 72.2236, 23.168),
+            ("文«т»—", 55.5518, 23.168),
+            ("文⟨т⟩—", 52.708, 23.168),
+            ("文<т>—", 57.9834, 23.168),
+            ("文｢т｣—", 56.2236, 23.168),
+            ("文\u{F3A}т\u{F3B}—", 65.5, 23.168),
         ]
         for c in cases {
             // (The widest line's width and the height, at a width every line fits.)
