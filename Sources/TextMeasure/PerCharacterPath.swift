@@ -828,10 +828,9 @@ extension TextMeasurer {
         return nil
     }
 
-    /// The face of the last character of a cluster that chooses a face (not a default-ignorable
-    /// one): the text face when it maps it, else the fallback face when that does; nil when
-    /// none does (a hex box) or there is no such character.
-    func lastScalarFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
+    /// The last character of `start ..< end` that chooses a face (one Pango gives a face:
+    /// not `isFontless`), nil when there is none.
+    static func lastFaceChoosingScalar(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> UInt32? {
         var i = end
         while i > start {
             i -= 1
@@ -840,32 +839,31 @@ extension TextMeasurer {
                 i -= 1
                 v = 0x10000 + ((UInt32(u[i]) - 0xD800) << 10) + (v - 0xDC00)
             }
-            if Self.isFontless(v) { continue }
-            if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return bold ? .bold : .primary }
-            return fonts.covers(.fallback, v, bits: coverageFallback) ? .fallback : nil
+            if !Self.isFontless(v) { return v }
         }
         return nil
     }
 
+    /// The face of the last character of a cluster that chooses a face
+    /// (`lastFaceChoosingScalar`): the text face when it maps it, else the fallback face when
+    /// that does; nil when none does (a hex box) or there is no such character.
+    func lastScalarFace(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot? {
+        guard let v = Self.lastFaceChoosingScalar(u, start, end) else { return nil }
+        if fonts.covers(bold ? .bold : .primary, v, bits: bold ? coverageBold : coveragePrimary) { return bold ? .bold : .primary }
+        return fonts.covers(.fallback, v, bits: coverageFallback) ? .fallback : nil
+    }
+
     /// The face of the item a cluster split between faces ends in: that of its last character
-    /// (`lastScalarFace`), the emoji face's when only it maps that character (`9\u{20E3} `: the
-    /// keycap mark is drawn from the emoji face in an ordinary run, and a space after it joins
-    /// that item), else the text face's.
+    /// that chooses a face, the emoji face's when only it maps that character (`9\u{20E3} `:
+    /// the keycap mark is drawn from the emoji face in an ordinary run, and a space after it
+    /// joins that item), else the text face's.
     private func splitClusterItem(_ u: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, bold: Bool) -> FontSlot {
         let text: FontSlot = bold ? .bold : .primary
-        switch lastScalarFace(u, start, end, bold: bold) {
-        case .fallback?: return .fallback
-        case nil:
-            var i = end
-            while i > start {
-                let v = Self.scalar(endingAt: i - 1, u)
-                i -= v > 0xFFFF ? 2 : 1
-                if Self.isFontless(v) { continue }
-                return fonts.covers(.emoji, v, bits: coverageEmoji) ? .emoji : text
-            }
-            return text
-        default: return text
-        }
+        guard let v = Self.lastFaceChoosingScalar(u, start, end),
+            !fonts.covers(text, v, bits: bold ? coverageBold : coveragePrimary)
+        else { return text }
+        if fonts.covers(.fallback, v, bits: coverageFallback) { return .fallback }
+        return fonts.covers(.emoji, v, bits: coverageEmoji) ? .emoji : text
     }
 
     /// The face of a cluster that chooses none (`isFontless`), nil for any other: a paragraph
