@@ -47,13 +47,12 @@ public final class FontSet: Sendable {
     /// `hexBoxMetrics`).
     let hexDigitInk: Int32
     let hexDigitInkHeight: Int32
-    /// The advance of U+0020 in runs of each script (raw value), per text face, in font units:
-    /// the face's space, except where the script's plan substitutes it (Hangul with ko: `locl`
-    /// gives a wider space).
-    let spacePrimary: [Int32]
-    let spaceBold: [Int32]
-    /// The scripts whose space differs from the face's own in either text face: only spaces in
-    /// runs of these read `spacePrimary` or `spaceBold`.
+    /// The advance of U+0020 in runs of each script, per text face, in font units: the face's
+    /// space, except where the script's plan substitutes it (Hangul with ko: `locl` gives a
+    /// wider space). Plain memory (`spaceAdvance(bold:script:)`), freed in `deinit`: read from
+    /// an array, each space retained and released it.
+    private let spaceUnits: SpaceAdvances
+    /// The scripts whose space differs from the face's own in either text face.
     let spaceScripts: ScriptSet
     /// True when both text faces map the ten ASCII digits and measure them alike wherever they
     /// are measured from tables: one entry of the per-character table, and interchangeable digits
@@ -73,6 +72,13 @@ public final class FontSet: Sendable {
     deinit {
         simplePrimary.deallocate()
         simpleBold.deallocate()
+        spaceUnits.units.deallocate()
+    }
+
+    /// The advance of U+0020 in a run of `script` in the bold or the primary face, in its units
+    /// (`spaceUnits`).
+    @inline(__always) func spaceAdvance(bold: Bool, script: UnicodeScript) -> Int32 {
+        spaceUnits.units[(bold ? 256 : 0) + Int(script.rawValue)]
     }
 
     private init(directory: URL, manifest: FontManifest, files: [String: FontFile]) {
@@ -126,12 +132,13 @@ public final class FontSet: Sendable {
             return out
         }
         let spaced = Self.concurrently(2) { spaces(textFaces[$0]) }
-        spacePrimary = spaced[0]
-        spaceBold = spaced[1]
+        let units = UnsafeMutablePointer<Int32>.allocate(capacity: 512)
+        units.initialize(from: spaced[0] + spaced[1], count: 512)
+        spaceUnits = SpaceAdvances(units: units)
         var widened = ScriptSet()
         for script in UnicodeScript.all {
             let raw = Int(script.rawValue)
-            if spacePrimary[raw] != primary.spaceAdvance || spaceBold[raw] != bold.spaceAdvance { widened.insert(script) }
+            if spaced[0][raw] != primary.spaceAdvance || spaced[1][raw] != bold.spaceAdvance { widened.insert(script) }
         }
         spaceScripts = widened
         let digitCodes: [UInt16] = Array(0x30...0x39)
@@ -502,6 +509,12 @@ struct CoverageBits: Sendable {
     @inline(__always) func contains(_ scalar: UInt32) -> Bool {
         words[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
     }
+}
+
+/// The space advances of `FontSet.spaceAdvance(bold:script:)`: 256 per text face, written once
+/// when the fonts load and only read after.
+struct SpaceAdvances: @unchecked Sendable {
+    let units: UnsafeMutablePointer<Int32>
 }
 
 /// The per-character path: one-unit clusters whose advance is the glyph's hmtx advance, read once

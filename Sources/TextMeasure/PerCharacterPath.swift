@@ -120,6 +120,59 @@ extension TextMeasurer {
                     }
                     continue
                 }
+                // Printable ASCII and the space after a cluster of the text face, with no box,
+                // bracket or right-to-left text about (most of a feed's clusters off the table):
+                // what the steps below do for them, without the tests that cannot apply.
+                let c = u[start]
+                if c &- 0x20 < 0x5F && runLoop && !retainsGlyphs && !rightToLeftSeen && !fontlessScans.afterBox
+                    && (previousSlot == .primary || previousSlot == .bold) && (bold ? asciiInBold : asciiInPrimary)
+                    && !Self.isASCIIBracket(c)
+                {
+                    let textSlot: FontSlot = bold ? .bold : .primary
+                    if c == 0x20 {
+                        if !Self.mayLeaveLevel(u, start, rightToLeftSeen: false) {
+                            // A hanging cluster as wide as the space of the current script's plan
+                            // (the table holds the face's own space for the other scripts).
+                            flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                            let units = fonts.spaceAdvance(bold: bold, script: lastStrong!)
+                            builder.appendCluster(
+                                end: end, advance: runFonts.textUnits.points(units), font: runFonts.text, breakAfter: breakAfter,
+                                mandatoryAfter: false, hanging: true)
+                            previousSlot = textSlot
+                            clusterIndex += 1
+                            start = end
+                            continue
+                        }
+                    } else {
+                        // A letter is Latin; a digit or punctuation takes the current script.
+                        let script: UnicodeScript
+                        if (c | 0x20) &- 0x61 < 26 {
+                            script = .latin
+                            lastStrong = .latin
+                        } else {
+                            if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
+                            script = lastStrong!
+                        }
+                        if word.count > 0 && (word.slot != textSlot || word.font.size != size || word.script != script) {
+                            flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
+                        }
+                        if word.count == 0 {
+                            word.start = start
+                            word.slot = textSlot
+                            word.font = runFonts.text
+                            word.units = runFonts.textUnits
+                            word.script = script
+                            word.emojiRun = false
+                        }
+                        word.append(end: end, breakAfter: breakAfter, &buffers)
+                        previousSlot = textSlot
+                        start = end
+                        Self.extendASCIIWord(
+                            &word, u, breaks, &start, limit: min(runEnd, n), lastStrong: lastStrong, rightToLeftSeen: false, &buffers)
+                        continue
+                    }
+                }
             }
             let info = ClusterInfo(u, start, end)
 
@@ -327,7 +380,7 @@ extension TextMeasurer {
                             // In the plan of the script it belongs to (that of the text before it).
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                             if spaceScripts.contains(lastStrong!) {
-                                units = (bold ? fonts.spaceBold : fonts.spacePrimary)[Int(lastStrong!.rawValue)]
+                                units = fonts.spaceAdvance(bold: bold, script: lastStrong!)
                             }
                         }
                         adv = runFonts.units(textSlot).points(units)
@@ -416,29 +469,10 @@ extension TextMeasurer {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             start = end
-            // The printable ASCII that follows in the same run joins the word the same way, one
-            // cluster per character (a Latin word, a number, a domain name): everything the
-            // steps above would do for it is known, so it takes a tight loop. It stops at a space
-            // (which hangs), a bracket (script resolution tracks it), a character a mark or
-            // joiner extends, and a script the word does not have (the steps above then flush).
+            // The printable ASCII that follows in the same run joins the word the same way.
             if asciiCluster && runLoop {
-                let limit = min(runEnd, n)
-                while start < limit {
-                    let c = u[start]
-                    guard c &- 0x21 < 0x5E, !Self.isASCIIBracket(c) else { break }
-                    let next = start + 1
-                    guard next == n || breaks[next].contains(graphemeFlag) else { break }
-                    if (c | 0x20) &- 0x61 < 26 {
-                        // A letter: Latin, a strong script (already the current one: the word is Latin).
-                        guard word.script == .latin else { break }
-                    } else {
-                        // Digits and punctuation are Common: the current script. (After right-to-left
-                        // text, punctuation may be at another bidi level, which ends the word.)
-                        guard let current = lastStrong, word.script == current, !rightToLeftSeen || c &- 0x30 < 10 else { break }
-                    }
-                    word.append(end: next, breakAfter: next < n && breaks[next].contains(lineAllowedFlag), &buffers)
-                    start = next
-                }
+                Self.extendASCIIWord(
+                    &word, u, breaks, &start, limit: min(runEnd, n), lastStrong: lastStrong, rightToLeftSeen: rightToLeftSeen, &buffers)
             }
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -446,6 +480,35 @@ extension TextMeasurer {
         if missing > 0 { builder.addMissingGlyphs(missing) }
         builder.shareFonts(from: scratch.fontTable)
         return (consume builder).take(content: text, returning: &buffers.clusters, &buffers.corrections)
+    }
+
+    /// Extends the pending word with the printable ASCII from `start` on, up to `limit` (the
+    /// run's end), one cluster per character (a Latin word, a number, a domain name): what the
+    /// steps of `prepare` would do for each is known, so it takes a tight loop. It stops at a
+    /// space (which hangs), a bracket (script resolution tracks it), a character a mark or joiner
+    /// extends, and a script the word does not have (the steps then flush the word).
+    @inline(__always)
+    private static func extendASCIIWord(
+        _ word: inout WordState, _ u: UnsafeBufferPointer<UInt16>, _ breaks: UnsafeMutablePointer<BreakFlags>, _ start: inout Int,
+        limit: Int, lastStrong: UnicodeScript?, rightToLeftSeen: Bool, _ buffers: inout PrepareBuffers
+    ) {
+        let n = u.count
+        while start < limit {
+            let c = u[start]
+            guard c &- 0x21 < 0x5E, !isASCIIBracket(c) else { break }
+            let next = start + 1
+            guard next == n || breaks[next].contains(.grapheme) else { break }
+            if (c | 0x20) &- 0x61 < 26 {
+                // A letter: Latin, a strong script (already the current one: the word is Latin).
+                guard word.script == .latin else { break }
+            } else {
+                // Digits and punctuation are Common: the current script. (After right-to-left
+                // text, punctuation may be at another bidi level, which ends the word.)
+                guard let current = lastStrong, word.script == current, !rightToLeftSeen || c &- 0x30 < 10 else { break }
+            }
+            word.append(end: next, breakAfter: next < n && breaks[next].contains(.lineAllowed), &buffers)
+            start = next
+        }
     }
 
     /// Appends the one-unit clusters on the per-character table from `start` up to `limit` (the

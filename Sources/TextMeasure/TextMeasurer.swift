@@ -44,8 +44,10 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// give the same line widths (within 0.01 pt).
     package let shapesWholeRuns: Bool
 
-    /// Runs of printable ASCII join a word in a tight loop (`prepare`); off, every character takes
-    /// the general steps. Tests compare the two: the loop must change nothing.
+    /// Printable ASCII and spaces after the text face take short paths in `prepare` (a tight loop
+    /// joins runs of printable ASCII to a word; a space or a word's first character skips the
+    /// tests that cannot apply); off, every character takes the general steps. Tests compare the
+    /// two: the short paths must change nothing.
     package let asciiRunLoop: Bool
 
     /// - Parameters:

@@ -3,9 +3,11 @@ import FeedLayoutSupport
 import XCTest
 import _LayoutTestSupport
 
-/// The tight loop that joins runs of printable ASCII to the pending word (`TextMeasurer.prepare`)
-/// against the general steps every character takes without it: the prepared texts must be equal
-/// record for record (clusters, fonts, break flags, line-end corrections).
+/// The short paths of printable ASCII and spaces (`TextMeasurer.asciiRunLoop`: the tight loop
+/// that joins runs of printable ASCII to the pending word, and the path of a space or a word's
+/// first character after the text face) against the general steps every character takes
+/// without them: the prepared texts must be equal record for record (clusters, fonts, break
+/// flags, line-end corrections).
 final class AsciiRunLoopTests: XCTestCase {
     /// Pieces a text is drawn from: ASCII letters, digits and punctuation (the loop's input),
     /// brackets and spaces (where it stops), characters that extend the one before (combining
@@ -14,6 +16,9 @@ final class AsciiRunLoopTests: XCTestCase {
         "a", "Z", "word", "weibo.com", "12:30", "15-11-24", "3.14", "-", "_", "@", "#", "/", ":", ",", ".", "!", "'",
         "\"", "~", "(", ")", "[", "]", "{", "}", " ", "  ", "\t", "\n", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{20E3}",
         "中", "文字", "，", "。", "「", "」", "😀", "👍🏽", "ア", "한", "é", "Ω", "ـ", "\u{FFFC}", "x\u{336}", "1\u{FE0F}\u{20E3}",
+        // Where a space may take another bidi level or script plan, or a word another script.
+        "12 ", "$5 ", " 中", "한 a", "a 한", "\u{5D0}", " \u{627}", "\u{301}", "\u{3000}", "\u{2066}", "\u{1F600} ",
+        "\u{E000}", "\u{FF10}", " \u{301}",
     ]
 
     private func measurers() throws -> (loop: TextMeasurer, steps: TextMeasurer) {
