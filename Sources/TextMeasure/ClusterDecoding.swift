@@ -486,35 +486,103 @@ extension TextMeasurer {
         c == 0x28 || c == 0x29 || c == 0x3C || c == 0x3E || c == 0x5B || c == 0x5D || c == 0x7B || c == 0x7D
     }
 
-    /// The pairs of `bracketPair` past ASCII and the CJK brackets, each opening character then
-    /// its closing one, in code point order (Pango's `paired_chars`, U+3008–301B left out): a
-    /// pair's id is 4 more than its index.
-    private static let pairedCharacters: [UInt32] = [
-        0xAB, 0xBB, 0x2018, 0x2019, 0x201C, 0x201D, 0x2039, 0x203A, 0x2045, 0x2046, 0x207D, 0x207E, 0x208D, 0x208E,
-        0x27E6, 0x27E7, 0x27E8, 0x27E9, 0x27EA, 0x27EB, 0x27EC, 0x27ED, 0x27EE, 0x27EF, 0x2983, 0x2984, 0x2985, 0x2986,
-        0x2987, 0x2988, 0x2989, 0x298A, 0x298B, 0x298C, 0x298D, 0x298E, 0x298F, 0x2990, 0x2991, 0x2992, 0x2993, 0x2994,
-        0x2995, 0x2996, 0x2997, 0x2998, 0x29FC, 0x29FD, 0x2E02, 0x2E03, 0x2E04, 0x2E05, 0x2E09, 0x2E0A, 0x2E0C, 0x2E0D,
-        0x2E1C, 0x2E1D, 0x2E20, 0x2E21, 0x2E22, 0x2E23, 0x2E24, 0x2E25, 0x2E26, 0x2E27, 0x2E28, 0x2E29, 0xFE59, 0xFE5A,
-        0xFE5B, 0xFE5C, 0xFE5D, 0xFE5E, 0xFF08, 0xFF09, 0xFF3B, 0xFF3D, 0xFF5B, 0xFF5D, 0xFF5F, 0xFF60, 0xFF62, 0xFF63,
-    ]
-
-    /// `bracketPair` past ASCII: the CJK brackets of Chinese text by arithmetic, the others by
-    /// bisection of `pairedCharacters`. Out of line: asked of punctuation only.
+    /// `bracketPair` past ASCII: the CJK brackets of Chinese text by arithmetic, every other pair
+    /// of Pango's `paired_chars` by its own cases (a pair's id, 4 on, is its rank in code point
+    /// order). Out of line: asked of punctuation only.
     @inline(never)
     private static func pairedPunctuation(_ v: UInt32) -> (id: UInt8, isOpen: Bool)? {
         if v &- 0x3008 < 0x14 {
-            // 〈〉《》「」『』【】 and 〔〕〖〗〘〙〚〛, consecutive pairs (ids past the table's); not 〒〓.
+            // 〈〉《》「」『』【】 and 〔〕〖〗〘〙〚〛, consecutive pairs (ids past the others'); not 〒〓.
             guard v != 0x3012 && v != 0x3013 else { return nil }
             return (UInt8(100 + (v - 0x3008) / 2), v & 1 == 0)
         }
-        let table = pairedCharacters
-        var low = 0, high = table.count
-        while low < high {
-            let mid = (low + high) / 2
-            if table[mid] < v { low = mid + 1 } else { high = mid }
+        switch v {
+        case 0xAB: return (4, true)
+        case 0xBB: return (4, false)
+        case 0x2018: return (5, true)
+        case 0x2019: return (5, false)
+        case 0x201C: return (6, true)
+        case 0x201D: return (6, false)
+        case 0x2039: return (7, true)
+        case 0x203A: return (7, false)
+        case 0x2045: return (8, true)
+        case 0x2046: return (8, false)
+        case 0x207D: return (9, true)
+        case 0x207E: return (9, false)
+        case 0x208D: return (10, true)
+        case 0x208E: return (10, false)
+        case 0x27E6: return (11, true)
+        case 0x27E7: return (11, false)
+        case 0x27E8: return (12, true)
+        case 0x27E9: return (12, false)
+        case 0x27EA: return (13, true)
+        case 0x27EB: return (13, false)
+        case 0x27EC: return (14, true)
+        case 0x27ED: return (14, false)
+        case 0x27EE: return (15, true)
+        case 0x27EF: return (15, false)
+        case 0x2983: return (16, true)
+        case 0x2984: return (16, false)
+        case 0x2985: return (17, true)
+        case 0x2986: return (17, false)
+        case 0x2987: return (18, true)
+        case 0x2988: return (18, false)
+        case 0x2989: return (19, true)
+        case 0x298A: return (19, false)
+        case 0x298B: return (20, true)
+        case 0x298C: return (20, false)
+        case 0x298D: return (21, true)
+        case 0x298E: return (21, false)
+        case 0x298F: return (22, true)
+        case 0x2990: return (22, false)
+        case 0x2991: return (23, true)
+        case 0x2992: return (23, false)
+        case 0x2993: return (24, true)
+        case 0x2994: return (24, false)
+        case 0x2995: return (25, true)
+        case 0x2996: return (25, false)
+        case 0x2997: return (26, true)
+        case 0x2998: return (26, false)
+        case 0x29FC: return (27, true)
+        case 0x29FD: return (27, false)
+        case 0x2E02: return (28, true)
+        case 0x2E03: return (28, false)
+        case 0x2E04: return (29, true)
+        case 0x2E05: return (29, false)
+        case 0x2E09: return (30, true)
+        case 0x2E0A: return (30, false)
+        case 0x2E0C: return (31, true)
+        case 0x2E0D: return (31, false)
+        case 0x2E1C: return (32, true)
+        case 0x2E1D: return (32, false)
+        case 0x2E20: return (33, true)
+        case 0x2E21: return (33, false)
+        case 0x2E22: return (34, true)
+        case 0x2E23: return (34, false)
+        case 0x2E24: return (35, true)
+        case 0x2E25: return (35, false)
+        case 0x2E26: return (36, true)
+        case 0x2E27: return (36, false)
+        case 0x2E28: return (37, true)
+        case 0x2E29: return (37, false)
+        case 0xFE59: return (38, true)
+        case 0xFE5A: return (38, false)
+        case 0xFE5B: return (39, true)
+        case 0xFE5C: return (39, false)
+        case 0xFE5D: return (40, true)
+        case 0xFE5E: return (40, false)
+        case 0xFF08: return (41, true)
+        case 0xFF09: return (41, false)
+        case 0xFF3B: return (42, true)
+        case 0xFF3D: return (42, false)
+        case 0xFF5B: return (43, true)
+        case 0xFF5D: return (43, false)
+        case 0xFF5F: return (44, true)
+        case 0xFF60: return (44, false)
+        case 0xFF62: return (45, true)
+        case 0xFF63: return (45, false)
+        default: return nil
         }
-        guard low < table.count, table[low] == v else { return nil }
-        return (UInt8(4 + low / 2), low % 2 == 0)
     }
 
     /// The first strong script in the paragraph from `start` on: the script of the characters

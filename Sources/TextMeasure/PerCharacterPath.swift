@@ -120,17 +120,17 @@ extension TextMeasurer {
                     }
                     continue
                 }
-                // Printable ASCII and the space after a cluster of the text face, with no box,
-                // bracket or right-to-left text about (most of a feed's clusters off the table):
-                // what the steps below do for them, without the tests that cannot apply.
+                // A space after a cluster of the text face, printable ASCII, and the punctuation and
+                // symbols of `isPlainPunctuation` in the text face, with no box or right-to-left
+                // text about (most of a feed's clusters off the table): what the steps below do for
+                // them, without the tests that cannot apply.
                 let c = u[start]
-                if c &- 0x20 < 0x5F && runLoop && !retainsGlyphs && !rightToLeftSeen && !fontlessScans.afterBox
-                    && (previousSlot == .primary || previousSlot == .bold) && (bold ? asciiInBold : asciiInPrimary)
-                    && !Self.isASCIIBracket(c)
-                {
+                if runLoop && !retainsGlyphs && !rightToLeftSeen && !fontlessScans.afterBox {
                     let textSlot: FontSlot = bold ? .bold : .primary
                     if c == 0x20 {
-                        if !Self.mayLeaveLevel(u, start, rightToLeftSeen: false) {
+                        if (previousSlot == .primary || previousSlot == .bold) && (bold ? asciiInBold : asciiInPrimary)
+                            && !Self.mayLeaveLevel(u, start, rightToLeftSeen: false)
+                        {
                             // A hanging cluster as wide as the space of the current script's plan
                             // (the table holds the face's own space for the other scripts).
                             flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -144,15 +144,21 @@ extension TextMeasurer {
                             start = end
                             continue
                         }
-                    } else {
-                        // A letter is Latin; a digit or punctuation takes the current script.
-                        let script: UnicodeScript
-                        if (c | 0x20) &- 0x61 < 26 {
-                            script = .latin
-                            lastStrong = .latin
-                        } else {
+                    } else if c &- 0x21 < 0x5E
+                        ? (bold ? asciiInBold : asciiInPrimary)
+                        : Self.isPlainPunctuation(c) && fonts.covers(textSlot, UInt32(c), bits: bold ? coverageBold : coveragePrimary)
+                    {
+                        let v = UInt32(c)
+                        if let pair = Self.bracketPair(v) {
+                            Self.trackBracket(pair, at: start, u, brackets, &openBrackets, &lastStrong, &fontlessScans)
+                        }
+                        // A letter's script is its own; punctuation takes the current one.
+                        var script = c < 0x80 ? ((c | 0x20) &- 0x61 < 26 ? .latin : .common) : UnicodeScript.of(v)
+                        if script.isWeak {
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
                             script = lastStrong!
+                        } else {
+                            lastStrong = script
                         }
                         if word.count > 0 && (word.slot != textSlot || word.font.size != size || word.script != script) {
                             flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
@@ -168,8 +174,11 @@ extension TextMeasurer {
                         word.append(end: end, breakAfter: breakAfter, &buffers)
                         previousSlot = textSlot
                         start = end
-                        Self.extendASCIIWord(
-                            &word, u, breaks, &start, limit: min(runEnd, n), lastStrong: lastStrong, rightToLeftSeen: false, &buffers)
+                        if c < 0x80 {
+                            Self.extendASCIIWord(
+                                &word, u, breaks, &start, limit: min(runEnd, n), lastStrong: lastStrong, rightToLeftSeen: false,
+                                &buffers)
+                        }
                         continue
                     }
                 }
@@ -194,33 +203,7 @@ extension TextMeasurer {
             // Paired brackets: text after a closing bracket is back in the script that was current
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
             if let pair = Self.bracketPair(info.first) {
-                if pair.isOpen {
-                    if openBrackets < PrepareBuffers.maxOpenBrackets {
-                        brackets[openBrackets] = OpenBracket(id: pair.id, script: lastStrong, offset: Int32(truncatingIfNeeded: start))
-                        openBrackets += 1
-                    }
-                } else {
-                    var k = openBrackets
-                    while k > 0 && brackets[k - 1].id != pair.id { k -= 1 }
-                    if k > 0 {
-                        openBrackets = k - 1
-                        if let saved = brackets[k - 1].script {
-                            lastStrong = saved
-                        } else if lastStrong != nil {
-                            // Opened before the paragraph had a script: Pango gives the bracket the
-                            // script of its run once known, that of the paragraph's first character
-                            // with one (`(中a) …`: the ellipsis is in the Han run). Found once per
-                            // paragraph (a text of `()` pairs would otherwise scan it for each).
-                            let first = fontlessScans.paragraphScript ?? Self.firstStrongScript(u, from: Int(brackets[k - 1].offset))
-                            fontlessScans.paragraphScript = first
-                            if first != .common { lastStrong = first }
-                        }
-                    } else {
-                        // Without its opening bracket it pops them all, as Pango's script
-                        // iterator does (`k『】魋』…`: the ellipsis is in the Han run).
-                        openBrackets = 0
-                    }
-                }
+                Self.trackBracket(pair, at: start, u, brackets, &openBrackets, &lastStrong, &fontlessScans)
             }
             // Printable ASCII and the space are in the text face whenever it covers them all (the
             // primary and bold faces do): no itemization per Latin letter, and none of the
@@ -480,6 +463,59 @@ extension TextMeasurer {
         if missing > 0 { builder.addMissingGlyphs(missing) }
         builder.shareFonts(from: scratch.fontTable)
         return (consume builder).take(content: text, returning: &buffers.clusters, &buffers.corrections)
+    }
+
+    /// Tracks the paired bracket `pair` at `start`: an opening one is pushed with the current
+    /// script (at most `PrepareBuffers.maxOpenBrackets`); a closing one pops up to its opening
+    /// one and restores the script current there, or, without one, pops them all, as Pango's
+    /// script iterator does (`k『】魋』…`: the ellipsis is in the Han run).
+    @inline(__always)
+    private static func trackBracket(
+        _ pair: (id: UInt8, isOpen: Bool), at start: Int, _ u: UnsafeBufferPointer<UInt16>,
+        _ brackets: UnsafeMutablePointer<OpenBracket>, _ openBrackets: inout Int, _ lastStrong: inout UnicodeScript?,
+        _ scans: inout FontlessScans
+    ) {
+        if pair.isOpen {
+            if openBrackets < PrepareBuffers.maxOpenBrackets {
+                brackets[openBrackets] = OpenBracket(id: pair.id, script: lastStrong, offset: Int32(truncatingIfNeeded: start))
+                openBrackets += 1
+            }
+            return
+        }
+        var k = openBrackets
+        while k > 0 && brackets[k - 1].id != pair.id { k -= 1 }
+        guard k > 0 else {
+            openBrackets = 0
+            return
+        }
+        openBrackets = k - 1
+        if let saved = brackets[k - 1].script {
+            lastStrong = saved
+        } else if lastStrong != nil {
+            // Opened before the paragraph had a script: Pango gives the bracket the script of
+            // its run once known, that of the paragraph's first character with one (`(中a) …`:
+            // the ellipsis is in the Han run). Found once per paragraph (a text of `()` pairs
+            // would otherwise scan it for each).
+            let first = scans.paragraphScript ?? firstStrongScript(u, from: Int(brackets[k - 1].offset))
+            scans.paragraphScript = first
+            if first != .common { lastStrong = first }
+        }
+    }
+
+    /// One-unit punctuation and symbols past ASCII that the short path of `prepare` takes when
+    /// the text face maps them: Latin-1's (but U+00AD), general punctuation (U+2010–2027,
+    /// U+2030–205E), CJK symbols and punctuation (U+3001–3029, U+3030–303F) and fullwidth forms
+    /// (U+FF01–FF60). None is white space, a separator, a combining mark, a character with no
+    /// face or one with an emoji presentation (`AsciiRunLoopTests` checks each), so the general
+    /// steps only track brackets, take the script and join the word.
+    @inline(__always)
+    static func isPlainPunctuation(_ c: UInt16) -> Bool {
+        switch c {
+        case 0x00A1...0x00AC, 0x00AE...0x00FF, 0x2010...0x2027, 0x2030...0x205E, 0x3001...0x3029, 0x3030...0x303F,
+            0xFF01...0xFF60:
+            return true
+        default: return false
+        }
     }
 
     /// Extends the pending word with the printable ASCII from `start` on, up to `limit` (the

@@ -19,6 +19,9 @@ final class AsciiRunLoopTests: XCTestCase {
         // Where a space may take another bidi level or script plan, or a word another script.
         "12 ", "$5 ", " 中", "한 a", "a 한", "\u{5D0}", " \u{627}", "\u{301}", "\u{3000}", "\u{2066}", "\u{1F600} ",
         "\u{E000}", "\u{FF10}", " \u{301}",
+        // Punctuation and symbols past ASCII (`isPlainPunctuation`), brackets and quotes among them.
+        "“", "”", "‘", "…", "——", "·", "【", "】", "《", "》", "『", "』", "〔", "（", "）", "！", "：", "«", "»", "×", "©",
+        "‼", "⁉", "〜", "〰", "〽", "々", "〸", "‐", "•", "¡", "ÿ", "\u{AD}", "\u{302A}", "｡", "＄",
     ]
 
     private func measurers() throws -> (loop: TextMeasurer, steps: TextMeasurer) {
@@ -51,6 +54,28 @@ final class AsciiRunLoopTests: XCTestCase {
             assertSamePrepared(loop.prepare(text), steps.prepare(text), "text \(k): \(text.string.debugDescription)")
         }
         XCTAssertGreaterThan(asciiUnits, 10_000)
+    }
+
+    /// The punctuation and symbols past ASCII that the short path takes have none of the
+    /// properties the general steps test: the steps only track brackets, take the script and
+    /// join the word.
+    func testPlainPunctuationHasNoPropertyTheStepsTest() {
+        var count = 0
+        for v in UInt32(0x80)...0xFFFF where TextMeasurer.isPlainPunctuation(UInt16(v)) {
+            let unit = [UInt16(v)]
+            unit.withUnsafeBufferPointer { u in
+                let info = ClusterInfo(u, 0, 1)
+                XCTAssertTrue(info.isSingleScalar, "U+\(String(v, radix: 16))")
+                XCTAssertFalse(info.isHanging || info.isSeparator || info.isEmojiPresentation, "U+\(String(v, radix: 16))")
+            }
+            XCTAssertFalse(TextMeasurer.isFontless(v), "U+\(String(v, radix: 16))")
+            XCTAssertFalse(TextMeasurer.isDefaultIgnorable(v), "U+\(String(v, radix: 16))")
+            XCTAssertFalse(TextMeasurer.isCombiningMark(v), "U+\(String(v, radix: 16))")
+            XCTAssertFalse(TextMeasurer.isParagraphDelimiter(v), "U+\(String(v, radix: 16))")
+            XCTAssertNotEqual(v, 0xFFFC)
+            count += 1
+        }
+        XCTAssertEqual(count, 94 + 24 + 47 + 41 + 16 + 96)
     }
 
     /// Feed-like texts: the corpus when present, and fixed mixes of Chinese with Latin words,
