@@ -183,10 +183,9 @@ extension TextMeasurer {
                     }
                 }
             }
-            let info = ClusterInfo(u, start, end)
-
+            // (An object is found before the cluster is decoded: nothing else about it is read.)
             while nextObject < objectCount && objects[nextObject].offset < start { nextObject += 1 }
-            if nextObject < objectCount && objects[nextObject].offset == start && info.first == 0xFFFC {
+            if nextObject < objectCount && objects[nextObject].offset == start && u[start] == 0xFFFC {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                 let o = objects[nextObject]
                 let width = o.width.isFinite ? max(0, o.width) : 0
@@ -199,6 +198,7 @@ extension TextMeasurer {
                 start = end
                 continue
             }
+            let info = ClusterInfo(u, start, end)
 
             // Paired brackets: text after a closing bracket is back in the script that was current
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
@@ -568,9 +568,9 @@ extension TextMeasurer {
         while i < limit {
             let c = units[i]
             let next = i &+ 1
-            // `breaks` holds n + 1 flags.
+            // `breaks` holds n + 1 flags; the last one (the text's end) is a grapheme boundary.
             let f = breaks[next].rawValue
-            guard next == n || f & BreakFlags.grapheme.rawValue != 0 else { break }
+            guard f & BreakFlags.grapheme.rawValue != 0 else { break }
             let e = table.entry(c)
             guard SimpleAdvanceTable.isOnPath(e) else { break }
             // Touched punctuation is taken between plain neighbours, as in `prepare` (no word is
@@ -581,9 +581,11 @@ extension TextMeasurer {
             guard takesTable(UInt32(c), &strong, u, i, tableScripts) else { break }
             out.appendUnchecked(
                 end: Int32(truncatingIfNeeded: next), advance: SimpleAdvanceTable.advance(ofEntry: e, row),
-                flags: next < n ? (f & BreakFlags.lineAllowed.rawValue) >> 1 : 0)
+                flags: (f & BreakFlags.lineAllowed.rawValue) >> 1)
             i = next
         }
+        // (The text's end allows a break, which is no cluster's to break after.)
+        if i == n && i > start { out.clearLastBreak() }
         sink = out
         lastStrong = strong
         return i

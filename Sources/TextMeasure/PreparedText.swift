@@ -749,6 +749,12 @@ struct PlainClusterSink {
         next += 1
     }
 
+    /// Clears the break flag of the last appended cluster.
+    @inline(__always)
+    mutating func clearLastBreak() {
+        (next - 1).pointee.flags &= ~ClusterFlags.breakAfter
+    }
+
     /// `PreparedTextBuilder.appendClusterInLastFont`, in place.
     @inline(__always)
     mutating func append(end: Int, advance: Double, breakAfter: Bool) {
