@@ -121,9 +121,9 @@ extension TextMeasurer {
                     continue
                 }
                 // A space after a cluster of the text face, printable ASCII, and the punctuation and
-                // symbols of `isPlainPunctuation` in the text face, with no box or right-to-left
-                // text about (most of a feed's clusters off the table): what the steps below do for
-                // them, without the tests that cannot apply.
+                // symbols of `isPlainPunctuation` in the text face (most of a feed's clusters off the
+                // table), when no box item is open and no right-to-left letter came before: what the
+                // steps below do for them, without the tests that cannot apply.
                 let c = u[start]
                 if runLoop && !retainsGlyphs && !rightToLeftSeen && !fontlessScans.afterBox {
                     let textSlot: FontSlot = bold ? .bold : .primary
