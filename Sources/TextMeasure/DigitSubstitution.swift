@@ -115,7 +115,7 @@ extension TextMeasuring {
     /// other than the package's, or a copy that would not be exact): prepare the text then.
     /// - Parameter template: a text this measurer prepared.
     package func prepareUncached(like template: PreparedText, digits: UnsafeBufferPointer<UInt8>) -> PreparedText? {
-        (self as? TextMeasurer)?.substitutingDigits(template, digits: digits)
+        packageMeasurer?.substitutingDigits(template, digits: digits)
     }
 
     /// `prepareUncached(built: builder)`, made from `template` (see `prepareUncached(_:like:)`).
@@ -123,7 +123,7 @@ extension TextMeasuring {
     /// the text as an `AttributedText`. Equal values either way.
     /// - Parameter template: a text this measurer prepared.
     package func prepareUncached(built builder: borrowing AttributedTextBuilder, like template: PreparedText) -> PreparedText {
-        if let measurer = self as? TextMeasurer {
+        if let measurer = packageMeasurer {
             if let made = builder.withContent({ measurer.substitutingDigits(template, $0) }) { return made }
             return measurer.prepareUncached(builder)
         }
