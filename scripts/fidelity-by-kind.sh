@@ -17,6 +17,7 @@ done
 peers=${PEERS:-$root/../shared/tools/peers}
 corpus=${CORPUS:-$root/../shared/corpus/yykit-weibo}
 out=${OUT:-$(mktemp -d -t fidelity-XXXXXX)}
+mkdir -p "$out"
 # A corpus identical to the one already in $OUT keeps its Pango results.
 python3 "$root/scripts/fidelity_corpus.py" --seed "$seed" --count "$count" >"$out/kinds.new"
 python3 "$root/scripts/fidelity_corpus.py" --real "$corpus" --sizes 16 >"$out/real.new"
