@@ -52,8 +52,6 @@ public final class FontSet: Sendable {
     /// wider space). Plain memory (`spaceAdvance(bold:script:)`), freed in `deinit`: read from
     /// an array, each space retained and released it.
     private let spaceUnits: SpaceAdvances
-    /// The scripts whose space differs from the face's own in either text face.
-    let spaceScripts: ScriptSet
     /// True when both text faces map the ten ASCII digits and measure them alike wherever they
     /// are measured from tables: one entry of the per-character table, and interchangeable digits
     /// in each word table (`KernedAlphabet.digitsInterchangeable`). A digit measured otherwise
@@ -135,12 +133,6 @@ public final class FontSet: Sendable {
         let units = UnsafeMutablePointer<Int32>.allocate(capacity: 512)
         units.initialize(from: spaced[0] + spaced[1], count: 512)
         spaceUnits = SpaceAdvances(units: units)
-        var widened = ScriptSet()
-        for script in UnicodeScript.all {
-            let raw = Int(script.rawValue)
-            if spaced[0][raw] != primary.spaceAdvance || spaced[1][raw] != bold.spaceAdvance { widened.insert(script) }
-        }
-        spaceScripts = widened
         let digitCodes: [UInt16] = Array(0x30...0x39)
         digitsInterchangeable =
             [(simplePrimary, alphabetPrimary, coverage[.primary]!), (simpleBold, alphabetBold, coverage[.bold]!)].allSatisfy {

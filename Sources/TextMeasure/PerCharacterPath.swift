@@ -49,7 +49,6 @@ extension TextMeasurer {
         var tableRow = table.pointsRow(size: runFonts.size, scratch: buffers.tableRow.base)
         var runEnd = runs[0].range.upperBound
         let tableScripts = fonts.tableScripts
-        let spaceScripts = fonts.spaceScripts
         let runCount = runs.count
         let objectCount = objects.count
         let runLoop = asciiRunLoop
@@ -164,12 +163,7 @@ extension TextMeasurer {
                             flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
                         }
                         if word.count == 0 {
-                            word.start = start
-                            word.slot = textSlot
-                            word.font = runFonts.text
-                            word.units = runFonts.textUnits
-                            word.script = script
-                            word.emojiRun = false
+                            word.begin(at: start, textSlot, runFonts.text, runFonts.textUnits, script: script, emojiRun: false)
                         }
                         word.append(end: end, breakAfter: breakAfter, &buffers)
                         previousSlot = textSlot
@@ -362,9 +356,7 @@ extension TextMeasurer {
                         if textSlot == .primary || textSlot == .bold {
                             // In the plan of the script it belongs to (that of the text before it).
                             if lastStrong == nil { lastStrong = Self.firstStrongScript(u, from: start) }
-                            if spaceScripts.contains(lastStrong!) {
-                                units = fonts.spaceAdvance(bold: bold, script: lastStrong!)
-                            }
+                            units = fonts.spaceAdvance(bold: bold, script: lastStrong!)
                         }
                         adv = runFonts.units(textSlot).points(units)
                         glyphs?.append(glyph: f.spaceGlyph ?? 0, cluster: clusterIndex, advance: adv)
@@ -437,12 +429,7 @@ extension TextMeasurer {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             if word.count == 0 {
-                word.start = start
-                word.slot = slot
-                word.font = runFonts.font(slot)
-                word.units = runFonts.units(slot)
-                word.script = script
-                word.emojiRun = info.isEmojiPresentation
+                word.begin(at: start, slot, runFonts.font(slot), runFonts.units(slot), script: script, emojiRun: info.isEmojiPresentation)
             }
             word.append(end: end, breakAfter: breakAfter, &buffers)
             if oversized {

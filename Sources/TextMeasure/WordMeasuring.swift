@@ -282,6 +282,17 @@ struct WordState {
     /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
     var shapeLimit: Int?
 
+    /// Starts an empty word at `start`, of one face, font, script and presentation.
+    @inline(__always)
+    mutating func begin(at start: Int, _ slot: FontSlot, _ font: RunFont, _ units: PangoScale, script: UnicodeScript, emojiRun: Bool) {
+        self.start = start
+        self.slot = slot
+        self.font = font
+        self.units = units
+        self.script = script
+        self.emojiRun = emojiRun
+    }
+
     /// Adds a cluster that ends at `end` to the word (its end and break flag in `buffers`).
     @inline(__always)
     mutating func append(end: Int, breakAfter: Bool, _ buffers: inout PrepareBuffers) {
