@@ -165,13 +165,13 @@ public struct CellLayoutEngine: Sendable {
         }
     }
 
-    /// The displayed created-at string.
-    func timeString(_ status: Status) -> String {
+    /// The displayed created-at text.
+    func timeText(_ status: Status) -> CellTime {
         if let date = status.createdAt {
-            if let now { return RelativeTime.format(date, now: now, utcOffset: utcOffset) }
-            return RelativeTime.absolute(date, utcOffset: utcOffset)
+            if let now { return .formatted(RelativeTime.formatText(date, now: now, utcOffset: utcOffset)) }
+            return .formatted(RelativeTime.absoluteText(date, utcOffset: utcOffset))
         }
-        return status.createdAtText ?? ""
+        return .given(status.createdAtText ?? "")
     }
 
     /// Prepares `text` with the engine's measurer, past its prepared-text cache: the engine caches
@@ -193,7 +193,7 @@ public struct CellLayoutEngine: Sendable {
         let dateAttrs = TextAttributes(size: m.dateFontSize, role: .cellTime)
         let sourceAttrs = TextAttributes(size: m.dateFontSize, role: .cellSource)
         let name = status.user.name
-        let date = timeString(status)
+        let date = timeText(status).string
         let source = m.sourcePrefix + status.source
         let text: PreparedTextBox? =
             status.text.isEmpty ? nil : prep(AttributedText(status.text, size: m.textFontSize, role: .cellText))
@@ -261,7 +261,7 @@ public struct CellLayoutEngine: Sendable {
             default: nil
             }
 
-        let time = timeString(status)
+        let time = timeText(status)
         let timeAttrs = TextAttributes(size: m.sourceFontSize, role: .cellTime)
         let source = status.source
         let sourceAttrs = TextAttributes(size: m.sourceFontSize, role: .cellSource)
@@ -274,9 +274,9 @@ public struct CellLayoutEngine: Sendable {
             {
                 return made
             }
-            let capacity = time.utf8.count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
+            let capacity = time.utf8Count + m.timeSourceSeparator.utf8.count + m.sourcePrefix.utf8.count + source.utf8.count
             return prepareBuilt(timeAttrs, capacity: capacity, runs: source.isEmpty ? 1 : 2, attachments: 0, like: template) { line in
-                line.append(time, attributes: timeAttrs)
+                time.withUTF8 { _ = line.append(utf8: $0, attributes: timeAttrs) }
                 guard !source.isEmpty else { return }
                 if line.count > 0 { line.append(m.timeSourceSeparator, attributes: timeAttrs) }
                 line.append(m.sourcePrefix, source, attributes: sourceAttrs)
@@ -365,14 +365,15 @@ public struct CellLayoutEngine: Sendable {
     /// the pieces `makeTimeLine` appends (the time; with a source, the separator after a time,
     /// then the prefix and the source).
     private static func withTimeLineDigits<R>(
-        _ time: String, _ source: String, _ m: StackedMetrics, _ body: (UnsafeBufferPointer<UInt8>) -> R
+        _ time: CellTime, _ source: String, _ m: StackedMetrics, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) -> R {
         let withSource = !source.isEmpty
-        let withSeparator = withSource && !time.isEmpty
+        let timeCount = time.utf8Count
+        let withSeparator = withSource && timeCount > 0
         let separator = m.timeSourceSeparator, prefix = m.sourcePrefix
-        let capacity = time.utf8.count + (withSource ? separator.utf8.count + prefix.utf8.count + source.utf8.count : 0)
+        let capacity = timeCount + (withSource ? separator.utf8.count + prefix.utf8.count + source.utf8.count : 0)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out in
-            var n = appendDigits(of: time, to: out, at: 0)
+            var n = time.withUTF8 { appendDigits(of: $0, to: out, at: 0) }
             if withSeparator { n = appendDigits(of: separator, to: out, at: n) }
             if withSource {
                 n = appendDigits(of: prefix, to: out, at: n)
@@ -386,14 +387,16 @@ public struct CellLayoutEngine: Sendable {
     /// (A nested function counting into a captured variable paid a dynamic exclusivity check
     /// per digit: ~500 instructions a cold cell.)
     private static func appendDigits(of s: String, to out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        StringBytes.withUTF8(s) { bytes in
-            var n = start
-            for b in bytes where b &- 0x30 < 10 {
-                out[n] = b
-                n += 1
-            }
-            return n
+        StringBytes.withUTF8(s) { appendDigits(of: $0, to: out, at: start) }
+    }
+
+    private static func appendDigits(of bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var n = start
+        for b in bytes where b &- 0x30 < 10 {
+            out[n] = b
+            n += 1
         }
+        return n
     }
 
     /// The prepared text `body` builds in the thread's buffers (`ParseBuffers`), reserved at the

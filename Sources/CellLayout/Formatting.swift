@@ -1,3 +1,4 @@
+import FeedLayoutSupport
 import Foundation
 
 /// Toolbar count labels (docs/cell-spec.md, section 2): a zero count shows the button's word, counts up to
@@ -66,16 +67,25 @@ package enum CountFormat {
 /// "N小时前"; the day before "昨天 HH:mm"; the same year "M-d"; else "yy-M-dd".
 package enum RelativeTime {
     package static func format(_ date: Date, now: Date, utcOffset: Int) -> String {
+        formatText(date, now: now, utcOffset: utcOffset).string
+    }
+
+    /// `format`, written in place: no string is made (a cell keys and builds its time line from
+    /// the bytes).
+    package static func formatText(_ date: Date, now: Date, utcOffset: Int) -> ShortText {
         // A `now` that is not a date of years 1…9999 (±∞, NaN, 1e300) has no relative form: the
         // integer conversions below would trap. Such a layout shows absolute dates.
-        guard Self.isRepresentable(now), Self.isRepresentable(date) else { return absolute(date, utcOffset: utcOffset) }
+        guard Self.isRepresentable(now), Self.isRepresentable(date) else { return absoluteText(date, utcOffset: utcOffset) }
         let delta = now.timeIntervalSince(date)
-        if delta < 600 { return "刚刚" }
         var out = ShortText()
+        if delta < 600 {
+            out.append("刚刚")
+            return out
+        }
         if delta < 3600 {
             out.append(number: Int(delta / 60))
             out.append("分钟前")
-            return out.string
+            return out
         }
         let local = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let localNow = Int((now.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
@@ -96,7 +106,7 @@ package enum RelativeTime {
                 appendDate(y, m, d, to: &out)
             }
         }
-        return out.string
+        return out
     }
 
     /// Seconds since 1970 of 9999-12-31T23:59:59Z; −62 135 596 800 is 0001-01-01T00:00:00Z.
@@ -111,15 +121,20 @@ package enum RelativeTime {
 
     /// An absolute date "yy-M-dd HH:mm", for layouts made without a `now`.
     package static func absolute(_ date: Date, utcOffset: Int) -> String {
-        guard isRepresentable(date) else { return "" }
+        absoluteText(date, utcOffset: utcOffset).string
+    }
+
+    /// `absolute`, written in place.
+    package static func absoluteText(_ date: Date, utcOffset: Int) -> ShortText {
+        var out = ShortText()
+        guard isRepresentable(date) else { return out }
         let local = Int((date.timeIntervalSince1970 + Double(utcOffset)).rounded(.down))
         let day = floorDiv(local, 86_400)
         let (y, m, d) = civil(day)
-        var out = ShortText()
         appendDate(y, m, d, to: &out)
         out.append(" ")
         appendClock(local - day * 86_400, to: &out)
-        return out.string
+        return out
     }
 
     /// "yy-M-dd".
@@ -156,21 +171,28 @@ package enum RelativeTime {
     }
 }
 
-/// A short UTF-8 text written in place (64 bytes inline, no heap, no intermediate strings): the
-/// time strings of cells, one `String` at the end (at most 15 bytes is a small string, stored
-/// without an allocation). Text past 64 bytes is dropped, which the formats above never reach
-/// (their longest is 15 bytes).
-private struct ShortText {
-    private var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var count = 0
-    private static let capacity = 64
+/// A short UTF-8 text written in place (32 bytes inline, no heap, no intermediate strings): the
+/// time texts of cells, read as bytes (`withUTF8`) or made a `String` (`string`; at most 15
+/// bytes is a small string, stored without an allocation). Text past 32 bytes is dropped, which
+/// the formats above never reach (their longest is 15 bytes).
+package struct ShortText: Sendable {
+    private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The number of bytes written.
+    package private(set) var count = 0
+    private static let capacity = 32
 
-    mutating func append(_ s: StaticString) {
-        s.withUTF8Buffer { b in for c in b { push(c) } }
+    package init() {}
+
+    /// Appends `s` whole, or nothing when it does not fit (the bytes stay valid UTF-8).
+    package mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { b in
+            guard count + b.count <= Self.capacity else { return }
+            for c in b { push(c) }
+        }
     }
 
     /// The decimal digits of `v` (a minus sign first when negative), zero-padded to `digits`.
-    mutating func append(number v: Int, digits: Int = 1) {
+    package mutating func append(number v: Int, digits: Int = 1) {
         var m = v.magnitude
         var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: the 20 digits of UInt64.max
         var k = 0
@@ -201,9 +223,41 @@ private struct ShortText {
         count += 1
     }
 
-    var string: String {
+    package var string: String { withUTF8 { String(decoding: $0, as: UTF8.self) } }
+
+    /// `body` of the bytes written.
+    package func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var copy = bytes
         let n = count
-        return withUnsafeBytes(of: &copy) { String(decoding: $0.prefix(n), as: UTF8.self) }
+        return withUnsafeBytes(of: &copy) { body(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<n])) }
+    }
+}
+
+/// The created-at text a cell shows: formatted from the status's date in place, or the status's
+/// own text when it has no date.
+enum CellTime: Sendable {
+    case formatted(ShortText)
+    case given(String)
+
+    /// `body` of the text's UTF-8 bytes.
+    func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .formatted(let t): t.withUTF8(body)
+        case .given(let s): StringBytes.withUTF8(s, body)
+        }
+    }
+
+    var string: String {
+        switch self {
+        case .formatted(let t): t.string
+        case .given(let s): s
+        }
+    }
+
+    var utf8Count: Int {
+        switch self {
+        case .formatted(let t): t.count
+        case .given(let s): s.utf8.count
+        }
     }
 }

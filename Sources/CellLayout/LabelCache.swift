@@ -298,52 +298,48 @@ struct NameLabel: PrehashedLabelKey {
 /// minute, but of a few shapes ("yy-M-dd HH:mm" takes two, by the month's digits). The sources of a feed are few.
 /// Hashed and compared by the strings' UTF-8 bytes (`StringBytes`), as `LabelName` is.
 struct TimeLineLabel: PrehashedLabelKey {
-    let time: String
+    /// The time, as formatted in place (`ShortText`: no string is made for it) or given.
+    let time: CellTime
     let source: String
     let separator: String
     let prefix: String
     let size: Double
     let hash: UInt64
 
-    init(time: String, source: String, separator: String, prefix: String, size: Double) {
+    init(time: CellTime, source: String, separator: String, prefix: String, size: Double) {
         self.time = time
         self.source = source
         self.separator = separator
         self.prefix = prefix
         self.size = size
-        var h = Self.hashDigitsAsZero(time, into: size.bitPattern)
-        h = Self.hashDigitsAsZero(source, into: StringBytes.mix(h, 1))
+        var h = time.withUTF8 { Self.hashDigitsAsZero($0, into: size.bitPattern) }
+        h = StringBytes.withUTF8(source) { Self.hashDigitsAsZero($0, into: StringBytes.mix(h, 1)) }
         h = StringBytes.hash(separator, into: StringBytes.mix(h, 2))
         hash = StringBytes.hash(prefix, into: StringBytes.mix(h, 3))
     }
 
-    /// `StringBytes.hash(s, into: h)` of `s` with its ASCII digits read as 0 (copied to the
-    /// stack: no string is made).
-    static func hashDigitsAsZero(_ s: String, into h: UInt64) -> UInt64 {
-        StringBytes.withUTF8(s) { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { zeroed in
-                for i in 0..<bytes.count { zeroed[i] = bytes[i] &- 0x30 < 10 ? 0x30 : bytes[i] }
-                return StringBytes.hash(UnsafeBufferPointer(zeroed), into: h)
-            }
+    /// `StringBytes.hash(bytes, into: h)` with the ASCII digits read as 0 (copied to the stack:
+    /// no string is made).
+    static func hashDigitsAsZero(_ bytes: UnsafeBufferPointer<UInt8>, into h: UInt64) -> UInt64 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { zeroed in
+            for i in 0..<bytes.count { zeroed[i] = bytes[i] &- 0x30 < 10 ? 0x30 : bytes[i] }
+            return StringBytes.hash(UnsafeBufferPointer(zeroed), into: h)
         }
     }
 
-    /// Whether `a` and `b` have the same UTF-8 bytes once their ASCII digits are read as 0.
-    static func equalDigitsAsZero(_ a: String, _ b: String) -> Bool {
-        StringBytes.withUTF8(a) { x in
-            StringBytes.withUTF8(b) { y in
-                guard x.count == y.count else { return false }
-                for i in 0..<x.count where x[i] != y[i] {
-                    guard x[i] &- 0x30 < 10 && y[i] &- 0x30 < 10 else { return false }
-                }
-                return true
-            }
+    /// Whether `x` and `y` are the same bytes once their ASCII digits are read as 0.
+    static func equalDigitsAsZero(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard x.count == y.count else { return false }
+        for i in 0..<x.count where x[i] != y[i] {
+            guard x[i] &- 0x30 < 10 && y[i] &- 0x30 < 10 else { return false }
         }
+        return true
     }
 
     static func == (a: TimeLineLabel, b: TimeLineLabel) -> Bool {
-        a.hash == b.hash && a.size.bitPattern == b.size.bitPattern && equalDigitsAsZero(a.time, b.time)
-            && equalDigitsAsZero(a.source, b.source) && StringBytes.equal(a.separator, b.separator)
-            && StringBytes.equal(a.prefix, b.prefix)
+        a.hash == b.hash && a.size.bitPattern == b.size.bitPattern
+            && a.time.withUTF8 { x in b.time.withUTF8 { equalDigitsAsZero(x, $0) } }
+            && StringBytes.withUTF8(a.source) { x in StringBytes.withUTF8(b.source) { equalDigitsAsZero(x, $0) } }
+            && StringBytes.equal(a.separator, b.separator) && StringBytes.equal(a.prefix, b.prefix)
     }
 }
