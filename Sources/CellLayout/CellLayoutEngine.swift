@@ -216,9 +216,8 @@ public struct CellLayoutEngine: Sendable {
     /// The name and signature are cut with the style's read-more token ("…" for `.friend`).
     private func prepareList(_ status: Status, _ m: ListMetrics, _ style: CellStyle) -> ListParts {
         let labels = self.labels.forThisThread()
-        let user = status.user
-        let vip = status.memberBadge != nil || user.mbtype > 2
-        let shown = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
+        let vip = status.memberBadge != nil || status.user.mbtype > 2
+        let shown = status.user.shownName
         let detail: PreparedTextBox? =
             status.text.isEmpty ? nil : prep(AttributedText(status.text, size: m.detailFontSize, role: .cellText))
         return ListParts(
@@ -232,13 +231,14 @@ public struct CellLayoutEngine: Sendable {
 
     private func prepareStacked(_ status: Status, _ m: StackedMetrics, _ style: CellStyle) -> StackedParts {
         let labels = self.labels.forThisThread()
-        let user = status.user
-        let displayName = !user.remark.isEmpty ? user.remark : (!user.screenName.isEmpty ? user.screenName : user.name)
-        let nameAttrs = TextAttributes(size: m.nameFontSize, role: user.mbtype > 2 ? .cellVIPName : .cellName)
-        let verified = (1...7).contains(user.verifiedType), member = user.mbrank > 0
+        // The user is read field by field, in place (a copy of it retains each of its strings).
+        let displayName = status.user.shownName
+        let mbrank = status.user.mbrank, verifiedType = status.user.verifiedType
+        let nameAttrs = TextAttributes(size: m.nameFontSize, role: status.user.mbtype > 2 ? .cellVIPName : .cellName)
+        let verified = (1...7).contains(verifiedType), member = mbrank > 0
         // Shared with the other cells of the same user (by content: `NameLabel`).
         let nameKey = NameLabel(
-            name: displayName, size: m.nameFontSize, role: nameAttrs.role, verified: verified, memberRank: member ? user.mbrank : 0,
+            name: displayName, size: m.nameFontSize, role: nameAttrs.role, verified: verified, memberRank: member ? mbrank : 0,
             ascentFraction: m.ascentFraction)
         let name = labels.name(nameKey) {
             guard verified || member else { return measurer.prepareUncached(AttributedText(displayName, attributes: nameAttrs)) }
@@ -251,11 +251,11 @@ public struct CellLayoutEngine: Sendable {
                         width: s, ascent: m.ascentFraction * s, descent: (1 - m.ascentFraction) * s, name: icon, attributes: nameAttrs)
                 }
                 if verified { icon("verified-organization") }
-                if member { icon("member-level-\(user.mbrank)") }
+                if member { icon("member-level-\(mbrank)") }
             }
         }
         let avatarBadge: String? =
-            switch user.verifiedType {
+            switch verifiedType {
             case 0: "avatar-verified"
             case 220: "avatar-club"
             default: nil

@@ -233,6 +233,11 @@ public struct User: Sendable, Hashable {
 
     /// The placeholder author of a deleted status.
     public static let unknown = User(id: 0, name: "")
+
+    /// The name a cell shows: the viewer's remark, else the display name, else `name`.
+    @inlinable public var shownName: String {
+        !remark.isEmpty ? remark : (!screenName.isEmpty ? screenName : name)
+    }
 }
 
 /// One picture of a status or of a URL entity.
