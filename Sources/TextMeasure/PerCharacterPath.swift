@@ -31,8 +31,10 @@ extension TextMeasurer {
         var missing = 0
         var runFonts = RunFonts(fonts, runs[0].attributes)
         var lastStrong: UnicodeScript?
-        // Whether a letter of a right-to-left script was shaped: a paragraph of left-to-right
-        // letters after one may be right to left (its first strong character comes first).
+        // Whether a letter of a right-to-left script was shaped, or an explicit directional
+        // formatting character seen: from there on, bidi levels may change (a paragraph of
+        // left-to-right letters after such a letter may be right to left, its first strong
+        // character coming first).
         var rightToLeftSeen = false
         // nil at a paragraph start (after a paragraph delimiter): a space there joins what follows.
         var previousSlot: FontSlot? = nil
@@ -193,6 +195,10 @@ extension TextMeasurer {
                 continue
             }
             let info = ClusterInfo(u, start, end)
+            // An explicit embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) starts or
+            // ends text at another bidi level, as right-to-left letters do: Pango's items, and so
+            // its words and kerning, end there (`中\u{202E}x\u{202C}a` has no x–a kerning).
+            if !rightToLeftSeen && (info.first &- 0x202A < 5 || info.first &- 0x2066 < 4) { rightToLeftSeen = true }
 
             // Paired brackets: text after a closing bracket is back in the script that was current
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
@@ -430,6 +436,7 @@ extension TextMeasurer {
             }
             if word.count == 0 {
                 word.begin(at: start, slot, runFonts.font(slot), runFonts.units(slot), script: script, emojiRun: info.isEmojiPresentation)
+                if rightToLeftSeen { word.reversed = fontlessScans.level(u, at: start) & 1 == 1 ? !word.scriptIsRightToLeft : word.scriptIsRightToLeft }
             }
             word.append(end: end, breakAfter: breakAfter, &buffers)
             if oversized {
@@ -439,10 +446,12 @@ extension TextMeasurer {
                 flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)
             }
             start = end
-            // The printable ASCII that follows in the same run joins the word the same way.
+            // The printable ASCII that follows in the same run, and at the same bidi level, joins
+            // the word the same way (`؟ (te`: the bracket is right to left, the letters are not).
             if asciiCluster && runLoop {
+                let limit = rightToLeftSeen ? min(runEnd, n, fontlessScans.levelRunEnd(u, at: start - 1)) : min(runEnd, n)
                 Self.extendASCIIWord(
-                    &word, u, breaks, &start, limit: min(runEnd, n), lastStrong: lastStrong, rightToLeftSeen: rightToLeftSeen, &buffers)
+                    &word, u, breaks, &start, limit: limit, lastStrong: lastStrong, rightToLeftSeen: rightToLeftSeen, &buffers)
             }
         }
         flushWord(&word, u, &builder, &glyphs, &clusterIndex, &buffers, scratch)

@@ -24,7 +24,7 @@ extension TextMeasurer {
         _ glyphs: inout GlyphStorage?, _ clusterIndex: inout Int, _ buffers: inout PrepareBuffers, _ scratch: PrepareScratch
     ) {
         // (A word that starts outside the tables' alphabet goes to `shapeWord` without trying them.)
-        if !retainsGlyphs && KernedAlphabet.mayHold(u[word.start]) && measureKernedWord(word, u, &builder, &buffers) {
+        if !retainsGlyphs && !word.reversed && KernedAlphabet.mayHold(u[word.start]) && measureKernedWord(word, u, &builder, &buffers) {
             clusterIndex += word.count
             return
         }
@@ -120,7 +120,7 @@ extension TextMeasurer {
         // Printable ASCII and Chinese punctuation in a text face: advances and pair kerning from
         // the face's tables, no shaping and no cache (`KernedAlphabet`, exact by construction and
         // by test).
-        if !tablesTried && count == text.count && word.shapeLimit == nil && !shapesWholeRuns {
+        if !tablesTried && count == text.count && word.shapeLimit == nil && !shapesWholeRuns && !word.reversed {
             buffers.advances.reserve(2 * count)
             if fonts.measureKerned(word.slot, word.script, text, writingInto: buffers.advances.base) {
                 let advances = buffers.advances.prefix(2 * count)
@@ -149,7 +149,7 @@ extension TextMeasurer {
         // Pango shapes an item, and not cached.
         let context = Self.joinsAcross(u, word.start, wordEnd)
         let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns && !beginsWithMark
-            && !context
+            && !context && !word.reversed
         let key = WordCache.key(word.slot, word.script.rawValue)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
@@ -167,7 +167,8 @@ extension TextMeasurer {
         let base = context ? 0 : word.start
         scratch.shaper.shape(
             context ? u : text, start: word.start - base, end: wordEnd - base, font: file,
-            script: word.script.isWeak ? nil : word.script, beginsText: beginsWithMark, into: &shaped)
+            script: word.script.isWeak ? nil : word.script,
+            rightToLeft: word.reversed ? !word.scriptIsRightToLeft : nil, beginsText: beginsWithMark, into: &shaped)
         // A cluster that ends a line is drawn without its kerning with the next cluster (the rest
         // of the word is shaped apart, as Pango does when it breaks inside a run): its correction
         // is its glyphs' nominal advances minus their shaped ones.
@@ -281,6 +282,11 @@ struct WordState {
     var units = PangoScale(size: 0, upem: 1)
     /// Set for an oversized cluster: shaping stops at this UTF-16 offset.
     var shapeLimit: Int?
+    /// The word's bidi level runs against the direction HarfBuzz gives its script (Latin in a
+    /// right-to-left override, Arabic in a left-to-right one): Pango shapes an item in its level's
+    /// direction, so the word is shaped that way (`\u{202E}xa\u{202C}` kerns `a` with `x`, in
+    /// visual order), off the face's tables and the word cache.
+    var reversed = false
 
     /// Starts an empty word at `start`, of one face, font, script and presentation.
     @inline(__always)
@@ -291,7 +297,12 @@ struct WordState {
         self.units = units
         self.script = script
         self.emojiRun = emojiRun
+        reversed = false
     }
+
+    /// Whether HarfBuzz writes the word's script right to left (a weak script, shaped without
+    /// one, is left to right).
+    var scriptIsRightToLeft: Bool { !script.isWeak && script.isRightToLeft }
 
     /// Adds a cluster that ends at `end` to the word (its end and break flag in `buffers`).
     @inline(__always)

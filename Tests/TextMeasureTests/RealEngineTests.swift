@@ -815,6 +815,22 @@ final class RealEngineTests: XCTestCase {
         assertLineWidths("שלום\n12 ✔", [33.1943, 54.0039], m)
     }
 
+    /// Explicit embeddings, overrides and isolates end items as right-to-left letters do (no
+    /// kerning across `\u{202C}` or `\u{2069}`), and Pango shapes an item in its level's
+    /// direction: Latin in a right-to-left override kerns its pairs in visual order, Arabic in a
+    /// left-to-right one takes its isolated forms. ASCII after a bracket at another level is an
+    /// item apart (`؟ (te`). Pango 1.50's widths, peers harness, 15 px.
+    func testOverridesAndIsolatesEndItemsAndSetTheirDirection() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("中\u{202E}x\u{202C}a中", 45.915), ("中\u{2066}A\u{2069}V中", 47.7451), ("中\u{202E}AV\u{202C}A中", 56.6406),
+            ("\u{202E}xa\u{202C}", 15.915), ("中\u{202E}To Wa AV\u{202C}中", 92.9121), ("\u{202E}AVATAR 1234\u{202C}", 89.0586),
+            ("\u{202D}عربي\u{202C}", 25.9277), ("abc \u{202D}سلام عليكم\u{202C} def", 129.4336),
+            ("؟ (te", 30.1328),
+        ]
+        assertFirstLineWidths(pango, m)
+    }
+
     /// A skin tone is an emoji only after a modifier base: alone (or after another) Pango's
     /// emoji segmentation reads it as text, drawn from the emoji face in an ordinary run, whose
     /// item a space before it joins (the emoji face's 1.245 em space). A mark with a script of its

@@ -548,7 +548,7 @@ final class ShapingBuffer: @unchecked Sendable {
     /// before a mark that starts it, when the font has one, as it does under Pango).
     func shape(
         _ text: UnsafeBufferPointer<UInt16>, start: Int, end: Int, font: FontFile, script: UnicodeScript?,
-        beginsText: Bool = false, into out: inout [ShapedGlyph]
+        rightToLeft: Bool? = nil, beginsText: Bool = false, into out: inout [ShapedGlyph]
     ) {
         hb_buffer_clear_contents(buffer)
         // (Clearing the contents keeps the flags.)
@@ -572,6 +572,8 @@ final class ShapingBuffer: @unchecked Sendable {
         } else {
             hb_buffer_set_language(buffer, context)
         }
+        // (The direction is the script's, or the bidi level's where the two differ.)
+        if let rightToLeft { rtl = rightToLeft }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font.shapingFont, buffer, nil, 0)
