@@ -149,8 +149,8 @@ extension TextMeasurer {
         // Pango shapes an item, and not cached.
         let context = Self.joinsAcross(u, word.start, wordEnd)
         let cacheable = text.count <= WordCache.maxWordLength && word.shapeLimit == nil && !shapesWholeRuns && !beginsWithMark
-            && !context && !word.reversed
-        let key = WordCache.key(word.slot, word.script.rawValue)
+            && !context
+        let key = WordCache.key(word.slot, word.script.rawValue, reversed: word.reversed)
         let hash = cacheable ? WordCache.hash(key, text) : 0
         if cacheable && cache.lookup(key, text, hash: hash, { emit($0, $1) }) {
             clusterIndex += count
@@ -285,7 +285,7 @@ struct WordState {
     /// The word's bidi level runs against the direction HarfBuzz gives its script (Latin in a
     /// right-to-left override, Arabic in a left-to-right one): Pango shapes an item in its level's
     /// direction, so the word is shaped that way (`\u{202E}xa\u{202C}` kerns `a` with `x`, in
-    /// visual order), off the face's tables and the word cache.
+    /// visual order), off the face's tables, and cached apart.
     var reversed = false
 
     /// Starts an empty word at `start`, of one face, font, script and presentation.

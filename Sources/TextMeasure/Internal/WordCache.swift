@@ -26,9 +26,10 @@ final class WordCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in ShardBox(Shard(budget: perShard)) }
     }
 
-    /// Key of a word: its face and the script it is shaped as, in one byte.
-    @inline(__always) static func key(_ slot: FontSlot, _ script: UInt8) -> UInt16 {
-        UInt16(slot.rawValue) << 8 | UInt16(script)
+    /// Key of a word: its face and the script it is shaped as, a byte each; the top bit marks a
+    /// word shaped against its script's direction (`WordState.reversed`).
+    @inline(__always) static func key(_ slot: FontSlot, _ script: UInt8, reversed: Bool = false) -> UInt16 {
+        (reversed ? 0x8000 : 0) | UInt16(slot.rawValue) << 8 | UInt16(script)
     }
 
     @inline(__always) static func hash(_ key: UInt16, _ word: UnsafeBufferPointer<UInt16>) -> UInt64 {
