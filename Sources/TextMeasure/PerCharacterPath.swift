@@ -195,10 +195,15 @@ extension TextMeasurer {
                 continue
             }
             let info = ClusterInfo(u, start, end)
-            // An explicit embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) starts or
-            // ends text at another bidi level, as right-to-left letters do: Pango's items, and so
-            // its words and kerning, end there (`中\u{202E}x\u{202C}a` has no x–a kerning).
-            if !rightToLeftSeen && (info.first &- 0x202A < 5 || info.first &- 0x2066 < 4) { rightToLeftSeen = true }
+            // An explicit embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), and a
+            // right-to-left or Arabic letter mark (U+200F, U+061C), starts or ends text at another
+            // bidi level, as right-to-left letters do: Pango's items, and so its words, kerning and
+            // faces, change there (`中\u{202E}x\u{202C}a` has no x–a kerning).
+            if !rightToLeftSeen
+                && (info.first &- 0x202A < 5 || info.first &- 0x2066 < 4 || info.first == 0x200F || info.first == 0x061C)
+            {
+                rightToLeftSeen = true
+            }
 
             // Paired brackets: text after a closing bracket is back in the script that was current
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
@@ -277,7 +282,10 @@ extension TextMeasurer {
                         || (slot == .fallback && !Self.isFontless(info.first) && !UnicodeScript.of(info.first).isCursive)),
                     let adv = splitClusterAdvance(
                         u, start, end, base: slot, bold: bold, size: size,
-                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1]) ? nil : previousSlot,
+                        // (No item before it at a paragraph's start, nor where the bidi level
+                        // changes: `\u{200F} \u{34F}受`, the space takes U+034F's face.)
+                        previousSlot: start == 0 || Self.isHardBreak(u[start - 1])
+                            || (rightToLeftSeen && fontlessScans.levelChanges(u, at: start)) ? nil : previousSlot,
                         kernsWith: kerningPartner(u, start, slot: slot, previousSlot: previousSlot, runStart: runs[run].range.lowerBound, breaks),
                         scratch)
                 {

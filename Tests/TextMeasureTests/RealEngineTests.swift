@@ -819,7 +819,8 @@ final class RealEngineTests: XCTestCase {
     /// kerning across `\u{202C}` or `\u{2069}`), and Pango shapes an item in its level's
     /// direction: Latin in a right-to-left override kerns its pairs in visual order, Arabic in a
     /// left-to-right one takes its isolated forms. ASCII after a bracket at another level is an
-    /// item apart (`؟ (te`). Pango 1.50's widths, peers harness, 15 px.
+    /// item apart (`؟ (te`). A right-to-left mark changes levels too. Pango 1.50's widths, peers
+    /// harness, 15 px.
     func testOverridesAndIsolatesEndItemsAndSetTheirDirection() throws {
         let m = try Shared.requireMeasurer()
         let pango: [(String, Double)] = [
@@ -827,6 +828,10 @@ final class RealEngineTests: XCTestCase {
             ("\u{202E}xa\u{202C}", 15.915), ("中\u{202E}To Wa AV\u{202C}中", 92.9121), ("\u{202E}AVATAR 1234\u{202C}", 89.0586),
             ("\u{202D}عربي\u{202C}", 25.9277), ("abc \u{202D}سلام عليكم\u{202C} def", 129.4336),
             ("؟ (te", 30.1328),
+            // A space starting a run at another level takes the face of the mark on it (U+034F:
+            // DejaVu Sans's space), after a right-to-left mark as after an override.
+            ("运\u{200F} \u{34F}受", 34.7686), ("运\u{200F} \u{200D} \u{34F}受", 39.5371), ("\u{202E}x\u{202C} \u{34F}水", 27.2383),
+            ("运\u{200F} 受", 33.3604),
         ]
         assertFirstLineWidths(pango, m)
     }
