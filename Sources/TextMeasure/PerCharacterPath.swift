@@ -906,13 +906,20 @@ extension TextMeasurer {
     /// The character before the cluster at `start` that Pango shapes in one item with the
     /// cluster's text-face part, so that their pair kerning counts: in the text face, of the
     /// cluster's script, in the same attribute run (from `runStart`), with no line break between;
-    /// nil otherwise.
+    /// nil otherwise. Joiners between them (ZWNJ, ZWJ, WJ, U+FEFF) are in the same item and
+    /// HarfBuzz's kerning passes over them (`b\u{200C}a\u{34F}` is kerned as `ba`).
     func kerningPartner(
         _ u: UnsafeBufferPointer<UInt16>, _ start: Int, slot: FontSlot, previousSlot: FontSlot?, runStart: Int,
         _ breaks: UnsafeMutablePointer<BreakFlags>
     ) -> UInt32? {
         guard slot != .fallback, previousSlot == slot, start > runStart, !breaks[start].contains(.lineAllowed) else { return nil }
-        let p = Self.scalar(endingAt: start - 1, u)
+        var end = start
+        var p = Self.scalar(endingAt: end - 1, u)
+        while p == 0x200C || p == 0x200D || p == 0x2060 || p == 0xFEFF {
+            end -= 1
+            guard end > runStart else { return nil }
+            p = Self.scalar(endingAt: end - 1, u)
+        }
         let script = UnicodeScript.of(p)
         guard !script.isWeak, script == UnicodeScript.of(Self.scalar(startingAt: start, u)), !Self.isFontless(p),
             fonts.covers(slot, p, bits: slot == .bold ? coverageBold : coveragePrimary)

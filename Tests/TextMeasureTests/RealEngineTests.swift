@@ -836,6 +836,18 @@ final class RealEngineTests: XCTestCase {
         assertFirstLineWidths(pango, m)
     }
 
+    /// A letter with U+034F on it (a cluster split between faces) kerns with the letter before it
+    /// across a joiner, which is in the same item and which HarfBuzz's kerning passes over, as
+    /// without one (`b\u{200C}a` and `ba` are both kerned). Pango 1.50's widths, 15 px.
+    func testSplitClustersKernAcrossJoiners() throws {
+        let m = try Shared.requireMeasurer()
+        let pango: [(String, Double)] = [
+            ("b\u{200C}a\u{34F}", 17.4746), ("b\u{200D}a\u{34F}", 17.4746), ("b\u{200C}a\u{34F} b", 30.1045),
+            ("大a\u{34F} b\u{200C}a\u{34F} b多", 71.9102), ("b\u{200C}a", 17.4746),
+        ]
+        assertFirstLineWidths(pango, m)
+    }
+
     /// A skin tone is an emoji only after a modifier base: alone (or after another) Pango's
     /// emoji segmentation reads it as text, drawn from the emoji face in an ordinary run, whose
     /// item a space before it joins (the emoji face's 1.245 em space). A mark with a script of its
