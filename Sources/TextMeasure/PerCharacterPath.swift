@@ -195,15 +195,11 @@ extension TextMeasurer {
                 continue
             }
             let info = ClusterInfo(u, start, end)
-            // An explicit embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), and a
-            // right-to-left or Arabic letter mark (U+200F, U+061C), starts or ends text at another
-            // bidi level, as right-to-left letters do: Pango's items, and so its words, kerning and
-            // faces, change there (`中\u{202E}x\u{202C}a` has no x–a kerning).
-            if !rightToLeftSeen
-                && (info.first &- 0x202A < 5 || info.first &- 0x2066 < 4 || info.first == 0x200F || info.first == 0x061C)
-            {
-                rightToLeftSeen = true
-            }
+            // An explicit embedding, override or isolate, or a right-to-left or Arabic letter mark
+            // (`BidiLevels.isLevelControl`), starts or ends text at another bidi level, as
+            // right-to-left letters do: Pango's items, and so its words, kerning and faces, change
+            // there (`中\u{202E}x\u{202C}a` has no x–a kerning).
+            if !rightToLeftSeen && BidiLevels.isLevelControl(info.first) { rightToLeftSeen = true }
 
             // Paired brackets: text after a closing bracket is back in the script that was current
             // at its opening bracket (UAX #24's paired-punctuation rule, as Pango applies it).
@@ -444,7 +440,7 @@ extension TextMeasurer {
             }
             if word.count == 0 {
                 word.begin(at: start, slot, runFonts.font(slot), runFonts.units(slot), script: script, emojiRun: info.isEmojiPresentation)
-                if rightToLeftSeen { word.reversed = fontlessScans.level(u, at: start) & 1 == 1 ? !word.scriptIsRightToLeft : word.scriptIsRightToLeft }
+                if rightToLeftSeen { word.reversed = (fontlessScans.level(u, at: start) & 1 == 1) != word.scriptIsRightToLeft }
             }
             word.append(end: end, breakAfter: breakAfter, &buffers)
             if oversized {

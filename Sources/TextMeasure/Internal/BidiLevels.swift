@@ -232,12 +232,21 @@ struct BidiLevels {
     private static func mayRaise(_ u: UnsafeBufferPointer<UInt16>) -> Bool {
         for c in u {
             if c < 0x0590 { continue }
-            if c <= 0x08FF || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) { return true }
+            if c <= 0x08FF || isLevelControl(UInt32(c)) { return true }
             if c >= 0xFB1D && c <= 0xFEFF { return true }
             // High surrogates of U+10800–U+10FFF (D802–D803) and U+1E800–U+1EFFF (D83A–D83B).
             if c &- 0xD802 < 2 || c &- 0xD83A < 2 { return true }
         }
         return false
+    }
+
+    /// Whether `c` is a control that changes bidi levels without being a letter: the Arabic
+    /// letter mark (U+061C), the right-to-left mark (U+200F), the explicit embeddings and
+    /// overrides with their terminator (U+202A–U+202E), and the isolates with theirs
+    /// (U+2066–U+2069).
+    @inline(__always)
+    static func isLevelControl(_ c: UInt32) -> Bool {
+        c == 0x061C || c == 0x200F || c &- 0x202A < 5 || c &- 0x2066 < 4
     }
 
     /// The offset after the paragraph that starts at `start`: after its LF, CR, CR LF or U+2029,
