@@ -75,7 +75,8 @@ enum ThaiBreaks {
     ) {
         let n = u.count
         // Scalars with their UTF-16 offsets and resolved scripts (weak scalars take the script
-        // before them, or at the start the first strong one after them, as in Pango's itemizer).
+        // before them, or at a paragraph's start the first strong one after them, as in Pango's
+        // itemizer).
         var scalars: [(v: UInt32, at: Int)] = []
         scalars.reserveCapacity(n)
         var i = 0
@@ -89,14 +90,21 @@ enum ThaiBreaks {
             }
             scalars.append((v, at))
         }
+        // Per paragraph: Pango itemizes each apart (`中\n12ก`: the digits are in the Thai item).
         var scripts = scalars.map { UnicodeScript.of($0.v) }
-        var current = scripts.first { !$0.isWeak }
-        for k in scripts.indices {
-            if scripts[k].isWeak {
-                if let current { scripts[k] = current }
-            } else {
-                current = scripts[k]
+        var paragraphStart = 0
+        while paragraphStart < scripts.count {
+            var end = paragraphStart
+            while end < scripts.count && !TextMeasurer.isParagraphDelimiter(scalars[end].v) { end += 1 }
+            var current = scripts[paragraphStart..<end].first { !$0.isWeak }
+            for k in paragraphStart..<end {
+                if scripts[k].isWeak {
+                    if let current { scripts[k] = current }
+                } else {
+                    current = scripts[k]
+                }
             }
+            paragraphStart = end + 1
         }
         var nextEnd = 0
         var k = 0

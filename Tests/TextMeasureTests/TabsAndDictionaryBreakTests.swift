@@ -189,6 +189,9 @@ final class TabsAndDictionaryBreakTests: XCTestCase {
         XCTAssertEqual(starts("中文สวัสดีครับขอบคุณ中文", 70), [0, 2, 6, 8, 12, 17])
         XCTAssertEqual(starts("วันนี้อากาศดีมาก ไปเที่ยวทะเล", 80), [0, 6, 11, 17, 19, 25])
         XCTAssertEqual(starts("ສະບາຍດີຂອບໃຈລາວພາສາລາວ", 60), [0, 7, 13, 19])
+        // Pango itemizes each paragraph apart: digits that start one take the script of the Thai
+        // after them, and are in its item (libthai breaks after them).
+        XCTAssertEqual(starts("中文\n12ภาษาไทยภาษาไทย", 60), [0, 3, 5, 9, 12, 16])
         // Myanmar: Pango keeps U+102C (a spacing mark UAX #29 lets a cluster end before) in the
         // cluster before it, so a word too long for its line breaks one unit earlier.
         let my = m.prepare(AttributedText("မာ", size: 15))
