@@ -32,11 +32,13 @@ with open(os.path.join(ROOT, "Fixtures", "feed.plist"), "rb") as f:
 model = sorted(model, key=lambda s: len(json.dumps(s, ensure_ascii=False)))
 small = model[:2] + [s for s in model if "retweeted_status" in s][:1]
 
-# Seeds named regress-* are inputs the fuzzers found (docs/hardening.md, findings): kept as they are.
+# Seeds named regress-* are inputs the fuzzers found (docs/hardening.md, findings), and hostile-*
+# ones are hand-made hostile inputs (some written below, others kept in the corpus as they are):
+# neither is removed.
 for d in ["ClassicPlist", "ModelPlist", "WeiboJSON", "JSONLines", "Detect", "Text", "Cell"]:
     folder = os.path.join(OUT, "Fuzz" + d)
     for name in os.listdir(folder) if os.path.isdir(folder) else []:
-        if not name.startswith("regress-"):
+        if not name.startswith(("regress-", "hostile-")):
             os.remove(os.path.join(folder, name))
 
 # Classic plist.
@@ -91,6 +93,7 @@ write("FuzzText", "cjk-runs", text_params(200, 3, 2) + "今天天气很好，我
 write("FuzzText", "emoji-objects", text_params(150, 0, 4) + "家庭 👨‍👩‍👧‍👦 旗 🇨🇳 肤色 👍🏽 \x1d 表情 \x1d\x1d end".encode())
 write("FuzzText", "bidi-marks", text_params(120, 2, 9) + "abc \u202eשלום עולם\u202c مرحبا e\u0301\u0301\u0301 Z\u0335\u0336\u0337 \u2066x\u2069".encode())
 write("FuzzText", "char-wrap", text_params(60, 0, 1) + "WAVE To Yo Ta 天天天天 ffi fl".encode())
+write("FuzzText", "no-break-spaces", text_params(30, 0, 1) + "x\u00a0 ab\u00a0\u00a0 ทดสอบ\u2007ภาษา 中\u202f。\n12ไทย\u00a0".encode())
 write("FuzzText", "utf16", text_params(250, 0, 0, mode=1) + "lone \ud800 high".encode("utf-16-le", "surrogatepass"))
 write("FuzzText", "newlines", text_params(100, 0, 6) + b"\n\n\r\n\x0b\x0c\xc2\x85\xe2\x80\xa8 \t  \n")
 write("FuzzText", "hostile-width", bytes([252, 0, 0]) + text_params(10)[3:] + b"NaN width text")

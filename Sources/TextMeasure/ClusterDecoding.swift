@@ -394,6 +394,12 @@ extension TextMeasurer {
         (v < 0x20 || v &- 0x7F < 0x21) && v != 0x09 && v != 0x0A && v != 0x0D && !isWhiteSpaceControl(v)
     }
 
+    /// The space separators of line-break class GL: no line breaks on either side of them by
+    /// UAX #14, but they are white space to Pango (`ClusterFlags.white`).
+    @inline(__always) static func isNoBreakSpace(_ unit: UInt16) -> Bool {
+        unit == 0xA0 || unit == 0x2007 || unit == 0x202F
+    }
+
     /// General category Zs but U+1680 OGHAM SPACE MARK, which has a visible glyph.
     static func isSpaceSeparator(_ v: UInt32) -> Bool {
         switch v {

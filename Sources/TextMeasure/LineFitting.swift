@@ -168,6 +168,8 @@ extension PreparedText {
         /// the cluster at hand, which is not measured again: it calls `startLine` itself; as a
         /// jump back here, the loop compiled to 3.7 % more instructions.)
         @inline(__always) func endLine(at end: Int, width: Double) {
+            let width = hasNoBreakSpaces
+                ? Self.widthWithNoBreakSpaces(cl, start: start, end: end, content: width, wraps: true, rule) : width
             acc.add(start, end, width: width, cl)
             startLine(at: end)
             i = start
@@ -256,7 +258,9 @@ extension PreparedText {
                 }
             }
             if f & ClusterFlags.mandatoryAfter != 0 && !lineSeparatorEndsParagraph(cl, i) {
-                acc.add(start, i + 1, width: content, cl)
+                let width = hasNoBreakSpaces
+                    ? Self.widthWithNoBreakSpaces(cl, start: start, end: i + 1, content: content, wraps: false, rule) : content
+                acc.add(start, i + 1, width: width, cl)
                 lastHard = i + 1 == n
                 startLine(at: i + 1)
             } else if (charWrap || f & ClusterFlags.breakAfter != 0) && !(Rule.mayHaveTabs && beforeTab(cl, i)) {
@@ -266,11 +270,40 @@ extension PreparedText {
             i += 1
         }
         if start < n {
-            acc.add(start, n, width: content, cl)
+            let width = hasNoBreakSpaces
+                ? Self.widthWithNoBreakSpaces(cl, start: start, end: n, content: content, wraps: false, rule) : content
+            acc.add(start, n, width: width, cl)
         } else if lastHard {
             // A hard break at the very end leaves an empty last line.
             acc.add(n, n, width: 0, cl)
         }
+    }
+
+    /// The width of the line `start..<end` whose width up to its last cluster that does not hang
+    /// is `content`, with the no-break spaces after that cluster that Pango counts
+    /// (`ClusterFlags.white`): the hanging clusters up to the last no-break space among them,
+    /// but for one that ends a line that wraps (`wraps`: not at a paragraph's end), which Pango
+    /// leaves out as it leaves out a space there. (`x\u{A0}` is as wide as both where the text
+    /// ends; `x\u{A0} ` wraps as wide as both; `x \u{A0}` wraps as wide as `x `.)
+    @inline(never)
+    private static func widthWithNoBreakSpaces<Rule: AdvanceRule>(
+        _ cl: UnsafeBufferPointer<Cluster>, start: Int, end: Int, content: Double, wraps: Bool, _ rule: Rule
+    ) -> Double {
+        var r = end, lastWhite = -1
+        while r > start && cl[r - 1].flags & ClusterFlags.hanging != 0 {
+            r -= 1
+            if lastWhite < 0 && cl[r].flags & ClusterFlags.white != 0 { lastWhite = r }
+        }
+        guard lastWhite >= 0 else { return content }
+        let through = wraps && lastWhite == end - 1 ? end - 2 : lastWhite
+        // Summed in text order from `content`, as the pass sums its total.
+        var width = content
+        var k = r
+        while k <= through {
+            width += rule.advance(cl[k], at: width)
+            k += 1
+        }
+        return width
     }
 
     /// Width of clusters `start..<end` without the trailing hanging ones.
@@ -515,14 +548,15 @@ extension PreparedText {
     /// UTF-16 offset where cluster `i` starts (`utf16Count` past the end).
     func utf16Offset(ofCluster i: Int) -> Int { i == 0 ? 0 : Int(cluster(i - 1).end) }
 
-    /// Width of the whole text on one line, without trailing hanging clusters.
+    /// Width of the whole text on one line, without trailing hanging clusters (but for no-break
+    /// spaces, which a paragraph's end keeps: `ClusterFlags.white`).
     public var naturalWidth: Double {
         var total = 0.0, content = 0.0
         let rule = advances
         clusters.withUnsafeBufferPointer { cl in
             for c in cl {
                 total += rule.advance(c, at: total)
-                if c.flags & ClusterFlags.hanging == 0 { content = total }
+                if c.flags & (ClusterFlags.hanging | ClusterFlags.white) != ClusterFlags.hanging { content = total }
             }
         }
         return content

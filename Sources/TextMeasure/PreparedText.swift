@@ -101,6 +101,40 @@ public struct PreparedText: @unchecked Sendable {
     /// Whether the text has any line-end correction.
     var hasLineEndCorrections: Bool { recordCount > storedClusterCount }
 
+    /// Whether some cluster is a no-break space (`ClusterFlags.white`).
+    var hasNoBreakSpaces: Bool { fields.pointee.hasNoBreakSpaces }
+
+    /// Makes each one-unit cluster of a no-break space (U+00A0, U+2007, U+202F) hang, as white
+    /// space (`ClusterFlags.white`), in a text just prepared (not yet shared) whose measuring
+    /// found one (`PreparedTextBuilder.noteShaped`): they are measured as any other character,
+    /// in the word they join, and only line fitting treats them as white. A line that ends after
+    /// one loses none of its kerning with the next cluster (Pango leaves the space out there):
+    /// its line-end correction goes.
+    @inline(__always)
+    func markNoBreakSpaces() {
+        if hasNoBreakSpaces { markFoundNoBreakSpaces() }
+    }
+
+    /// `markNoBreakSpaces` of a text that has one: out of line, few texts do.
+    @inline(never)
+    private func markFoundNoBreakSpaces() {
+        let r = records, units = storage.textUnits, count = storedClusterCount
+        var start = 0
+        for i in 0..<count {
+            let end = Int(r[i].end)
+            if end == start + 1 && TextMeasurer.isNoBreakSpace(units[start]) {
+                r[i].flags |= ClusterFlags.hanging | ClusterFlags.white
+            }
+            start = end
+        }
+        var kept = count
+        for k in count..<recordCount where r[Int(r[k].end)].flags & ClusterFlags.white == 0 {
+            r[kept] = r[k]
+            kept += 1
+        }
+        fields.pointee.recordCount = kept
+    }
+
     /// The width correction when a line ends after cluster `i` (0 for most clusters).
     /// - Complexity: O(log k) over the k corrections.
     @inline(__always) func lineEndCorrection(after i: Int) -> Double {
@@ -135,6 +169,9 @@ public struct PreparedText: @unchecked Sendable {
 
     /// True when cluster `i` hangs at a line end (a space or a line separator).
     package func isHanging(_ i: Int) -> Bool { cluster(i).flags & ClusterFlags.hanging != 0 }
+    /// Whether cluster `i` is a no-break space, white space that hangs but where a paragraph ends
+    /// (`ClusterFlags.white`).
+    package func isWhite(_ i: Int) -> Bool { cluster(i).flags & ClusterFlags.white != 0 }
 
     /// The font and size cluster `i` was measured with.
     package func font(ofCluster i: Int) -> RunFont { runFonts[Int(cluster(i).fontRef)] }
@@ -213,6 +250,9 @@ package struct PreparedFields {
     /// Some ASCII digit was measured by shaping (HarfBuzz or the shaped-word cache), not from a
     /// face's tables: the text is no template for `TextMeasurer.substitutingDigits`.
     var shapedDigits = false
+    /// Some cluster is a no-break space (`ClusterFlags.white`): only then does line fitting look
+    /// for one at a line's end.
+    var hasNoBreakSpaces = false
 
     init(utf16Count: Int, firstRun: AttributeRun, tabStops: TabStops) {
         self.utf16Count = utf16Count
@@ -381,6 +421,12 @@ package struct ClusterFlags {
     /// The cluster is a tab: its advance is found on the line (`TabAdvances`); the stored one is
     /// its least advance.
     package static let tab: UInt8 = 32
+    /// The cluster is a no-break space (U+00A0, U+2007, U+202F), which also hangs. Pango counts
+    /// every space separator as white space: a line that wraps after one leaves it out of its
+    /// width, and a break after one is tested without it. But where a paragraph ends (the text's
+    /// end, a hard break) it stays in the line's width: only the white space that may end a
+    /// line by a break (`hanging` alone) is left out there.
+    package static let white: UInt8 = 64
 }
 
 /// How line fitting finds a cluster's advance from the pen position `x` on its line (from the
@@ -677,9 +723,13 @@ package struct PreparedTextBuilder {
     @inline(__always) package mutating func addMissingGlyphs(_ n: Int) { prepared.missingGlyphCount += n }
 
     /// Records that `units` of the text were measured by shaping: when they hold an ASCII digit,
-    /// the text is no template for other digits (`PreparedFields.shapedDigits`).
+    /// the text is no template for other digits (`PreparedFields.shapedDigits`); when they hold a
+    /// no-break space, `PreparedText.markNoBreakSpaces` marks its cluster. (Every no-break space
+    /// is measured by shaping: none is on the per-character or word tables, and none hangs in
+    /// the cluster loop.)
     mutating func noteShaped<C: Collection<UInt16>>(_ units: C) {
         if !prepared.shapedDigits && units.contains(where: TextMeasurer.isASCIIDigit) { prepared.shapedDigits = true }
+        if !prepared.hasNoBreakSpaces && units.contains(where: TextMeasurer.isNoBreakSpace) { prepared.hasNoBreakSpaces = true }
     }
 
     /// The prepared text of `text` (the text the builder was made for: `init(text:baseFont:)`),

@@ -117,7 +117,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     public func prepareUncached(_ text: AttributedText) -> PreparedText {
         withScratch { buffers, scratch in
             let n = Self.fillUTF16(text, into: &buffers.units)
-            return text.withContent(units: buffers.units.prefix(n)) { prepare($0, $0.utf16, &buffers, scratch) }
+            let p = text.withContent(units: buffers.units.prefix(n)) { prepare($0, $0.utf16, &buffers, scratch) }
+            p.markNoBreakSpaces()
+            return p
         }
     }
 
@@ -125,7 +127,9 @@ public final class TextMeasurer: TextMeasuring, Sendable {
     /// decoded as it is built): no string or parts object is made for it, and the prepared text
     /// copies it into its own object.
     package func prepareUncached(_ builder: borrowing AttributedTextBuilder) -> PreparedText {
-        builder.withContent { content in withScratch { prepare(content, content.utf16, &$0, $1) } }
+        let p = builder.withContent { content in withScratch { prepare(content, content.utf16, &$0, $1) } }
+        p.markNoBreakSpaces()
+        return p
     }
 
     /// `body` with the thread's buffers, so that a text costs no allocation for its code units,

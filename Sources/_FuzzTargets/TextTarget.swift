@@ -120,8 +120,15 @@ public enum TextTarget {
             // splits; zero-width and hanging clusters may join it), unless it holds a tab: a tab
             // is placed whole at its stop and the width left is clamped at 0, so what follows it
             // on the line is tested against a full line (`x\t\u{301}` is 26.88 px on one line at
-            // 20 px, in Pango too).
-            if line.width > maxWidth + 1e-6 && !(layout.token?.line == i) && !line.clusters.contains(where: prepared.isTab) {
+            // 20 px, in Pango too). A paragraph's last line keeps its trailing no-break spaces in
+            // its width, but its breaks are tested without them (`x\u{A0}` is one line 10.83 px
+            // wide at 8 px, in Pango too).
+            var fitWidth = line.width
+            for c in line.clusters.reversed() {
+                guard prepared.isHanging(c) else { break }
+                if prepared.isWhite(c) { fitWidth -= prepared.advance(ofCluster: c) }
+            }
+            if fitWidth > maxWidth + 1e-6 && !(layout.token?.line == i) && !line.clusters.contains(where: prepared.isTab) {
                 let visible = line.clusters.filter { !prepared.isHanging($0) && prepared.advance(ofCluster: $0) > 0 }.count
                 fuzzCheck(visible <= 1, "line \(i) of \(visible) clusters is \(line.width) wide, width \(maxWidth)")
             }

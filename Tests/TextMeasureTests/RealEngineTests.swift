@@ -51,6 +51,34 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// No-break spaces (U+00A0, U+2007, U+202F) are white space to Pango: a line that wraps
+    /// after one (at a dictionary break in Thai, or between clusters of a word wider than the
+    /// line) is tested and measured without it, but where the paragraph ends it counts (`x` and
+    /// U+00A0 are 10.83 px on one line even at 8 px). Pango 1.50's line starts and widths, peers
+    /// harness, 15 px.
+    func testNoBreakSpacesAreWhiteSpaceAtLineEnds() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(String, width: Double, starts: [Int], widths: [Double])] = [
+            ("标ก\u{2007}1。", 30, [0, 3], [27.6445, 23.3252]),
+            ("x\u{A0}", 8, [0], [10.8301]),
+            ("ab\u{A0}\u{A0}", 12, [0, 1, 3], [8.4453, 9.2695, 3.3604]),
+            ("aaaa\u{A0}bbbb", 40, [0, 5], [33.7812, 37.0781]),
+            ("中文\u{A0} 中文", 35, [0, 4], [33.3604, 30]),
+            ("中文\u{A0}\n中文", 31, [0, 1, 4], [15, 18.3604, 30]),
+            ("어\u{202F}。", 15, [0, 2], [13.7998, 15]),
+            ("ทดสอบ\u{A0}ภาษา\u{A0}ไทย", 70, [0, 6, 11], [63.2227, 50.5781, 37.9336]),
+            ("ทดสอบ\u{2007}ภาษา", 62, [0, 4, 6], [50.5781, 12.6445, 50.5781]),
+        ]
+        for (text, width, starts, widths) in cases {
+            let l = layout(text, width: width, m)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), starts, "\(text.debugDescription) at \(width)")
+            XCTAssertEqual(l.lines.count, widths.count, text.debugDescription)
+            for (line, w) in zip(l.lines, widths) {
+                XCTAssertEqual(line.width, w, accuracy: 0.002, "\(text.debugDescription) at \(width)")
+            }
+        }
+    }
+
     /// Glyph advances and kerning are in Pango's units, scaled and rounded as HarfBuzz scales
     /// them for Pango: line widths are Pango's to its unit (peers harness, widths to 0.0001 px;
     /// the exact products gave 437.344, 536.88, 215.55, 107.1, 135.6804 and 47.1094 px).
