@@ -710,26 +710,31 @@ extension TextLayout {
                         li += 1
                         continue
                     }
-                    var x = 0.0, x0 = -1.0, x1 = 0.0
+                    var x = 0.0
                     var c = line.clusters.lowerBound
                     var start = line.range.lowerBound  // the UTF-16 offset of cluster `c`
                     if li == resumeLine && resumeStart <= range.lowerBound {
                         (c, x, start) = (resumeCluster, resumeX, resumeStart)
                     }
-                    while c < line.clusters.upperBound && start < range.upperBound {  // clusters are in text order
-                        let end = Int(cl[c].end)
-                        let a = rule.advance(cl[c], at: x)
-                        // The cluster start..<end overlaps the entity (both non-empty: the line overlaps it).
-                        if start < end && range.lowerBound < end {
-                            if x0 < 0 { x0 = x }
-                            if cl[c].flags & ClusterFlags.hanging == 0 { x1 = x + a }
-                        }
-                        x += a
-                        start = end
+                    // The clusters before the entity: only their advances.
+                    while c < line.clusters.upperBound && Int(cl[c].end) <= range.lowerBound {
+                        x += rule.advance(cl[c], at: x)
+                        start = Int(cl[c].end)
+                        c += 1
+                    }
+                    // Its clusters (clusters are in text order and never empty: each overlaps it),
+                    // from the first one's start to the last one's end that does not hang.
+                    let x0 = x
+                    var x1 = x0
+                    while c < line.clusters.upperBound && start < range.upperBound {
+                        let cluster = cl[c]
+                        x += rule.advance(cluster, at: x)
+                        if cluster.flags & ClusterFlags.hanging == 0 { x1 = x }
+                        start = Int(cluster.end)
                         c += 1
                     }
                     (resumeLine, resumeCluster, resumeX, resumeStart) = (li, c, x, start)
-                    if x0 >= 0 && x1 > x0 {
+                    if x1 > x0 {
                         body(e, Rect(x: x0, y: line.top, width: x1 - x0, height: line.ascent + line.descent))
                     }
                     li += 1
@@ -771,11 +776,23 @@ extension TextLayout {
                 if next == objects.count { break }
                 if objects[next].offset >= line.range.upperBound { continue }
                 var x = 0.0
-                var start = line.range.lowerBound  // the UTF-16 offset of the line's first cluster
-                for c in line.clusters {
+                var start = line.range.lowerBound  // the UTF-16 offset of cluster `c`
+                var c = line.clusters.lowerBound
+                let upper = line.clusters.upperBound
+                while c < upper {
                     while next < objects.count && objects[next].offset < start { next += 1 }
-                    if next == objects.count || objects[next].offset >= line.range.upperBound { break }
-                    if objects[next].offset == start, cl[c].flags & ClusterFlags.attachment != 0 {
+                    if next == objects.count { break }
+                    let target = objects[next].offset
+                    if target >= line.range.upperBound { break }
+                    // The clusters before the object: only their advances.
+                    while c < upper && start < target {
+                        x += rule.advance(cl[c], at: x)
+                        start = Int(cl[c].end)
+                        c += 1
+                    }
+                    // (An object inside a cluster is none of its own: the next one is read again.)
+                    if c == upper || start != target { continue }
+                    if cl[c].flags & ClusterFlags.attachment != 0 {
                         let o = objects[next]
                         // The cluster's advance is the object's width as measured; its extents
                         // are in range (`InlineObject`).
@@ -784,6 +801,7 @@ extension TextLayout {
                     }
                     x += rule.advance(cl[c], at: x)
                     start = Int(cl[c].end)
+                    c += 1
                 }
             }
         }
