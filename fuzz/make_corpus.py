@@ -94,6 +94,7 @@ write("FuzzText", "emoji-objects", text_params(150, 0, 4) + "家庭 👨‍👩�
 write("FuzzText", "bidi-marks", text_params(120, 2, 9) + "abc \u202eשלום עולם\u202c مرحبا e\u0301\u0301\u0301 Z\u0335\u0336\u0337 \u2066x\u2069".encode())
 write("FuzzText", "char-wrap", text_params(60, 0, 1) + "WAVE To Yo Ta 天天天天 ffi fl".encode())
 write("FuzzText", "no-break-spaces", text_params(30, 0, 1) + "x\u00a0 ab\u00a0\u00a0 ทดสอบ\u2007ภาษา 中\u202f。\n12ไทย\u00a0".encode())
+write("FuzzText", "zero-width-items", text_params(46, 0, 1) + "中中中 \u200f中中 ab \u0308 \u061c中 \u180e \u0e31中\u200f".encode())
 write("FuzzText", "utf16", text_params(250, 0, 0, mode=1) + "lone \ud800 high".encode("utf-16-le", "surrogatepass"))
 write("FuzzText", "newlines", text_params(100, 0, 6) + b"\n\n\r\n\x0b\x0c\xc2\x85\xe2\x80\xa8 \t  \n")
 write("FuzzText", "hostile-width", bytes([252, 0, 0]) + text_params(10)[3:] + b"NaN width text")

@@ -1,3 +1,4 @@
+import UnicodeText
 /// Fitting prepared clusters into lines: arithmetic only, no shaping and no font access.
 ///
 /// Design. One greedy pass over the clusters keeps the current line's start, its width up to the
@@ -202,8 +203,11 @@ extension PreparedText {
                     let (end, w) = overflowEnd(
                         cl, i, start: start, total: total, content: content, left: left, advance: a, lastBreak: lastBreak,
                         contentAtBreak: contentAtBreak, maxWidth: maxWidth, charWrap: charWrap, clamped: clamped, rule)
-                    endLine(at: end, width: w)
-                    continue
+                    // (Else a zero-width item after white space: it stays on the line.)
+                    if end >= 0 {
+                        endLine(at: end, width: w)
+                        continue
+                    }
                 }
                 total += a
                 content = total
@@ -306,6 +310,43 @@ extension PreparedText {
         return width
     }
 
+    /// Whether zero-width cluster `i`, after hanging cluster `i - 1`, starts an item of its own in
+    /// Pango: in another face (a mark the text face lacks: `中 \u{308}`), with a script of its
+    /// own (U+180E), or at another bidi level (U+200F, U+061C). Pango clamps the width left on a
+    /// line at 0 after each item it places, and an item of no width still fits: after white space
+    /// that took the line past the width (a break after it is tested without it), such an item
+    /// stays on the line, and the white space before it counts in the line's width. (In the item
+    /// of the white space, a break after the cluster would be tested with the white space, and
+    /// the line ends before the cluster.) Out of line: asked where a line ends so, rarely.
+    @inline(never)
+    private func startsItem(_ cl: UnsafeBufferPointer<Cluster>, _ i: Int) -> Bool {
+        if cl[i].fontRef != cl[i - 1].fontRef { return true }
+        let units = UnsafeBufferPointer(start: storage.textUnits, count: utf16Count)
+        let at = Int(cl[i - 1].end)
+        let script = UnicodeScript.of(TextMeasurer.scalar(startingAt: at, units))
+        if !script.isWeak {
+            // The run's script: that of the last character with one before it in the paragraph
+            // (none: the run takes this one's).
+            var k = at
+            while k > 0 {
+                let v = TextMeasurer.scalar(endingAt: k - 1, units)
+                if TextMeasurer.isParagraphDelimiter(v) { break }
+                let before = UnicodeScript.of(v)
+                if !before.isWeak { return before != script }
+                k -= v > 0xFFFF ? 2 : 1
+            }
+            return false
+        }
+        // (Resolved once per text and thread: a text may ask at each of its lines.)
+        let state = ThreadState.current
+        if state.levelsText !== storage {
+            state.levels = BidiLevels.resolve(units)
+            state.levelsText = storage
+        }
+        guard let resolved = state.levels else { return false }
+        return resolved[at] != resolved[at - 1]
+    }
+
     /// Width of clusters `start..<end` without the trailing hanging ones.
     private static func contentWidth<Rule: AdvanceRule>(
         _ cl: UnsafeBufferPointer<Cluster>, _ start: Int, _ end: Int, _ rule: Rule
@@ -370,7 +411,8 @@ extension PreparedText {
     }
 
     /// Where the line from `start` ends when non-hanging cluster `i` takes it past the width
-    /// (`total`, `content` and `left`: the line before `i`; `advance`: `i`'s), and its width.
+    /// (`total`, `content` and `left`: the line before `i`; `advance`: `i`'s), and its width; an
+    /// end of -1 when `i` is a zero-width item that stays on the line (`startsItem`).
     /// Once a line, so out of the loop over clusters: inside it the steps took registers from
     /// the loop.
     @inline(never)
@@ -380,6 +422,11 @@ extension PreparedText {
         _ rule: Rule
     ) -> (Int, Double) {
         let limit = Self.fitSlack
+        if a == 0 && !Rule.mayHaveTabs && content <= maxWidth + limit && cl[i - 1].flags & ClusterFlags.hanging != 0
+            && startsItem(cl, i)
+        {
+            return (-1, 0)
+        }
         let unkerned = fitsWithoutKerning(cl, i, total: total, left: left, advance: a, maxWidth: maxWidth, rule)
         if let w = unkerned, charWrap || cl[i].flags & ClusterFlags.breakAfter != 0 {
             return (i + 1, w)
@@ -807,3 +854,4 @@ extension TextLayout {
         }
     }
 }
+

@@ -122,11 +122,16 @@ public enum TextTarget {
             // on the line is tested against a full line (`x\t\u{301}` is 26.88 px on one line at
             // 20 px, in Pango too). A paragraph's last line keeps its trailing no-break spaces in
             // its width, but its breaks are tested without them (`x\u{A0}` is one line 10.83 px
-            // wide at 8 px, in Pango too).
+            // wide at 8 px, in Pango too); white space before zero-width clusters that end a line
+            // counts in its width, but the fit was tested without it (`中中中 \u{200F}` is one line
+            // 48.36 px wide at 46 px, in Pango too).
             var fitWidth = line.width
-            for c in line.clusters.reversed() {
+            var trailing = line.clusters.reversed()[...]
+            let zeroWidth = trailing.prefix { !prepared.isHanging($0) && prepared.advance(ofCluster: $0) == 0 }.count
+            trailing = trailing.dropFirst(zeroWidth)
+            for c in trailing {
                 guard prepared.isHanging(c) else { break }
-                if prepared.isWhite(c) { fitWidth -= prepared.advance(ofCluster: c) }
+                if zeroWidth > 0 || prepared.isWhite(c) { fitWidth -= prepared.advance(ofCluster: c) }
             }
             if fitWidth > maxWidth + 1e-6 && !(layout.token?.line == i) && !line.clusters.contains(where: prepared.isTab) {
                 let visible = line.clusters.filter { !prepared.isHanging($0) && prepared.advance(ofCluster: $0) > 0 }.count

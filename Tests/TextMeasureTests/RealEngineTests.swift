@@ -79,6 +79,33 @@ final class RealEngineTests: XCTestCase {
         }
     }
 
+    /// Pango clamps the width left on a line at 0 after each item, and an item of no width still
+    /// fits: a zero-width character that starts an item of its own (another face, script or bidi
+    /// level) after white space that took the line past the width stays on the line, and the
+    /// white space then counts. One in the white space's item does not (U+200E, ZWJ, U+0301 in
+    /// the text face). Pango 1.50's line starts and widths, peers harness, 15 px, 46 px wide.
+    func testZeroWidthItemsAfterWhiteSpaceStayOnTheLine() throws {
+        let m = try Shared.requireMeasurer()
+        let cases: [(String, starts: [Int], widths: [Double])] = [
+            ("中中中 \u{200F}", [0], [48.3604]),
+            ("中中中 \u{200F}中中", [0, 5], [48.3604, 30]),
+            ("中中中 \u{61C}中中", [0, 5], [48.3604, 30]),
+            ("中中中 \u{308}", [0], [48.3604]),
+            ("中中中 \u{5B4}中中", [0, 5], [48.3604, 30]),
+            ("中中中 \u{180E}", [0], [48.3604]),
+            ("中中中 \u{200E}中中", [0, 4], [45, 30]),
+            ("中中中 \u{200D}中中", [0, 4], [45, 30]),
+            ("中中中 \u{301}中中", [0, 4], [45, 30]),
+            ("中中中  \u{200F}中中", [0, 2, 7], [30, 36.7207, 15]),
+        ]
+        for (text, starts, widths) in cases {
+            let l = layout(text, width: 46, m)
+            XCTAssertEqual(l.lines.map(\.range.lowerBound), starts, text.debugDescription)
+            XCTAssertEqual(l.lines.count, widths.count, text.debugDescription)
+            for (line, w) in zip(l.lines, widths) { XCTAssertEqual(line.width, w, accuracy: 0.002, text.debugDescription) }
+        }
+    }
+
     /// Glyph advances and kerning are in Pango's units, scaled and rounded as HarfBuzz scales
     /// them for Pango: line widths are Pango's to its unit (peers harness, widths to 0.0001 px;
     /// the exact products gave 437.344, 536.88, 215.55, 107.1, 135.6804 and 47.1094 px).

@@ -13,6 +13,10 @@ final class ThreadState {
     /// Only this thread reads and writes it, and never across a call: no run-time exclusivity
     /// check (one pair of runtime calls per access otherwise).
     @exclusivity(unchecked) var scratch: PrepareScratch?
+    /// The bidi levels of the text whose line fitting last asked for them
+    /// (`PreparedText.startsItem`), and that text's storage (not kept alive by this).
+    @exclusivity(unchecked) weak var levelsText: AnyObject?
+    @exclusivity(unchecked) var levels: BidiLevels?
 
     private static let slot = ThreadLocalObject { ThreadState() }
 
