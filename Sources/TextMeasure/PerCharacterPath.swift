@@ -887,7 +887,8 @@ extension TextMeasurer {
     /// Whether a line-break opportunity at `i`, inside a grapheme cluster, splits the cluster:
     /// Pango keeps a line break that is not a grapheme boundary only before a character of the
     /// classes that continue clusters in UAX #14 (CM, ZWJ, the Hangul syllable and jamo classes,
-    /// EM, RI); before any other (a double diacritic is GL) the opportunity is dropped.
+    /// EM, RI, and the marks of class SA, which LB1 makes CM); before any other (a double
+    /// diacritic is GL) the opportunity is dropped.
     static func breakMayEndCluster(_ u: UnsafeBufferPointer<UInt16>, _ i: Int) -> Bool {
         var v = UInt32(u[i])
         if v & 0xFC00 == 0xD800, i + 1 < u.count, u[i + 1] & 0xFC00 == 0xDC00 {
@@ -895,6 +896,8 @@ extension TextMeasurer {
         }
         switch UnicodeProperties.lineBreakClass(v) {
         case .CM, .ZWJ, .JL, .JV, .JT, .H2, .H3, .EM, .RI: return true
+        // A mark of class SA is CM (UAX #14, LB1): `中 \u{E31}` breaks before the Thai mark.
+        case .SA: return isCombiningMark(v)
         default: return false
         }
     }

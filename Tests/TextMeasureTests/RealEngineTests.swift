@@ -83,7 +83,8 @@ final class RealEngineTests: XCTestCase {
     /// fits: a zero-width character that starts an item of its own (another face, script or bidi
     /// level) after white space that took the line past the width stays on the line, and the
     /// white space then counts. One in the white space's item does not (U+200E, ZWJ, U+0301 in
-    /// the text face). Pango 1.50's line starts and widths, peers harness, 15 px, 46 px wide.
+    /// the text face). A Thai mark on a space is CM to UAX #14 (LB1): a line may break before it.
+    /// Pango 1.50's line starts and widths, peers harness, 15 px, 46 px wide.
     func testZeroWidthItemsAfterWhiteSpaceStayOnTheLine() throws {
         let m = try Shared.requireMeasurer()
         let cases: [(String, starts: [Int], widths: [Double])] = [
@@ -97,6 +98,8 @@ final class RealEngineTests: XCTestCase {
             ("中中中 \u{200D}中中", [0, 4], [45, 30]),
             ("中中中 \u{301}中中", [0, 4], [45, 30]),
             ("中中中  \u{200F}中中", [0, 2, 7], [30, 36.7207, 15]),
+            ("中中中 \u{E31}", [0, 4], [45, 12.6445]),
+            ("中中中 \u{E31}中中", [0, 4], [45, 42.6445]),
         ]
         for (text, starts, widths) in cases {
             let l = layout(text, width: 46, m)
