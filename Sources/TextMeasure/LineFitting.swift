@@ -225,7 +225,9 @@ extension PreparedText {
                 // it was tested without its last character, as Pango tests an item that ends in
                 // white space; without one (an en space before it), that white space counts whole.
                 let tested = !Rule.mayHaveTabs || f & ClusterFlags.tab == 0 || i == start || cl[i - 1].flags & ClusterFlags.breakAfter == 0
-                if tested && (Rule.mayHaveTabs ? left < -limit : total > overflowWidth) && i > start {
+                if tested && (Rule.mayHaveTabs ? left < -limit : total > overflowWidth) && i > start
+                    && (Rule.mayHaveTabs || !Self.fitsAfterZeroWidthItem(cl, i, content: content, maxWidth: overflowWidth))
+                {
                     var found: (Int, Double)?
                     if lastBreak >= start {
                         found = fittingBreak(
@@ -345,6 +347,19 @@ extension PreparedText {
         }
         guard let resolved = state.levels else { return false }
         return resolved[at] != resolved[at - 1]
+    }
+
+    /// Whether hanging cluster `i` fits on an overfull line right after a zero-width item that
+    /// stayed on it (`startsItem`: the line's `content` is past the width): Pango's width left
+    /// is 0 there, and white space with a break after it is tested without its own width, so it
+    /// fits too (`门 \u{200F} \u{AD}`: both spaces stay on the line). Out of line: asked where
+    /// white space takes a line past the width.
+    @inline(never)
+    private static func fitsAfterZeroWidthItem(
+        _ cl: UnsafeBufferPointer<Cluster>, _ i: Int, content: Double, maxWidth: Double
+    ) -> Bool {
+        cl[i].flags & ClusterFlags.breakAfter != 0 && content > maxWidth && cl[i - 1].advance == 0
+            && cl[i - 1].flags & ClusterFlags.hanging == 0
     }
 
     /// Width of clusters `start..<end` without the trailing hanging ones.
